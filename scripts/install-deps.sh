@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs pcrypt's build and test dependencies from Debian/Ubuntu packages (skips what is already there).
+set -euo pipefail
+pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev)
+missing=()
+for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Sets up, builds (warnings are errors) and runs the whole test suite. Usage: scripts/test.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+scripts/install-deps.sh
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCRYPT_WERROR=ON >/dev/null
+cmake --build "$build" -j2
+ctest --test-dir "$build" --output-on-failure -j2
