@@ -1,9 +1,26 @@
 // Internal: the factory functions each engine's .cc file provides to the registry in engine.cc.
+// *_supported() live in baseline-compiled files (CPUID checks must not run ISA-specific code);
+// make_*() may only be called after the matching *_supported() returned true.
 #pragma once
 
 #include "core/aes/engine.h"
 
 namespace pcrypt::aes::detail {
+
+// VAES + VPCLMULQDQ on 256-bit registers (AVX2).
+bool vaes_supported();
+std::unique_ptr<Gcm> make_vaes_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key);
+std::unique_ptr<BlockCipher> make_vaes_block_cipher(std::span<const std::uint8_t> key);
+
+// AES-NI + PCLMULQDQ on 128-bit registers.
+bool aesni_supported();
+std::unique_ptr<Gcm> make_aesni_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key);
+std::unique_ptr<BlockCipher> make_aesni_block_cipher(std::span<const std::uint8_t> key);
+
+// Constant-time software AES and GHASH: runs everywhere.
+bool portable_supported();
+std::unique_ptr<Gcm> make_portable_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key);
+std::unique_ptr<BlockCipher> make_portable_block_cipher(std::span<const std::uint8_t> key);
 
 // libsodium's crypto_aead_aes256gcm (reference; no raw AES).
 bool sodium_supported();
