@@ -1,0 +1,18 @@
+// What the user reads on stderr when something fails: exactly one "pcrypt: error: ..." line per failure,
+// optionally followed by one "pcrypt: hint: ..." line.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace pcrypt::app {
+
+void print_error(std::string_view message, std::string_view hint = {});
+
+// Names the file an error is about inside the message's trailing parenthesis, so that
+//   ("payload authentication failed (chunk 3 at offset 3145792)", "x.pcrypt") becomes
+//   "payload authentication failed (x.pcrypt, chunk 3 at offset 3145792)"; a message without one gets
+//   " (x.pcrypt)" appended. Messages that already mention the file are returned unchanged.
+std::string with_file_context(const std::string& message, const std::string& file);
+
+}  // namespace pcrypt::app

@@ -1,0 +1,122 @@
+#include "app/tty_prompt.h"
+
+#include <fcntl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <string>
+
+#include "core/error.h"
+
+namespace pcrypt::app {
+namespace {
+
+// The state a signal handler needs to put the terminal back. Only touched with the handlers installed.
+volatile sig_atomic_t g_tty_fd = -1;
+termios g_saved_termios;
+
+constexpr std::array kRestoreSignals{SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+extern "C" void restore_and_die(int sig) {
+  if (g_tty_fd >= 0) {
+    tcsetattr(g_tty_fd, TCSAFLUSH, &g_saved_termios);
+    (void)!write(g_tty_fd, "\n", 1);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+// Echo off for the lifetime of the object; the previous terminal state and signal dispositions come back in
+// the destructor or, if the process is killed meanwhile, in restore_and_die().
+class EchoOff {
+ public:
+  explicit EchoOff(int fd) : fd_(fd) {
+    if (tcgetattr(fd, &saved_) != 0)
+      throw core::Error(core::ErrorKind::io, "cannot read the terminal settings");
+    g_saved_termios = saved_;
+    g_tty_fd = fd;
+    struct sigaction action {};
+    action.sa_handler = restore_and_die;
+    sigemptyset(&action.sa_mask);
+    for (std::size_t i = 0; i < kRestoreSignals.size(); ++i)
+      sigaction(kRestoreSignals[i], &action, &previous_[i]);
+    termios quiet = saved_;
+    quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+    quiet.c_lflag |= ECHONL;  // the user still sees that Enter was taken
+    tcsetattr(fd, TCSAFLUSH, &quiet);
+  }
+  ~EchoOff() {
+    tcsetattr(fd_, TCSAFLUSH, &saved_);
+    for (std::size_t i = 0; i < kRestoreSignals.size(); ++i)
+      sigaction(kRestoreSignals[i], &previous_[i], nullptr);
+    g_tty_fd = -1;
+  }
+  EchoOff(const EchoOff&) = delete;
+  EchoOff& operator=(const EchoOff&) = delete;
+
+ private:
+  int fd_;
+  termios saved_{};
+  std::array<struct sigaction, kRestoreSignals.size()> previous_{};
+};
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+void write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw core::Error(core::ErrorKind::io, "cannot write to the terminal: " + std::string(strerror(errno)));
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+core::SecretBytes prompt_hidden(std::string_view prompt) {
+  const Fd tty(open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC));
+  if (tty.get() < 0)
+    throw core::Error(core::ErrorKind::usage, "no terminal to ask for a passphrase",
+                      "set PCRYPT_PASSPHRASE or use --passphrase-file FILE");
+  write_all(tty.get(), prompt);
+
+  core::SecretBytes line(kMaxPassphraseBytes);
+  std::size_t len = 0;
+  {
+    const EchoOff echo_off(tty.get());
+    for (;;) {
+      char c = 0;
+      const ssize_t n = read(tty.get(), &c, 1);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0)
+        throw core::Error(core::ErrorKind::io,
+                          "cannot read from the terminal: " + std::string(strerror(errno)));
+      if (n == 0)
+        throw core::Error(core::ErrorKind::io, "no passphrase entered (end of input on the terminal)");
+      if (c == '\n') break;
+      if (len == line.size()) throw core::Error(core::ErrorKind::usage, "passphrase too long");
+      line.data()[len++] = static_cast<std::uint8_t>(c);
+    }
+  }
+  if (len > 0 && line.data()[len - 1] == '\r') --len;
+  return core::SecretBytes(std::span<const std::uint8_t>(line.data(), len));
+}
+
+}  // namespace pcrypt::app

@@ -1,0 +1,18 @@
+// Asking the user something on the controlling terminal without echo (passphrases).
+#pragma once
+
+#include <string_view>
+
+#include "core/secret.h"
+
+namespace pcrypt::app {
+
+inline constexpr std::size_t kMaxPassphraseBytes = 4096;
+
+// Writes `prompt` to /dev/tty, reads one line with echo off and returns it without the newline. Works when
+// stdin/stdout are pipes (the data streams), since it talks to /dev/tty directly. Throws core::Error(usage)
+// when there is no terminal, core::Error(io) on end of input or a line longer than kMaxPassphraseBytes.
+// If SIGINT/SIGTERM/SIGHUP arrives while echo is off, echo is restored before the process dies.
+core::SecretBytes prompt_hidden(std::string_view prompt);
+
+}  // namespace pcrypt::app
