@@ -1,0 +1,225 @@
+// Injected read and write failures stop every stage promptly, are reported once with the stream's name and
+// errno text, and never deadlock; and the reader never runs more than the pool size ahead of the writer.
+#include <catch2/catch.hpp>
+
+#include <condition_variable>
+#include <mutex>
+
+#include "core/pipeline_sizing.h"
+#include "tests/test_pipeline_support.h"
+
+using namespace pcrypt;
+using test::Bytes;
+
+namespace {
+
+constexpr std::size_t kCs = 4096;
+constexpr std::size_t kRecord = kCs + 16;
+
+std::size_t pool_size(unsigned threads) {
+  return core::pipeline_buffers(core::pipeline_workers(threads));
+}
+
+struct RunResult {
+  std::optional<core::Error> error;
+  Bytes written;
+  std::uint64_t bytes_read = 0;
+};
+
+RunResult run(core::Direction direction, io::Reader& in, test::FaultyWriter& out, unsigned threads) {
+  return test::within_deadline([&] {
+    RunResult r;
+    try {
+      core::run_pipeline(direction, test::test_cipher(), in, out, test::config(kCs, threads));
+    } catch (const core::Error& e) {
+      r.error = e;
+    }
+    r.written = out.data;
+    return r;
+  });
+}
+
+}  // namespace
+
+TEST_CASE("a read error stops the pipeline and names the input") {
+  const Bytes plain = test::random_bytes(40 * kCs);
+  const Bytes sealed = test::seal(plain, kCs, 1);
+  for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {
+      INFO(threads << " threads, failing in chunk " << chunk);
+      {  // sealing
+        test::FaultyReader in(plain, chunk * kCs + 10, EIO);
+        test::FaultyWriter out(SIZE_MAX, 0);
+        const RunResult r = run(core::Direction::seal, in, out, threads);
+        REQUIRE(r.error.has_value());
+        CHECK(r.error->kind() == core::ErrorKind::io);
+        CHECK(std::string(r.error->what()) == "read failed (faulty-input): Input/output error");
+        REQUIRE(r.written.size() <= chunk * kRecord);
+        REQUIRE(std::equal(r.written.begin(), r.written.end(), sealed.begin()));
+      }
+      {  // opening
+        test::FaultyReader in(sealed, chunk * kRecord + 10, EIO);
+        test::FaultyWriter out(SIZE_MAX, 0);
+        const RunResult r = run(core::Direction::open, in, out, threads);
+        REQUIRE(r.error.has_value());
+        CHECK(r.error->kind() == core::ErrorKind::io);
+        CHECK(std::string(r.error->what()) == "read failed (faulty-input): Input/output error");
+        REQUIRE(r.written.size() <= chunk * kCs);
+        REQUIRE(std::equal(r.written.begin(), r.written.end(), plain.begin()));
+      }
+    }
+  }
+}
+
+TEST_CASE("a write error (EPIPE, ENOSPC) stops the reader promptly") {
+  const Bytes plain = test::random_bytes(400 * kCs);
+  const Bytes sealed = test::seal(plain, kCs, 1);
+  for (const auto& [err, text] :
+       {std::pair{EPIPE, "Broken pipe"}, std::pair{ENOSPC, "No space left on device"}}) {
+    for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+      for (const std::size_t chunk : {std::size_t{0}, std::size_t{3}}) {
+        INFO(text << ", " << threads << " threads, failing at chunk " << chunk);
+        const std::string expected = std::string("write failed (faulty-output): ") + text;
+        // Only the chunks already in the pool when the write failed may have been read: far less than the
+        // input.
+        const std::uint64_t read_bound = (chunk + pool_size(threads)) * kRecord + 1;
+
+        test::FaultyReader seal_in(plain, SIZE_MAX, 0);
+        test::FaultyWriter seal_out(chunk, err);
+        const RunResult s = run(core::Direction::seal, seal_in, seal_out, threads);
+        REQUIRE(s.error.has_value());
+        CHECK(s.error->kind() == core::ErrorKind::io);
+        CHECK(std::string(s.error->what()) == expected);
+        REQUIRE(s.written == Bytes(sealed.begin(), sealed.begin() + chunk * kRecord));
+        REQUIRE(seal_in.bytes_read <= read_bound);
+
+        test::FaultyReader open_in(sealed, SIZE_MAX, 0);
+        test::FaultyWriter open_out(chunk, err);
+        const RunResult o = run(core::Direction::open, open_in, open_out, threads);
+        REQUIRE(o.error.has_value());
+        CHECK(std::string(o.error->what()) == expected);
+        REQUIRE(o.written == Bytes(plain.begin(), plain.begin() + chunk * kCs));
+        REQUIRE(open_in.bytes_read <= read_bound);
+      }
+    }
+  }
+}
+
+TEST_CASE("a read error after a bad chunk reports the bad chunk, once") {
+  const Bytes plain = test::random_bytes(20 * kCs);
+  Bytes sealed = test::seal(plain, kCs, 1);
+  sealed[2 * kRecord + 1] ^= 1;
+  for (const unsigned threads : {1u, 2u, 8u}) {
+    test::FaultyReader in(sealed, 9 * kRecord, EIO);
+    test::FaultyWriter out(SIZE_MAX, 0);
+    const RunResult r = run(core::Direction::open, in, out, threads);
+    REQUIRE(r.error.has_value());
+    CHECK(r.error->kind() == core::ErrorKind::payload);
+    CHECK(std::string(r.error->what()) ==
+          "payload authentication failed (chunk 2 at offset " + std::to_string(2 * kRecord) + ")");
+    REQUIRE(r.written == Bytes(plain.begin(), plain.begin() + 2 * kCs));
+  }
+}
+
+TEST_CASE("a throwing progress callback stops the run") {
+  const Bytes plain = test::random_bytes(50 * kCs);
+  for (const unsigned threads : {1u, 3u}) {
+    io::MemoryReader in(plain);
+    io::MemoryWriter out;
+    core::PipelineConfig cfg = test::config(kCs, threads);
+    cfg.progress = [](std::uint64_t bytes) {
+      if (bytes >= 2 * kCs) throw core::Error(core::ErrorKind::io, "interrupted by the user");
+    };
+    const std::string message = test::within_deadline([&] {
+      try {
+        core::run_pipeline(core::Direction::seal, test::test_cipher(), in, out, cfg);
+      } catch (const core::Error& e) {
+        return std::string(e.what());
+      }
+      return std::string("no error");
+    });
+    REQUIRE(message == "interrupted by the user");
+    REQUIRE(out.data().size() == 2 * kRecord);
+  }
+}
+
+namespace {
+
+// Counts bytes through the pipeline and measures how far the reader gets ahead of the writer, in input bytes.
+// The first write blocks until the reader has filled the pool (or a generous time passed), so the bound is
+// reached rather than merely not exceeded.
+struct Gauge {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::uint64_t read = 0;
+  std::uint64_t written_input = 0;  // input bytes whose chunk has been written
+  std::uint64_t max_ahead = 0;
+};
+
+class GaugedReader final : public io::Reader {
+ public:
+  GaugedReader(std::span<const std::uint8_t> data, Gauge& g) : inner_(data), g_(g) {}
+  std::size_t read(std::uint8_t* buf, std::size_t n) override {
+    const std::size_t got = inner_.read(buf, n);
+    std::lock_guard lock(g_.mu);
+    g_.read += got;
+    g_.max_ahead = std::max(g_.max_ahead, g_.read - g_.written_input);
+    g_.cv.notify_all();
+    return got;
+  }
+  std::string name() const override { return "gauged"; }
+
+ private:
+  io::MemoryReader inner_;
+  Gauge& g_;
+};
+
+class GaugedWriter final : public io::Writer {
+ public:
+  GaugedWriter(Gauge& g, core::Direction d, std::uint64_t wait_for_read)
+      : g_(g), d_(d), wait_for_(wait_for_read) {}
+  void write(const std::uint8_t*, std::size_t n) override {
+    std::unique_lock lock(g_.mu);
+    if (first_) {
+      first_ = false;
+      g_.cv.wait_for(lock, std::chrono::seconds(20), [&] { return g_.read >= wait_for_; });
+    }
+    g_.written_input += d_ == core::Direction::seal ? n - 16 : n + 16;
+  }
+  void commit() override {}
+  std::string name() const override { return "gauged"; }
+
+ private:
+  Gauge& g_;
+  core::Direction d_;
+  std::uint64_t wait_for_;
+  bool first_ = true;
+};
+
+}  // namespace
+
+TEST_CASE("the reader never gets more than the pool size ahead of the writer") {
+  for (const unsigned threads : {1u, 2u, 8u}) {
+    const std::size_t pool = pool_size(threads);
+    const Bytes plain = test::random_bytes(3 * pool * kCs + 100);
+    const Bytes sealed = test::seal(plain, kCs, threads);
+    for (const auto direction : {core::Direction::seal, core::Direction::open}) {
+      const bool sealing = direction == core::Direction::seal;
+      const std::size_t record = sealing ? kCs : kRecord;
+      // All buffers full (one of them held by the blocked writer) plus the peeked first byte of the next
+      // record.
+      const std::uint64_t bound = pool * record + 1;
+      INFO(threads << " threads, " << (sealing ? "sealing" : "opening") << ", pool " << pool);
+      Gauge gauge;
+      GaugedReader in(sealing ? plain : sealed, gauge);
+      GaugedWriter out(gauge, direction, bound);
+      test::within_deadline([&] {
+        core::run_pipeline(direction, test::test_cipher(), in, out, test::config(kCs, threads));
+        return 0;
+      });
+      REQUIRE(gauge.read == (sealing ? plain : sealed).size());
+      REQUIRE(gauge.max_ahead <= bound);
+      CHECK(gauge.max_ahead == bound);  // the pool really is used to run ahead
+    }
+  }
+}

@@ -1,0 +1,99 @@
+// run_pipeline seals into exactly the chunk layout docs/FORMAT.md describes, opens its own output, and gives
+// the same bytes for every thread count.
+#include <catch2/catch.hpp>
+
+#include "tests/test_pipeline_support.h"
+
+using namespace pcrypt;
+using test::Bytes;
+
+namespace {
+
+// Independent of the pipeline: cut `plain` by hand and check each sealed record with ChunkCipher directly,
+// with the last flag on the final chunk only (including a final chunk that exactly fills chunk_size).
+void check_layout(const Bytes& plain, const Bytes& sealed, std::size_t cs) {
+  const std::size_t chunks = plain.empty() ? 1 : (plain.size() + cs - 1) / cs;
+  REQUIRE(sealed.size() == plain.size() + chunks * core::kChunkTagBytes);
+  for (std::size_t i = 0; i < chunks; ++i) {
+    const std::size_t len = std::min(cs, plain.size() - i * cs);
+    Bytes record(sealed.begin() + i * (cs + 16), sealed.begin() + i * (cs + 16) + len + 16);
+    const bool last = i + 1 == chunks;
+    INFO("chunk " << i << " of " << chunks);
+    Bytes other_flag = record;
+    REQUIRE_FALSE(test::test_cipher().open(i, !last, other_flag.data(), len));
+    REQUIRE(test::test_cipher().open(i, last, record.data(), len));
+    REQUIRE(std::equal(record.begin(), record.begin() + len, plain.begin() + i * cs));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("round trip at every boundary size, chunk size and thread count") {
+  for (const std::size_t cs : {std::size_t{4096}, std::size_t{65536}, std::size_t{1} << 20}) {
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{16},
+                                std::size_t{17}, cs - 1, cs, cs + 1, 2 * cs + 123}) {
+      const Bytes plain = test::random_bytes(n);
+      const Bytes reference = test::seal(plain, cs, 1);
+      INFO("chunk size " << cs << ", " << n << " bytes");
+      check_layout(plain, reference, cs);
+      for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+        INFO(threads << " threads");
+        const Bytes sealed = test::within_deadline([&] { return test::seal(plain, cs, threads); });
+        REQUIRE(sealed == reference);  // -j1 and -jN byte-identical
+        const test::OpenResult opened =
+            test::within_deadline([&] { return test::open(sealed, cs, threads); });
+        REQUIRE(test::message_of(opened.error) == "");
+        REQUIRE(opened.written == plain);
+      }
+    }
+  }
+}
+
+TEST_CASE("many small chunks keep their order across workers") {
+  const Bytes plain = test::random_bytes(3000 * 64 + 5);
+  const Bytes reference = test::seal(plain, 64, 1);
+  check_layout(plain, reference, 64);
+  for (const unsigned threads : {2u, 8u}) {
+    REQUIRE(test::within_deadline([&] { return test::seal(plain, 64, threads); }) == reference);
+    const test::OpenResult opened = test::within_deadline([&] { return test::open(reference, 64, threads); });
+    REQUIRE(test::message_of(opened.error) == "");
+    REQUIRE(opened.written == plain);
+  }
+}
+
+TEST_CASE("stats and progress report what was written") {
+  const std::size_t cs = 4096;
+  const Bytes plain = test::random_bytes(5 * cs + 7);
+  io::MemoryReader in(plain);
+  io::MemoryWriter out;
+  std::vector<std::uint64_t> progress;
+  core::PipelineConfig cfg = test::config(cs, 3);
+  cfg.progress = [&](std::uint64_t bytes) { progress.push_back(bytes); };
+  const core::PipelineStats stats =
+      core::run_pipeline(core::Direction::seal, test::test_cipher(), in, out, cfg);
+  REQUIRE(stats.chunks == 6);
+  REQUIRE(stats.plaintext_bytes == plain.size());
+  REQUIRE(stats.ciphertext_bytes == out.data().size());
+  REQUIRE(progress == std::vector<std::uint64_t>{cs, 2 * cs, 3 * cs, 4 * cs, 5 * cs, 5 * cs + 7});
+  REQUIRE_FALSE(out.committed());  // committing is the caller's decision
+
+  io::MemoryReader sealed_in(out.data());
+  io::MemoryWriter plain_out;
+  const core::PipelineStats back = core::run_pipeline(core::Direction::open, test::test_cipher(), sealed_in,
+                                                      plain_out, test::config(cs, 2));
+  REQUIRE(back.chunks == 6);
+  REQUIRE(back.plaintext_bytes == plain.size());
+  REQUIRE(back.ciphertext_bytes == out.data().size());
+}
+
+TEST_CASE("a zero chunk size is a usage error") {
+  const Bytes plain = test::random_bytes(10);
+  io::MemoryReader in(plain);
+  io::MemoryWriter out;
+  try {
+    core::run_pipeline(core::Direction::seal, test::test_cipher(), in, out, test::config(0, 1));
+    FAIL("no error");
+  } catch (const core::Error& e) {
+    REQUIRE(e.kind() == core::ErrorKind::usage);
+  }
+}
