@@ -1,0 +1,66 @@
+// The whole-file operations: header + key handling + pipeline (FORMAT.md §1, §5).
+#include "core/crypt.h"
+
+#include <stdexcept>
+
+#include "core/error.h"
+#include "core/format.h"
+#include "core/keys.h"
+
+namespace pcrypt::core {
+namespace {
+
+const aes::Engine& engine_for(const aes::Engine* requested) {
+  if (requested != nullptr) return *requested;
+  try {
+    return aes::select_engine();
+  } catch (const std::invalid_argument& e) {
+    throw Error(ErrorKind::usage, e.what(), "see `pcrypt --version` for the engines this CPU supports");
+  }
+}
+
+ChunkCipher payload_cipher(const aes::Engine& engine, const SecretBytes& file_key) {
+  const SecretBytes payload_key = derive_subkey(file_key.span(), kLabelPayload);
+  return ChunkCipher(engine,
+                     std::span<const std::uint8_t, aes::kGcmKeyBytes>(payload_key.data(), aes::kGcmKeyBytes));
+}
+
+}  // namespace
+
+PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
+                             const EncryptOptions& options) {
+  if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
+  check_chunk_size(options.chunk_size);
+  const aes::Engine& engine = engine_for(options.engine);
+
+  const SecretBytes file_key = new_file_key();
+  FileHeader header;
+  header.chunk_size = static_cast<std::uint32_t>(options.chunk_size);
+  for (const Credential& credential : credentials)
+    header.slots.push_back(make_slot(file_key, credential, options.kdf));
+  const std::vector<std::uint8_t> authenticated = serialize_header_without_mac(header);
+  header.mac = compute_header_mac(file_key, authenticated);
+  const std::vector<std::uint8_t> bytes = serialize_header(header);
+
+  const ChunkCipher cipher = payload_cipher(engine, file_key);
+  out.write(bytes.data(), bytes.size());
+  return run_pipeline(Direction::seal, cipher, in, out,
+                      PipelineConfig{options.chunk_size, options.threads, options.progress});
+}
+
+PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
+                             const DecryptOptions& options) {
+  if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
+  const aes::Engine& engine = engine_for(options.engine);
+  const ParsedHeader parsed = read_header(in);
+  const SecretBytes file_key = unlock_file_key(parsed, credentials, options.kdf_ceiling);
+  const ChunkCipher cipher = payload_cipher(engine, file_key);
+  return run_pipeline(Direction::open, cipher, in, out,
+                      PipelineConfig{parsed.header.chunk_size, options.threads, options.progress});
+}
+
+std::string describe_header(io::Reader& in) {
+  return describe_parsed_header(read_header(in));
+}
+
+}  // namespace pcrypt::core

@@ -1,0 +1,82 @@
+// The pcrypt v1 header (docs/FORMAT.md §3): its layout, serialization, and a strict parser that needs no key.
+// Cryptographic meaning (wrapping, MAC) lives in core/keys.h; this file only knows bytes and ranges.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "io/stream.h"
+
+namespace pcrypt::core {
+
+inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'C', 'R', 'Y', 'P', 'T', '\n'};
+inline constexpr std::uint8_t kFormatVersion = 1;
+inline constexpr std::uint8_t kSuiteAes256Gcm = 1;
+
+inline constexpr std::size_t kMinChunkSize = std::size_t{4} << 10;
+inline constexpr std::size_t kMaxChunkSize = std::size_t{64} << 20;
+inline constexpr std::size_t kDefaultChunkSize = std::size_t{1} << 20;
+inline constexpr std::size_t kMaxSlots = 16;
+inline constexpr std::size_t kMaxPassphraseSlots = 4;
+
+inline constexpr std::size_t kFixedHeaderBytes = 15;
+inline constexpr std::size_t kHeaderMacBytes = 32;
+inline constexpr std::size_t kFileKeyBytes = 32;
+inline constexpr std::size_t kWrapNonceBytes = 24;
+inline constexpr std::size_t kWrappedKeyBytes = kFileKeyBytes + 16;
+inline constexpr std::size_t kKdfSaltBytes = 16;
+inline constexpr std::size_t kKeyFileSlotBytes = 1 + kWrapNonceBytes + kWrappedKeyBytes;
+inline constexpr std::size_t kPassphraseSlotBytes =
+    1 + 4 + 4 + kKdfSaltBytes + kWrapNonceBytes + kWrappedKeyBytes;
+inline constexpr std::uint32_t kMinKdfOps = 1;
+inline constexpr std::uint32_t kMinKdfMemoryKib = 8;
+
+enum class SlotKind : std::uint8_t { key_file = 1, passphrase = 2 };
+
+struct KeySlot {
+  SlotKind kind = SlotKind::key_file;
+  // Passphrase slots only (zero for key-file slots).
+  std::uint32_t kdf_ops = 0;
+  std::uint32_t kdf_memory_kib = 0;
+  std::array<std::uint8_t, kKdfSaltBytes> kdf_salt{};
+  // Every slot.
+  std::array<std::uint8_t, kWrapNonceBytes> wrap_nonce{};
+  std::array<std::uint8_t, kWrappedKeyBytes> wrapped_key{};
+};
+
+struct FileHeader {
+  std::uint8_t version = kFormatVersion;
+  std::uint8_t suite = kSuiteAes256Gcm;
+  std::uint32_t chunk_size = kDefaultChunkSize;
+  std::vector<KeySlot> slots;
+  std::array<std::uint8_t, kHeaderMacBytes> mac{};
+};
+
+// A header as read from a file: the fields, and the exact bytes the header MAC covers.
+struct ParsedHeader {
+  FileHeader header;
+  std::vector<std::uint8_t> authenticated_bytes;
+  std::size_t total_bytes() const { return authenticated_bytes.size() + kHeaderMacBytes; }
+};
+
+// The bytes the header MAC covers (everything before the MAC). Throws Error(usage) if the header could not be
+// read back (chunk size or slot counts out of range, bad KDF costs): encrypt fails before writing anything.
+std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header);
+// The whole header: serialize_header_without_mac() || mac.
+std::vector<std::uint8_t> serialize_header(const FileHeader& header);
+
+// Reads exactly the header's bytes from `in` (leaving it at the payload) and checks every field's range.
+// Does not verify the MAC (that needs the key). Throws Error(header) with a hint for anything malformed.
+ParsedHeader read_header(io::Reader& in);
+
+// `pcrypt info`: every field as "name: value" lines (docs/FORMAT.md §8).
+std::string describe_parsed_header(const ParsedHeader& parsed);
+
+// Throws Error(usage) unless kMinChunkSize <= chunk_size <= kMaxChunkSize.
+void check_chunk_size(std::size_t chunk_size);
+
+}  // namespace pcrypt::core

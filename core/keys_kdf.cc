@@ -1,0 +1,46 @@
+// Argon2id for passphrase slots: costs, the decrypt ceiling, and the derivation itself (FORMAT.md §3.2, §5).
+#include <sodium.h>
+
+#include <cerrno>
+#include <string>
+
+#include "core/error.h"
+#include "core/keys.h"
+
+namespace pcrypt::core {
+
+// ~0.6 s on the development machine (FORMAT.md §5.1 has the measurements).
+KdfLimits default_kdf_params() {
+  return KdfLimits{4, std::uint64_t{256} << 20};
+}
+
+// 4x the default memory and 4x its passes (FORMAT.md §5.3).
+KdfLimits default_kdf_ceiling() {
+  return KdfLimits{16, std::uint64_t{1} << 30};
+}
+
+bool slot_within_ceiling(const KeySlot& slot, const KdfLimits& ceiling) {
+  if (slot.kind != SlotKind::passphrase) return true;
+  return slot.kdf_ops <= ceiling.opslimit &&
+         std::uint64_t{slot.kdf_memory_kib} * 1024 <= ceiling.memlimit_bytes;
+}
+
+SecretBytes passphrase_kek(std::span<const std::uint8_t> passphrase,
+                           std::span<const std::uint8_t, kKdfSaltBytes> salt, std::uint32_t ops,
+                           std::uint32_t memory_kib) {
+  static_assert(crypto_pwhash_argon2id_SALTBYTES == kKdfSaltBytes);
+  if (sodium_init() < 0) throw Error(ErrorKind::io, "libsodium failed to initialise");
+  const std::uint64_t memory_bytes = std::uint64_t{memory_kib} * 1024;
+  SecretBytes stretched(32);
+  // libsodium frees Argon2id's work area before returning, so the memory is back before the payload starts.
+  if (crypto_pwhash(stretched.data(), stretched.size(), reinterpret_cast<const char*>(passphrase.data()),
+                    passphrase.size(), salt.data(), ops, static_cast<std::size_t>(memory_bytes),
+                    crypto_pwhash_ALG_ARGON2ID13) != 0)
+    throw Error(ErrorKind::io,
+                "Argon2id failed with " + std::to_string(memory_bytes >> 20) + " MiB and " +
+                    std::to_string(ops) + " passes (out of memory?)",
+                "free some memory, or choose a smaller --kdf-memory when encrypting");
+  return derive_subkey(stretched.span(), kLabelPassphraseKek);
+}
+
+}  // namespace pcrypt::core

@@ -1,0 +1,58 @@
+// Decrypt-side: find the file key from the given credentials and authenticate the header (FORMAT.md §5).
+#include <string>
+
+#include "core/error.h"
+#include "core/keys.h"
+
+namespace pcrypt::core {
+namespace {
+
+std::string mib(std::uint64_t bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+// One message for "no slot opened" and "a slot opened but the header MAC failed" (FORMAT.md §6.5).
+Error wrong_credentials() {
+  return Error(ErrorKind::header, "wrong key or passphrase, or the header was modified",
+               "check the key file or passphrase; if they are right, this copy of the file is damaged");
+}
+
+Error over_ceiling(const KeySlot& slot, std::size_t index, const KdfLimits& ceiling) {
+  return Error(ErrorKind::header,
+               "key slot " + std::to_string(index + 1) + " asks for Argon2id with " +
+                   mib(std::uint64_t{slot.kdf_memory_kib} * 1024) + " and " + std::to_string(slot.kdf_ops) +
+                   " passes, above the limit of " + mib(ceiling.memlimit_bytes) + " and " +
+                   std::to_string(ceiling.opslimit) + " passes",
+               "if you trust this file, raise the limit with --max-kdf-memory / --max-kdf-ops");
+}
+
+}  // namespace
+
+SecretBytes unlock_file_key(const ParsedHeader& parsed, const std::vector<Credential>& credentials,
+                            const KdfLimits& ceiling) {
+  if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
+  const std::vector<KeySlot>& slots = parsed.header.slots;
+  std::optional<std::size_t> skipped;  // first passphrase slot refused for its costs
+  // Key files first: trying them costs microseconds, a passphrase costs an Argon2id run.
+  for (const Credential::Kind kind : {Credential::Kind::key_file, Credential::Kind::passphrase}) {
+    for (const Credential& credential : credentials) {
+      if (credential.kind != kind) continue;
+      for (std::size_t i = 0; i < slots.size(); ++i) {
+        const bool same_kind = (slots[i].kind == SlotKind::key_file) == (kind == Credential::Kind::key_file);
+        if (!same_kind) continue;
+        if (!slot_within_ceiling(slots[i], ceiling)) {
+          if (!skipped) skipped = i;
+          continue;
+        }
+        std::optional<SecretBytes> file_key = open_slot(slots[i], credential);
+        if (!file_key) continue;
+        if (header_mac_matches(*file_key, parsed)) return std::move(*file_key);
+        throw wrong_credentials();
+      }
+    }
+  }
+  if (skipped) throw over_ceiling(slots[*skipped], *skipped, ceiling);
+  throw wrong_credentials();
+}
+
+}  // namespace pcrypt::core
