@@ -1,0 +1,238 @@
+// AES-256-GCM on AES-NI + PCLMULQDQ (128-bit registers): 8 counter blocks in flight, GHASH of 8 blocks per
+// iteration against precomputed H^8..H^1 with one reduction, stitched into the AES rounds of the next batch.
+#include <immintrin.h>
+#include <sodium.h>
+
+#include <cstring>
+
+#include "core/aes/engine_registry.h"
+#include "core/aes/ghash_clmul.h"
+#include "core/aes/key_schedule.h"
+#include "core/aes/secure_box.h"
+
+namespace pcrypt::aes::detail {
+namespace {
+
+using ghash::bswap;
+using ghash::mul;
+using ghash::mul_acc;
+using ghash::reduce;
+using ghash::Wide;
+
+constexpr int kRounds = 14;
+constexpr std::size_t kWidth = 8;  // blocks per iteration
+constexpr std::size_t kBatch = kWidth * kBlockBytes;
+
+struct GcmKey {
+  __m128i rk[kRounds + 1];
+  __m128i h[kWidth];   // h[i] = v(H^(i+1) x^-1), see ghash_clmul.h
+  __m128i hk[kWidth];  // Karatsuba factors of h[i]
+};
+
+inline __m128i load(const std::uint8_t* p) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+inline void store(std::uint8_t* p, __m128i v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+}
+
+// A partial block goes through a zero-padded stack copy, so nothing beyond the caller's buffers is touched.
+inline __m128i load_partial(const std::uint8_t* p, std::size_t n) {
+  alignas(16) std::uint8_t b[16] = {};
+  std::memcpy(b, p, n);
+  return load(b);
+}
+inline void store_partial(std::uint8_t* p, __m128i v, std::size_t n) {
+  alignas(16) std::uint8_t b[16];
+  store(b, v);
+  std::memcpy(p, b, n);
+}
+
+inline __m128i add32(__m128i ctr, int n) {
+  return _mm_add_epi32(ctr, _mm_set_epi32(0, 0, 0, n));
+}
+
+inline __m128i encrypt_block(const GcmKey& k, __m128i x) {
+  x = _mm_xor_si128(x, k.rk[0]);
+  for (int r = 1; r < kRounds; ++r) x = _mm_aesenc_si128(x, k.rk[r]);
+  return _mm_aesenclast_si128(x, k.rk[kRounds]);
+}
+
+// Absorbs up to kWidth blocks (the last may be partial, zero-padded) with a single reduction.
+__m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+  const std::size_t n = (len + 15) / 16;
+  Wide acc{_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128()};
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t left = len - 16 * j;
+    __m128i x = bswap(left >= 16 ? load(p + 16 * j) : load_partial(p + 16 * j, left));
+    if (j == 0) x = _mm_xor_si128(x, s);
+    mul_acc(acc, x, k.h[n - 1 - j], k.hk[n - 1 - j]);
+  }
+  return reduce(acc);
+}
+
+__m128i ghash_absorb(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+  while (len > 0) {
+    const std::size_t n = len < kBatch ? len : kBatch;
+    s = ghash_group(k, s, p, n);
+    p += n;
+    len -= n;
+  }
+  return s;
+}
+
+// Counter mode for the last len < kBatch bytes; in == out allowed.
+__m128i ctr_tail(const GcmKey& k, __m128i ctr, std::uint8_t* out, const std::uint8_t* in, std::size_t len) {
+  for (std::size_t off = 0; off < len; off += 16) {
+    const __m128i ks = encrypt_block(k, bswap(ctr));
+    ctr = add32(ctr, 1);
+    const std::size_t n = len - off < 16 ? len - off : 16;
+    if (n == 16)
+      store(out + off, _mm_xor_si128(ks, load(in + off)));
+    else
+      store_partial(out + off, _mm_xor_si128(ks, load_partial(in + off, n)), n);
+  }
+  return ctr;
+}
+
+class AesniGcm final : public Gcm {
+ public:
+  explicit AesniGcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
+    RoundKeys rk;
+    expand_key(key.data(), key.size(), rk);
+    GcmKey& k = *key_;
+    for (int r = 0; r <= kRounds; ++r) k.rk[r] = load(rk.enc[r]);
+    sodium_memzero(&rk, sizeof rk);
+    const __m128i h = ghash::times_x_inverse(bswap(encrypt_block(k, _mm_setzero_si128())));
+    k.h[0] = h;
+    for (std::size_t i = 1; i < kWidth; ++i) k.h[i] = ghash::gf_mul(k.h[i - 1], h);
+    for (std::size_t i = 0; i < kWidth; ++i) k.hk[i] = ghash::karatsuba_key(k.h[i]);
+  }
+
+  void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
+            const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
+    const GcmKey& k = *key_;
+    const __m128i j0 = initial_counter(nonce);
+    __m128i ctr = add32(bswap(j0), 1);
+    __m128i s = ghash_absorb(k, _mm_setzero_si128(), aad, aad_len);
+    std::size_t off = 0;
+    if (len >= kBatch) {
+      ctr = encrypt_batch(k, ctr, out, in);
+      for (off = kBatch; off + kBatch <= len; off += kBatch)
+        ctr = encrypt_batch_hash_previous(k, ctr, s, out + off, in + off);
+      s = ghash_group(k, s, out + off - kBatch, kBatch);
+    }
+    if (off < len) {
+      ctr_tail(k, ctr, out + off, in + off, len - off);
+      s = ghash_group(k, s, out + off, len - off);
+    }
+    finish(k, s, j0, aad_len, len, tag);
+  }
+
+  bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
+            const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
+    const GcmKey& k = *key_;
+    const __m128i j0 = initial_counter(nonce);
+    __m128i ctr = add32(bswap(j0), 1);
+    __m128i s = ghash_absorb(k, _mm_setzero_si128(), aad, aad_len);
+    std::size_t off = 0;
+    for (; off + kBatch <= len; off += kBatch) ctr = decrypt_batch(k, ctr, s, out + off, in + off);
+    if (off < len) {
+      s = ghash_group(k, s, in + off, len - off);  // before the in-place write overwrites the ciphertext
+      ctr_tail(k, ctr, out + off, in + off, len - off);
+    }
+    alignas(16) std::uint8_t expected[kGcmTagBytes];
+    finish(k, s, j0, aad_len, len, expected);
+    if (crypto_verify_16(expected, tag) == 0) return true;
+    if (len > 0) sodium_memzero(out, len);
+    return false;
+  }
+
+ private:
+  static __m128i initial_counter(const std::uint8_t* nonce) {
+    alignas(16) std::uint8_t b[16] = {};
+    std::memcpy(b, nonce, kGcmNonceBytes);
+    b[15] = 1;
+    return load(b);
+  }
+
+  static void finish(const GcmKey& k, __m128i s, __m128i j0, std::size_t aad_len, std::size_t len,
+                     std::uint8_t* tag) {
+    s = reduce(mul(_mm_xor_si128(s, ghash::lengths_block(aad_len, len)), k.h[0], k.hk[0]));
+    store(tag, _mm_xor_si128(bswap(s), encrypt_block(k, j0)));
+  }
+
+  static __m128i counters(__m128i ctr, __m128i* b, const GcmKey& k) {
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j)
+      b[j] = _mm_xor_si128(bswap(add32(ctr, static_cast<int>(j))), k.rk[0]);
+    return add32(ctr, kWidth);
+  }
+
+  // The first batch of a message: nothing to hash yet.
+  static __m128i encrypt_batch(const GcmKey& k, __m128i ctr, std::uint8_t* out, const std::uint8_t* in) {
+    __m128i b[kWidth];
+    ctr = counters(ctr, b, k);
+    for (int r = 1; r < kRounds; ++r) {
+#pragma GCC unroll 8
+      for (std::size_t j = 0; j < kWidth; ++j) b[j] = _mm_aesenc_si128(b[j], k.rk[r]);
+    }
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j)
+      store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[kRounds], load(in + 16 * j))));
+    return ctr;
+  }
+
+  // Encrypts one batch while hashing the previous batch's ciphertext (already written just before out).
+  static __m128i encrypt_batch_hash_previous(const GcmKey& k, __m128i ctr, __m128i& s, std::uint8_t* out,
+                                             const std::uint8_t* in) {
+    const std::uint8_t* prev = out - kBatch;
+    __m128i b[kWidth];
+    ctr = counters(ctr, b, k);
+    Wide acc = mul(_mm_xor_si128(s, bswap(load(prev))), k.h[kWidth - 1], k.hk[kWidth - 1]);
+#pragma GCC unroll 13
+    for (int r = 1; r < kRounds; ++r) {
+#pragma GCC unroll 8
+      for (std::size_t j = 0; j < kWidth; ++j) b[j] = _mm_aesenc_si128(b[j], k.rk[r]);
+      if (r < static_cast<int>(kWidth))
+        mul_acc(acc, bswap(load(prev + 16 * r)), k.h[kWidth - 1 - r], k.hk[kWidth - 1 - r]);
+      if (r == static_cast<int>(kWidth)) s = reduce(acc);
+    }
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j)
+      store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[kRounds], load(in + 16 * j))));
+    return ctr;
+  }
+
+  // Decrypts one batch while hashing its own ciphertext; all of it is loaded before anything is stored.
+  static __m128i decrypt_batch(const GcmKey& k, __m128i ctr, __m128i& s, std::uint8_t* out,
+                               const std::uint8_t* in) {
+    __m128i b[kWidth];
+    __m128i c[kWidth];
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j) c[j] = load(in + 16 * j);
+    ctr = counters(ctr, b, k);
+    Wide acc = mul(_mm_xor_si128(s, bswap(c[0])), k.h[kWidth - 1], k.hk[kWidth - 1]);
+#pragma GCC unroll 13
+    for (int r = 1; r < kRounds; ++r) {
+#pragma GCC unroll 8
+      for (std::size_t j = 0; j < kWidth; ++j) b[j] = _mm_aesenc_si128(b[j], k.rk[r]);
+      if (r < static_cast<int>(kWidth)) mul_acc(acc, bswap(c[r]), k.h[kWidth - 1 - r], k.hk[kWidth - 1 - r]);
+      if (r == static_cast<int>(kWidth)) s = reduce(acc);
+    }
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j)
+      store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[kRounds], c[j])));
+    return ctr;
+  }
+
+  SecureBox<GcmKey> key_;
+};
+
+}  // namespace
+
+std::unique_ptr<Gcm> make_aesni_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
+  return std::make_unique<AesniGcm>(key);
+}
+
+}  // namespace pcrypt::aes::detail
