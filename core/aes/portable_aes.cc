@@ -1,0 +1,226 @@
+// Bitsliced AES rounds, key expansion and the byte <-> bit-plane transposition (layout: see portable_aes.h).
+#include "core/aes/portable_aes.h"
+
+#include <sodium.h>
+
+#include <cstring>
+#include <stdexcept>
+
+namespace pcrypt::aes::portable {
+namespace {
+
+using u64 = std::uint64_t;
+
+// Exchanges the bits of a selected by mask<<shift with the bits of b selected by mask.
+inline void swap_bits(u64& a, u64& b, u64 mask, unsigned shift) {
+  const u64 t = ((a >> shift) ^ b) & mask;
+  b ^= t;
+  a ^= t << shift;
+}
+
+// Exchanges, inside x, the bits selected by mask with those `shift` positions higher.
+inline u64 delta_swap(u64 x, u64 mask, unsigned shift) {
+  const u64 t = (x ^ (x >> shift)) & mask;
+  return x ^ t ^ (t << shift);
+}
+
+// Views x as an 8x8 bit matrix (byte k = row k) and transposes it.
+inline u64 transpose_8x8(u64 x) {
+  x = delta_swap(x, 0x00AA00AA00AA00AAULL, 7);
+  x = delta_swap(x, 0x0000CCCC0000CCCCULL, 14);
+  return delta_swap(x, 0x00000000F0F0F0F0ULL, 28);
+}
+
+// Word j bit (8*i + k) <-> word i bit (8*j + k): swaps the word index with bits 3..5 of the bit index.
+inline void transpose_words(Planes& s) {
+  for (unsigned j = 0; j < 8; j += 2) swap_bits(s.q[j], s.q[j + 1], 0x00FF00FF00FF00FFULL, 8);
+  for (unsigned j : {0u, 1u, 4u, 5u}) swap_bits(s.q[j], s.q[j + 2], 0x0000FFFF0000FFFFULL, 16);
+  for (unsigned j = 0; j < 4; ++j) swap_bits(s.q[j], s.q[j + 4], 0x00000000FFFFFFFFULL, 32);
+}
+
+// The input byte that lands at bit position p = 16*row + 4*column + block of the planes.
+constexpr unsigned source_byte(unsigned p) {
+  const unsigned row = p >> 4, column = (p >> 2) & 3, block = p & 3;
+  return 16 * block + 4 * column + row;
+}
+
+inline u64 rotr(u64 x, unsigned n) {
+  return (x >> n) | (x << (64 - n));
+}
+
+inline void add_round_key(Planes& s, const Planes& k) {
+  for (int i = 0; i < 8; ++i) s.q[i] ^= k.q[i];
+}
+
+// Row r of each block's state rotates left by r columns: inside lane r, nibbles move down by r.
+inline void shift_rows(Planes& s) {
+  for (u64& x : s.q) {
+    x = (x & 0x000000000000FFFFULL) | ((x & 0x00000000FFF00000ULL) >> 4) |
+        ((x & 0x00000000000F0000ULL) << 12) | ((x & 0x0000FF0000000000ULL) >> 8) |
+        ((x & 0x000000FF00000000ULL) << 8) | ((x & 0xF000000000000000ULL) >> 12) |
+        ((x & 0x0FFF000000000000ULL) << 4);
+  }
+}
+
+inline void inv_shift_rows(Planes& s) {
+  for (u64& x : s.q) {
+    x = (x & 0x000000000000FFFFULL) | ((x & 0x00000000F0000000ULL) >> 12) |
+        ((x & 0x000000000FFF0000ULL) << 4) | ((x & 0x0000FF0000000000ULL) >> 8) |
+        ((x & 0x000000FF00000000ULL) << 8) | ((x & 0xFFF0000000000000ULL) >> 4) |
+        ((x & 0x000F000000000000ULL) << 12);
+  }
+}
+
+// Multiplication by x in GF(2^8) (modulus x^8 + x^4 + x^3 + x + 1), plane-wise.
+inline Planes times_x(const Planes& a) {
+  const u64 hi = a.q[7];
+  return Planes{{hi, a.q[0] ^ hi, a.q[1], a.q[2] ^ hi, a.q[3] ^ hi, a.q[4], a.q[5], a.q[6]}};
+}
+
+// Each column [a0 a1 a2 a3] becomes {2 a_r ^ 3 a_{r+1} ^ a_{r+2} ^ a_{r+3}} = {2 (a_r ^ a_{r+1}) ^ a_{r+1} ^
+// a_{r+2} ^ a_{r+3}}. Row r+k of every column sits k lanes (16k bits) above row r, so it is a plain 64-bit
+// rotation.
+inline void mix_columns(Planes& s) {
+  Planes next, rest, sum;
+  for (int i = 0; i < 8; ++i) {
+    next.q[i] = rotr(s.q[i], 16);
+    rest.q[i] = next.q[i] ^ rotr(s.q[i], 32) ^ rotr(s.q[i], 48);
+    sum.q[i] = s.q[i] ^ next.q[i];
+  }
+  const Planes doubled = times_x(sum);
+  for (int i = 0; i < 8; ++i) s.q[i] = doubled.q[i] ^ rest.q[i];
+}
+
+// InvMixColumns = MixColumns after multiplying each column by 4x^2 + 5, i.e. a_r ^= 4 (a_r ^ a_{r+2}).
+inline void inv_mix_columns(Planes& s) {
+  Planes opposite;
+  for (int i = 0; i < 8; ++i) opposite.q[i] = s.q[i] ^ rotr(s.q[i], 32);
+  const Planes quadrupled = times_x(times_x(opposite));
+  for (int i = 0; i < 8; ++i) s.q[i] ^= quadrupled.q[i];
+  mix_columns(s);
+}
+
+// SubWord on a 32-bit key-schedule word, through the bitsliced S-box so the key schedule is constant time
+// too.
+std::uint32_t sub_word(std::uint32_t w) {
+  Planes s{};
+  for (unsigned i = 0; i < 8; ++i)
+    for (unsigned k = 0; k < 4; ++k) s.q[i] |= static_cast<u64>((w >> (8 * k + i)) & 1) << k;
+  sub_bytes(s);
+  std::uint32_t out = 0;
+  for (unsigned i = 0; i < 8; ++i)
+    for (unsigned k = 0; k < 4; ++k) out |= static_cast<std::uint32_t>((s.q[i] >> k) & 1) << (8 * k + i);
+  sodium_memzero(&s, sizeof s);
+  return out;
+}
+
+}  // namespace
+
+void load_blocks(Planes& s, const std::uint8_t* in) {
+  // Gather so that byte k of word j is the byte bound for bit position 8j + k, then transpose twice.
+  for (unsigned j = 0; j < 8; ++j) {
+    u64 w = 0;
+    for (unsigned k = 0; k < 8; ++k) w |= static_cast<u64>(in[source_byte(8 * j + k)]) << (8 * k);
+    s.q[j] = transpose_8x8(w);
+  }
+  transpose_words(s);
+}
+
+void store_blocks(std::uint8_t* out, const Planes& s) {
+  Planes t = s;
+  transpose_words(t);
+  for (unsigned j = 0; j < 8; ++j) {
+    const u64 w = transpose_8x8(t.q[j]);
+    for (unsigned k = 0; k < 8; ++k) out[source_byte(8 * j + k)] = static_cast<std::uint8_t>(w >> (8 * k));
+  }
+  sodium_memzero(&t, sizeof t);
+}
+
+void expand_key(KeySchedule& ks, const std::uint8_t* key, std::size_t key_len) {
+  if (key_len != 16 && key_len != 24 && key_len != 32)
+    throw std::invalid_argument("AES key must be 16, 24 or 32 bytes");
+  const unsigned nk = static_cast<unsigned>(key_len / 4);
+  ks.rounds = nk + 6;
+  const unsigned total = 4 * (ks.rounds + 1);
+
+  // Words are big-endian, as in FIPS-197.
+  std::uint32_t w[4 * (kMaxRounds + 1)];
+  for (unsigned i = 0; i < nk; ++i)
+    w[i] = (std::uint32_t{key[4 * i]} << 24) | (std::uint32_t{key[4 * i + 1]} << 16) |
+           (std::uint32_t{key[4 * i + 2]} << 8) | std::uint32_t{key[4 * i + 3]};
+  std::uint32_t rcon = 1;
+  for (unsigned i = nk; i < total; ++i) {
+    std::uint32_t t = w[i - 1];
+    if (i % nk == 0) {
+      t = sub_word((t << 8) | (t >> 24)) ^ (rcon << 24);
+      rcon = (rcon << 1) ^ ((rcon >> 7) * 0x11B);  // rcon is public: no secret in this multiply
+    } else if (nk > 6 && i % nk == 4) {
+      t = sub_word(t);
+    }
+    w[i] = w[i - nk] ^ t;
+  }
+
+  std::uint8_t replicated[kBatchBytes];
+  for (unsigned r = 0; r <= ks.rounds; ++r) {
+    for (unsigned b = 0; b < kBatchBlocks; ++b)
+      for (unsigned c = 0; c < 4; ++c)
+        for (unsigned row = 0; row < 4; ++row)
+          replicated[16 * b + 4 * c + row] = static_cast<std::uint8_t>(w[4 * r + c] >> (24 - 8 * row));
+    load_blocks(ks.round_key[r], replicated);
+  }
+  sodium_memzero(w, sizeof w);
+  sodium_memzero(replicated, sizeof replicated);
+}
+
+void encrypt_planes(const KeySchedule& ks, Planes& s) {
+  add_round_key(s, ks.round_key[0]);
+  for (unsigned r = 1; r < ks.rounds; ++r) {
+    sub_bytes(s);
+    shift_rows(s);
+    mix_columns(s);
+    add_round_key(s, ks.round_key[r]);
+  }
+  sub_bytes(s);
+  shift_rows(s);
+  add_round_key(s, ks.round_key[ks.rounds]);
+}
+
+void decrypt_planes(const KeySchedule& ks, Planes& s) {
+  add_round_key(s, ks.round_key[ks.rounds]);
+  for (unsigned r = ks.rounds - 1; r > 0; --r) {
+    inv_shift_rows(s);
+    inv_sub_bytes(s);
+    add_round_key(s, ks.round_key[r]);
+    inv_mix_columns(s);
+  }
+  inv_shift_rows(s);
+  inv_sub_bytes(s);
+  add_round_key(s, ks.round_key[0]);
+}
+
+namespace {
+
+template <void (*Cipher)(const KeySchedule&, Planes&)>
+void run_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
+  std::uint8_t buf[kBatchBytes] = {};
+  std::memcpy(buf, in, blocks * 16);
+  Planes s;
+  load_blocks(s, buf);
+  Cipher(ks, s);
+  store_blocks(buf, s);
+  std::memcpy(out, buf, blocks * 16);
+  sodium_memzero(buf, sizeof buf);
+  sodium_memzero(&s, sizeof s);
+}
+
+}  // namespace
+
+void encrypt_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
+  run_batch<encrypt_planes>(ks, out, in, blocks);
+}
+
+void decrypt_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
+  run_batch<decrypt_planes>(ks, out, in, blocks);
+}
+
+}  // namespace pcrypt::aes::portable
