@@ -1,0 +1,19 @@
+// Internal to pcrypt::io: whole-buffer read/write on a file descriptor and the one message format for I/O
+// errors, "<what> (<name>): <strerror>", which core's pipeline also uses when it reports an IoError.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace pcrypt::io::detail {
+
+std::string describe(std::string_view what, std::string_view name, int err);
+
+// Reads until n bytes or end of input, retrying EINTR and short reads. Throws IoError("read failed (name)").
+std::size_t read_full(int fd, std::uint8_t* buf, std::size_t n, std::string_view name);
+// Writes all n bytes, retrying EINTR and short writes. Throws IoError("write failed (name)"), e.g. EPIPE.
+void write_all(int fd, const std::uint8_t* buf, std::size_t n, std::string_view name);
+
+}  // namespace pcrypt::io::detail

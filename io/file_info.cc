@@ -1,0 +1,23 @@
+#include "io/file_info.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace pcrypt::io {
+
+bool is_terminal(int fd) {
+  return ::isatty(fd) == 1;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+}  // namespace pcrypt::io

@@ -1,0 +1,295 @@
+// File streams and atomic outputs against a real temporary directory.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <thread>
+#include <vector>
+
+#include "io/atomic_file.h"
+#include "io/fd_stream.h"
+#include "io/file_info.h"
+
+using namespace pcrypt;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+// A fresh directory under the system temp dir, removed with everything in it at scope exit.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "pcrypt-io-test-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(path_)) names.push_back(e.path().filename().string());
+    return names;
+  }
+
+ private:
+  fs::path path_;
+};
+
+Bytes pattern_bytes(std::size_t n) {
+  Bytes b(n);
+  for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 131 + (i >> 12));
+  return b;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+unsigned mode_of(const std::string& path) {
+  struct stat st;
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return st.st_mode & 07777;
+}
+
+// Sets a permissive umask for the scope: the 0600 guarantees must not depend on the caller's umask.
+struct Umask {
+  explicit Umask(mode_t m) : old(::umask(m)) {}
+  ~Umask() { ::umask(old); }
+  mode_t old;
+};
+
+int error_number_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const io::IoError& e) {
+    return e.error_number();
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("commit publishes the whole file with mode 0600 and leaves no temporary") {
+  TempDir dir;
+  Umask permissive(0);
+  const std::string target = dir / "out.bin";
+  const Bytes data = pattern_bytes(300000);
+  {
+    io::AtomicFileWriter w(target, false);
+    REQUIRE(w.name() == target);
+    REQUIRE(fs::path(w.temp_path()).parent_path() == fs::path(target).parent_path());
+    REQUIRE(fs::path(w.temp_path()).filename().string().rfind(".out.bin.pcrypt-tmp-", 0) == 0);
+    REQUIRE(mode_of(w.temp_path()) == 0600);
+    w.write(data.data(), 1000);
+    w.write(data.data() + 1000, data.size() - 1000);
+    REQUIRE_FALSE(io::file_exists(target));  // nothing visible before commit
+    w.commit();
+  }
+  REQUIRE(mode_of(target) == 0600);
+  const std::string back = read_file(target);
+  REQUIRE(Bytes(back.begin(), back.end()) == data);
+  REQUIRE(dir.entries() == std::vector<std::string>{"out.bin"});
+}
+
+TEST_CASE("destroying a writer without commit leaves neither file nor temporary") {
+  TempDir dir;
+  {
+    io::AtomicFileWriter w(dir / "out.bin", false);
+    const Bytes data = pattern_bytes(5000);
+    w.write(data.data(), data.size());
+    REQUIRE(dir.entries().size() == 1);
+  }
+  REQUIRE(dir.entries().empty());
+}
+
+TEST_CASE("an existing output is never overwritten without force") {
+  TempDir dir;
+  const std::string target = dir / "out.bin";
+  write_file(target, "precious");
+
+  SECTION("refused when opening") {
+    try {
+      io::AtomicFileWriter w(target, false);
+      FAIL("opened over an existing file");
+    } catch (const io::IoError& e) {
+      REQUIRE(e.error_number() == EEXIST);
+      REQUIRE(std::string(e.what()) == "output file exists (" + target + ")");
+    }
+    REQUIRE(read_file(target) == "precious");
+    REQUIRE(dir.entries() == std::vector<std::string>{"out.bin"});
+  }
+  SECTION("refused at commit when the file appeared meanwhile") {
+    const std::string late = dir / "late.bin";
+    {
+      io::AtomicFileWriter w(late, false);
+      w.write(reinterpret_cast<const std::uint8_t*>("new"), 3);
+      write_file(late, "someone else's");
+      REQUIRE(error_number_of([&] { w.commit(); }) == EEXIST);
+    }
+    REQUIRE(read_file(late) == "someone else's");
+    REQUIRE(dir.entries().size() == 2);  // out.bin and late.bin, no temporary
+  }
+  SECTION("a dangling symlink counts as existing") {
+    const std::string link = dir / "link.bin";
+    REQUIRE(::symlink((dir / "nowhere").c_str(), link.c_str()) == 0);
+    REQUIRE(error_number_of([&] { io::AtomicFileWriter w(link, false); }) == EEXIST);
+  }
+  SECTION("replaced with force, and made 0600") {
+    REQUIRE(::chmod(target.c_str(), 0644) == 0);
+    {
+      io::AtomicFileWriter w(target, true);
+      w.write(reinterpret_cast<const std::uint8_t*>("fresh"), 5);
+      w.commit();
+    }
+    REQUIRE(read_file(target) == "fresh");
+    REQUIRE(mode_of(target) == 0600);
+    REQUIRE(dir.entries() == std::vector<std::string>{"out.bin"});
+  }
+  SECTION("force without commit keeps the old file") {
+    {
+      io::AtomicFileWriter w(target, true);
+      w.write(reinterpret_cast<const std::uint8_t*>("partial"), 7);
+    }
+    REQUIRE(read_file(target) == "precious");
+    REQUIRE(dir.entries() == std::vector<std::string>{"out.bin"});
+  }
+}
+
+TEST_CASE("an output in a missing directory fails with the path and errno") {
+  TempDir dir;
+  const std::string target = dir / "no/such/dir/out.bin";
+  try {
+    io::AtomicFileWriter w(target, false);
+    FAIL("created a file in a missing directory");
+  } catch (const io::IoError& e) {
+    REQUIRE(e.error_number() == ENOENT);
+    REQUIRE(std::string(e.what()) == "cannot create output (" + target + "): No such file or directory");
+  }
+}
+
+TEST_CASE("FdReader reads a file fully in one call") {
+  TempDir dir;
+  const Bytes data = pattern_bytes(3 * 1024 * 1024 + 77);
+  const std::string path = dir / "in.bin";
+  write_file(path, std::string(data.begin(), data.end()));
+  const auto in = io::open_input(path);
+  REQUIRE(in->name() == path);
+  REQUIRE(in->size() == data.size());
+  Bytes got(data.size() + 100);
+  REQUIRE(in->read(got.data(), got.size()) == data.size());
+  got.resize(data.size());
+  REQUIRE(got == data);
+  REQUIRE(in->read(got.data(), 10) == 0);
+}
+
+TEST_CASE("FdReader gathers a pipe's short reads into one full buffer") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const Bytes data = pattern_bytes(200000);
+  std::atomic<bool> producer_ok{true};  // Catch assertions are not thread-safe
+  std::thread producer([&] {
+    // Small pieces with pauses: each read() on the pipe returns only what has arrived.
+    for (std::size_t off = 0; off < data.size(); off += 999) {
+      const std::size_t n = std::min<std::size_t>(999, data.size() - off);
+      if (::write(fds[1], data.data() + off, n) != static_cast<ssize_t>(n)) producer_ok = false;
+      if (off % (50 * 999) == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ::close(fds[1]);
+  });
+  io::FdReader in(fds[0], "pipe", true);
+  Bytes first(150000);
+  const std::size_t got_first = in.read(first.data(), first.size());
+  Bytes rest(100000);
+  const std::size_t got_rest = in.read(rest.data(), rest.size());
+  producer.join();
+  REQUIRE(producer_ok);
+  REQUIRE(got_first == 150000);  // full: short reads are retried, not returned
+  REQUIRE(got_rest == 50000);    // fewer only at end of input
+  REQUIRE(std::equal(first.begin(), first.end(), data.begin()));
+  REQUIRE(std::equal(rest.begin(), rest.begin() + 50000, data.begin() + 150000));
+}
+
+TEST_CASE("open_input refuses directories and names missing files") {
+  TempDir dir;
+  try {
+    io::open_input(dir / "");
+    FAIL("opened a directory");
+  } catch (const io::IoError& e) {
+    REQUIRE(e.error_number() == EISDIR);
+  }
+  const std::string missing = dir / "missing.bin";
+  try {
+    io::open_input(missing);
+    FAIL("opened a missing file");
+  } catch (const io::IoError& e) {
+    REQUIRE(e.error_number() == ENOENT);
+    REQUIRE(std::string(e.what()) == "cannot open input (" + missing + "): No such file or directory");
+  }
+  REQUIRE(io::open_input("-")->name() == "standard input");
+  REQUIRE(io::open_input("")->fd() == STDIN_FILENO);
+}
+
+TEST_CASE("writing to a closed pipe is IoError(EPIPE)") {
+  struct sigaction ignore {
+  }, old{};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  REQUIRE(sigaction(SIGPIPE, &ignore, &old) == 0);
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  ::close(fds[0]);
+  io::FdWriter out(fds[1], "pipe", true);
+  const Bytes data = pattern_bytes(100);
+  try {
+    out.write(data.data(), data.size());
+    FAIL("wrote to a closed pipe");
+  } catch (const io::IoError& e) {
+    REQUIRE(e.error_number() == EPIPE);
+    REQUIRE(std::string(e.what()) == "write failed (pipe): Broken pipe");
+  }
+  sigaction(SIGPIPE, &old, nullptr);
+}
+
+TEST_CASE("file_info answers about real files") {
+  TempDir dir;
+  const std::string a = dir / "a", hard = dir / "hard", soft = dir / "soft", other = dir / "other";
+  write_file(a, "x");
+  write_file(other, "x");
+  REQUIRE(::link(a.c_str(), hard.c_str()) == 0);
+  REQUIRE(::symlink(a.c_str(), soft.c_str()) == 0);
+  REQUIRE(io::same_file(a, a));
+  REQUIRE(io::same_file(a, hard));
+  REQUIRE(io::same_file(soft, a));
+  REQUIRE_FALSE(io::same_file(a, other));  // same content, different file
+  REQUIRE_FALSE(io::same_file(a, dir / "missing"));
+  REQUIRE_FALSE(io::same_file(dir / "missing", dir / "missing"));
+  REQUIRE(io::file_exists(a));
+  REQUIRE_FALSE(io::file_exists(dir / "missing"));
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE_FALSE(io::is_terminal(fds[0]));
+  ::close(fds[0]);
+  ::close(fds[1]);
+  const int tty = ::open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+  if (tty >= 0) {  // only when the tests run from a terminal
+    REQUIRE(io::is_terminal(tty));
+    ::close(tty);
+  }
+}

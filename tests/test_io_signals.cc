@@ -1,0 +1,95 @@
+// A process killed by SIGTERM/SIGINT/SIGHUP while writing an atomic output leaves no temporary behind, and
+// still dies of that signal.
+#include <sys/wait.h>
+#include <unistd.h>
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "io/atomic_file.h"
+#include "io/cleanup.h"
+
+using namespace pcrypt;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string make_temp_dir() {
+  std::string pattern = (fs::temp_directory_path() / "pcrypt-signal-test-XXXXXX").string();
+  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+  return pattern;
+}
+
+std::size_t entries(const std::string& dir) {
+  return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+// In a child: install the handlers, start an output, write, then raise `sig`. Exits 0 only if the signal did
+// not end it. Returns the raw wait status.
+int run_child(const std::string& dir, int sig, bool ignore_first) {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (ignore_first) std::signal(sig, SIG_IGN);
+    io::install_signal_cleanup();
+    io::AtomicFileWriter w(dir + "/out.bin", false);
+    const std::uint8_t data[4096] = {1, 2, 3};
+    w.write(data, sizeof data);
+    if (entries(dir) != 1) ::_exit(10);  // the temporary must exist before the signal
+    ::raise(sig);
+    ::_exit(0);  // skips destructors, as a kill would: only the handler may clean up
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  return status;
+}
+
+}  // namespace
+
+TEST_CASE("a fatal signal removes the temporary output and keeps the signal exit status") {
+  for (const int sig : {SIGTERM, SIGINT, SIGHUP}) {
+    INFO("signal " << sig);
+    const std::string dir = make_temp_dir();
+    const int status = run_child(dir, sig, false);
+    REQUIRE(WIFSIGNALED(status));
+    REQUIRE(WTERMSIG(status) == sig);
+    REQUIRE(entries(dir) == 0);
+    fs::remove_all(dir);
+  }
+}
+
+TEST_CASE("an ignored signal stays ignored") {
+  const std::string dir = make_temp_dir();
+  const int status = run_child(dir, SIGHUP, true);  // as under nohup
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  REQUIRE(entries(dir) == 1);  // the child went on (and _exit skipped the destructor)
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a committed output is not removed by a later signal") {
+  const std::string dir = make_temp_dir();
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    io::install_signal_cleanup();
+    {
+      io::AtomicFileWriter w(dir + "/out.bin", false);
+      const std::uint8_t data[10] = {};
+      w.write(data, sizeof data);
+      w.commit();
+    }
+    io::AtomicFileWriter pending(dir + "/second.bin", false);
+    ::raise(SIGTERM);
+    ::_exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFSIGNALED(status));
+  REQUIRE(entries(dir) == 1);
+  REQUIRE(fs::exists(dir + "/out.bin"));
+  fs::remove_all(dir);
+}
