@@ -2,8 +2,6 @@
 #include <immintrin.h>
 #include <sodium.h>
 
-#include <cstring>
-
 #include "core/aes/ctr_counter.h"
 #include "core/aes/engine_registry.h"
 #include "core/aes/key_schedule.h"
@@ -29,63 +27,72 @@ inline __m128i bswap(__m128i x) {
   return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
 
-// Applies the cipher (Decrypt = false) or inverse cipher to n <= kWidth blocks in registers.
-template <int R, bool Decrypt>
-inline void rounds(const __m128i* rk, __m128i* b, std::size_t n) {
+// Applies the cipher (Decrypt = false) or inverse cipher to N blocks in registers.
+template <int R, bool Decrypt, std::size_t N>
+inline void rounds(const __m128i* rk, __m128i* b) {
 #pragma GCC unroll 8
-  for (std::size_t j = 0; j < kWidth; ++j)
-    if (j < n) b[j] = _mm_xor_si128(b[j], rk[0]);
+  for (std::size_t j = 0; j < N; ++j) b[j] = _mm_xor_si128(b[j], rk[0]);
 #pragma GCC unroll 14
   for (int r = 1; r < R; ++r) {
 #pragma GCC unroll 8
-    for (std::size_t j = 0; j < kWidth; ++j)
-      if (j < n) b[j] = Decrypt ? _mm_aesdec_si128(b[j], rk[r]) : _mm_aesenc_si128(b[j], rk[r]);
+    for (std::size_t j = 0; j < N; ++j)
+      b[j] = Decrypt ? _mm_aesdec_si128(b[j], rk[r]) : _mm_aesenc_si128(b[j], rk[r]);
   }
 #pragma GCC unroll 8
-  for (std::size_t j = 0; j < kWidth; ++j)
-    if (j < n) b[j] = Decrypt ? _mm_aesdeclast_si128(b[j], rk[R]) : _mm_aesenclast_si128(b[j], rk[R]);
+  for (std::size_t j = 0; j < N; ++j)
+    b[j] = Decrypt ? _mm_aesdeclast_si128(b[j], rk[R]) : _mm_aesenclast_si128(b[j], rk[R]);
 }
 
 template <int R, bool Decrypt>
 void ecb(const __m128i* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
-  while (blocks > 0) {
-    const std::size_t n = blocks < kWidth ? blocks : kWidth;
+  for (; blocks >= kWidth; blocks -= kWidth, in += 16 * kWidth, out += 16 * kWidth) {
     __m128i b[kWidth];
-    for (std::size_t j = 0; j < n; ++j) b[j] = load(in + 16 * j);
-    rounds<R, Decrypt>(rk, b, n);
-    for (std::size_t j = 0; j < n; ++j) store(out + 16 * j, b[j]);
-    in += 16 * n;
-    out += 16 * n;
-    blocks -= n;
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j) b[j] = load(in + 16 * j);
+    rounds<R, Decrypt, kWidth>(rk, b);
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j) store(out + 16 * j, b[j]);
+  }
+  for (; blocks > 0; --blocks, in += 16, out += 16) {
+    __m128i b = load(in);
+    rounds<R, Decrypt, 1>(rk, &b);
+    store(out, b);
   }
 }
 
-// One run of counters whose low 64 bits do not wrap: counter i is the byte-reversed (base + i).
+inline __m128i counter_block(__m128i base, std::size_t i) {
+  return bswap(_mm_add_epi64(base, _mm_set_epi64x(0, static_cast<long long>(i))));
+}
+
+// One run of counters whose low 64 bits do not wrap: counter i is the byte-reversed (base + i). in == nullptr
+// writes the keystream itself.
 template <int R>
 void ctr_run(const __m128i* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t len, __m128i base) {
-  while (len > 0) {
-    const std::size_t bytes = len < kWidth * 16 ? len : kWidth * 16;
-    const std::size_t n = (bytes + 15) / 16;
+  std::size_t i = 0;
+  for (; len >= 16 * kWidth; len -= 16 * kWidth, i += kWidth, out += 16 * kWidth) {
     __m128i b[kWidth];
 #pragma GCC unroll 8
-    for (std::size_t j = 0; j < kWidth; ++j)
-      b[j] = bswap(_mm_add_epi64(base, _mm_set_epi64x(0, static_cast<long long>(j))));
-    base = _mm_add_epi64(base, _mm_set_epi64x(0, static_cast<long long>(n)));
-    rounds<R, false>(rk, b, n);
-    if (bytes == kWidth * 16) {
+    for (std::size_t j = 0; j < kWidth; ++j) b[j] = counter_block(base, i + j);
+    rounds<R, false, kWidth>(rk, b);
+    if (in != nullptr) {
 #pragma GCC unroll 8
-      for (std::size_t j = 0; j < kWidth; ++j)
-        store(out + 16 * j, in != nullptr ? _mm_xor_si128(b[j], load(in + 16 * j)) : b[j]);
-    } else {  // the last, partial batch: through a stack buffer so nothing past len is touched
-      alignas(16) std::uint8_t buf[kWidth * 16];
-      for (std::size_t j = 0; j < n; ++j) store(buf + 16 * j, b[j]);
-      if (in != nullptr)
-        for (std::size_t i = 0; i < bytes; ++i) buf[i] ^= in[i];
-      std::memcpy(out, buf, bytes);
+      for (std::size_t j = 0; j < kWidth; ++j) b[j] = _mm_xor_si128(b[j], load(in + 16 * j));
+      in += 16 * kWidth;
     }
-    if (in != nullptr) in += bytes;
-    out += bytes;
-    len -= bytes;
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j) store(out + 16 * j, b[j]);
+  }
+  for (; len > 0; ++i) {
+    __m128i b = counter_block(base, i);
+    rounds<R, false, 1>(rk, &b);
+    const std::size_t n = len < 16 ? len : 16;
+    alignas(16) std::uint8_t ks[16];
+    store(ks, b);
+    for (std::size_t j = 0; j < n; ++j)
+      out[j] = static_cast<std::uint8_t>(ks[j] ^ (in != nullptr ? in[j] : 0));
+    if (in != nullptr) in += n;
+    out += n;
+    len -= n;
   }
 }
 
