@@ -135,6 +135,16 @@ TEST_CASE("known-answer files decrypt as described on every supported engine") {
   }
 }
 
+TEST_CASE("the over-ceiling vector opens once the ceiling is raised to its cost") {
+  const Bytes file = read_file(kDir / "passphrase_ops17_hello.pcrypt");
+  core::DecryptOptions options;
+  options.kdf_ceiling = core::KdfLimits{17, std::uint64_t{1} << 30};
+  io::MemoryReader in(file);
+  io::MemoryWriter out;
+  core::decrypt_stream(in, out, test::creds(test::passphrase("correct horse battery staple")), options);
+  CHECK(out.data() == read_file(kDir / "hello.txt"));
+}
+
 TEST_CASE("write the known-answer files", "[.generate]") {
   fs::create_directories(kDir);
   const std::string key_text = core::generate_key_file(), other_key_text = core::generate_key_file();
