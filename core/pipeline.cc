@@ -80,8 +80,13 @@ const char* const kAuthHint =
     "the file was corrupted or modified after encryption (bytes changed, chunks reordered, removed or "
     "appended)";
 
+// pcrypt::io's own streams already say "<what> (<name>): <strerror>"; other Readers and Writers (tests, the
+// bench) may give just the operation, so the name and errno text are added when missing.
 Error io_error(const io::IoError& e, const std::string& stream_name) {
-  std::string message = std::string(e.what()) + " (" + stream_name + ")";
+  std::string message = e.what();
+  if (message.find("(" + stream_name + ")") != std::string::npos)
+    return Error(ErrorKind::io, std::move(message));
+  message += " (" + stream_name + ")";
   if (e.error_number() != 0)
     message += ": " + std::error_code(e.error_number(), std::generic_category()).message();
   return Error(ErrorKind::io, std::move(message));
