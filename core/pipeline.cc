@@ -387,8 +387,19 @@ class Pipeline {
 PipelineStats run_pipeline(Direction direction, const ChunkCipher& cipher, io::Reader& in, io::Writer& out,
                            const PipelineConfig& config) {
   if (config.chunk_size == 0) throw Error(ErrorKind::usage, "chunk size must be at least 1 byte");
-  Pipeline pipeline(direction, cipher, in, out, config);
-  return pipeline.run();
+  const std::size_t buffers = pipeline_buffers(pipeline_workers(config.threads));
+  if (config.chunk_size > (SIZE_MAX / 2 - kBufferAlign) / buffers - kChunkTagBytes)
+    throw Error(ErrorKind::usage, "chunk size too large for " + std::to_string(buffers) + " chunk buffers");
+  std::optional<Pipeline> pipeline;
+  try {
+    pipeline.emplace(direction, cipher, in, out, config);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::io,
+                "out of memory for " + std::to_string(buffers) + " chunk buffers of " +
+                    std::to_string(config.chunk_size + kChunkTagBytes) + " bytes",
+                "use fewer threads (-j)");
+  }
+  return pipeline->run();
 }
 
 }  // namespace pcrypt::core

@@ -86,14 +86,18 @@ TEST_CASE("stats and progress report what was written") {
   REQUIRE(back.ciphertext_bytes == out.data().size());
 }
 
-TEST_CASE("a zero chunk size is a usage error") {
+TEST_CASE("a zero or absurd chunk size is a usage error, before any I/O") {
   const Bytes plain = test::random_bytes(10);
-  io::MemoryReader in(plain);
-  io::MemoryWriter out;
-  try {
-    core::run_pipeline(core::Direction::seal, test::test_cipher(), in, out, test::config(0, 1));
-    FAIL("no error");
-  } catch (const core::Error& e) {
-    REQUIRE(e.kind() == core::ErrorKind::usage);
+  for (const std::size_t cs : {std::size_t{0}, SIZE_MAX / 4, SIZE_MAX}) {
+    INFO("chunk size " << cs);
+    io::MemoryReader in(plain);
+    io::MemoryWriter out;
+    try {
+      core::run_pipeline(core::Direction::seal, test::test_cipher(), in, out, test::config(cs, 1));
+      FAIL("no error");
+    } catch (const core::Error& e) {
+      REQUIRE(e.kind() == core::ErrorKind::usage);
+    }
+    REQUIRE(out.data().empty());
   }
 }
