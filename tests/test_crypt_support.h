@@ -22,7 +22,7 @@ using Bytes = std::vector<std::uint8_t>;
 inline Bytes random_bytes(std::size_t n) {
   if (sodium_init() < 0) throw std::runtime_error("sodium_init failed");
   Bytes b(n);
-  randombytes_buf(b.data(), b.size());
+  if (n != 0) randombytes_buf(b.data(), b.size());  // data() may be null when empty
   return b;
 }
 
