@@ -57,5 +57,11 @@ bool aesni_supported() {
   return f.aesni && f.pclmulqdq && f.ssse3 && f.sse41;
 }
 
+// The vaes engine also runs the AES-NI key schedule, and its files are built with -mbmi2.
+bool vaes_supported() {
+  const cpu::Features& f = cpu::features();
+  return aesni_supported() && f.avx2 && f.bmi2 && f.vaes && f.vpclmulqdq;
+}
+
 }  // namespace detail
 }  // namespace pcrypt::aes
