@@ -1,9 +1,81 @@
-// Placeholder entry point; the CLI lands with issue 2.
-#include <cstdio>
+// pcrypt's entry point and its one error-reporting site: every failure becomes exactly one
+// "pcrypt: error: ..." line (plus an optional hint) and the exit code documented in man/pcrypt.1.
+#include <spdlog/spdlog.h>
 
-#include "core/aes/engine.h"
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <csignal>
+#include <new>
 
-int main() {
-  std::fputs(pcrypt::aes::describe_engines().c_str(), stdout);
-  return 0;
+#include "app/bench/bench.h"
+#include "app/cli.h"
+#include "app/commands.h"
+#include "app/logging.h"
+#include "app/report.h"
+#include "core/error.h"
+#include "io/cleanup.h"
+#include "io/stream.h"
+
+namespace pcrypt::app {
+namespace {
+
+constexpr int kExitIo = static_cast<int>(core::ErrorKind::io);
+constexpr int kExitUsage = static_cast<int>(core::ErrorKind::usage);
+
+int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs& args) {
+  if (sub.encrypt->parsed()) return run_encrypt(args.encrypt, args.verbosity());
+  if (sub.decrypt->parsed()) return run_decrypt(args.decrypt, args.verbosity());
+  if (sub.keygen->parsed()) return run_keygen(args.keygen);
+  if (sub.info->parsed()) return run_info(args.info);
+  if (bench.command->parsed()) return bench.run();
+  throw core::Error(core::ErrorKind::usage, "no command given", "see 'pcrypt --help'");
+}
+
+int run(int argc, char** argv) {
+  // A closed pipe must surface as EPIPE from write() (handled below), not kill us before cleanup runs.
+  std::signal(SIGPIPE, SIG_IGN);
+  io::install_signal_cleanup();
+
+  CLI::App app{"", "pcrypt"};
+  ParsedArgs args;
+  const Subcommands sub = define_cli(app, args);
+  const BenchCommand bench = add_bench_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
+      return app.exit(e);  // --help, --version
+    print_error(e.what(), "see 'pcrypt --help'");
+    return kExitUsage;
+  }
+  setup_logging(args.verbosity());
+
+  try {
+    return dispatch(sub, bench, args);
+  } catch (const core::Error& e) {
+    print_error(e.what(), e.hint());
+    return e.exit_code();
+  } catch (const io::IoError& e) {
+    // The reader of our output went away (`pcrypt decrypt ... | head`): what they wanted is delivered, so no
+    // error line; the exit status still says the output is incomplete.
+    if (e.error_number() == EPIPE) {
+      spdlog::info("output closed early ({})", e.what());
+      return kExitIo;
+    }
+    print_error(e.what());
+    return kExitIo;
+  } catch (const std::bad_alloc&) {
+    print_error("out of memory");
+    return kExitIo;
+  } catch (const std::exception& e) {
+    print_error(e.what());
+    return kExitIo;
+  }
+}
+
+}  // namespace
+}  // namespace pcrypt::app
+
+int main(int argc, char** argv) {
+  return pcrypt::app::run(argc, argv);
 }

@@ -61,6 +61,22 @@ std::uint64_t parse_size(std::string_view text, std::string_view option) {
   reject(text, option, "unknown unit '" + std::string(suffix) + "'");
 }
 
+std::uint64_t parse_count(std::string_view text, std::string_view option, std::uint64_t min,
+                          std::uint64_t max) {
+  std::uint64_t number = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, ec] = std::from_chars(text.data(), end, number);
+  const std::string range = std::to_string(min) + ".." + std::to_string(max);
+  if (text.empty() || stop != end || ec != std::errc())
+    throw core::Error(core::ErrorKind::usage,
+                      "invalid number '" + std::string(text) + "' for " + std::string(option),
+                      "expected a whole number in " + range);
+  if (number < min || number > max)
+    throw core::Error(core::ErrorKind::usage,
+                      std::string(option) + " " + std::string(text) + " is out of range (" + range + ")");
+  return number;
+}
+
 std::string format_bytes(std::uint64_t bytes) {
   constexpr std::array<const char*, 5> kUnits{"B", "KiB", "MiB", "GiB", "TiB"};
   if (bytes < kKi) return std::to_string(bytes) + " B";

@@ -1,0 +1,121 @@
+#include "app/cli.h"
+
+#include <stdexcept>
+
+#include "core/aes/engine.h"
+
+namespace pcrypt::app {
+namespace {
+
+constexpr const char* kExitStatusFooter =
+    "Exit status:\n"
+    "  0  success\n"
+    "  1  I/O or other error; also a refusal to overwrite a file, to write ciphertext to a terminal or to\n"
+    "     write over the input\n"
+    "  2  usage error (bad option or value, unknown engine, missing .pcrypt suffix without -o)\n"
+    "  3  wrong key or passphrase, or not a (valid) pcrypt header\n"
+    "  4  corrupted, truncated or reordered payload\n"
+    "\n"
+    "Environment: PCRYPT_PASSPHRASE (passphrase for -p), PCRYPT_ENGINE (default for --engine).\n"
+    "See pcrypt(1) for details.";
+
+void add_input_output(CLI::App& cmd, CryptArgs& a, const char* default_output) {
+  cmd.add_option("FILE", a.file, "Input file ('-' or none: standard input)");
+  cmd.add_option("-o,--output", a.output,
+                 std::string("Output file ('-': standard output). Default: ") + default_output)
+      ->each([&a](const std::string&) { a.output_given = true; });
+  cmd.add_flag("-f,--force", a.force, "Overwrite an existing output file; allow ciphertext on a terminal");
+}
+
+void add_credentials(CLI::App& cmd, CryptArgs& a, const char* key_help) {
+  cmd.add_option("-k,--key", a.key_files, key_help)->type_name("KEYFILE")->allow_extra_args(false);
+  cmd.add_flag("-p,--passphrase", a.passphrase,
+               "Use a passphrase: $PCRYPT_PASSPHRASE, --passphrase-file, or asked on the terminal");
+  cmd.add_option("--passphrase-file", a.passphrase_file,
+                 "Read the passphrase from the first line of FILE (implies -p)")
+      ->type_name("FILE");
+}
+
+void add_performance(CLI::App& cmd, CryptArgs& a) {
+  cmd.add_option("-j,--threads", a.threads, "Worker threads (default: one per online core)")->type_name("N");
+  cmd.add_option("--engine", a.engine,
+                 "AES engine: vaes, aesni, sodium, portable (default: $PCRYPT_ENGINE or the "
+                 "fastest supported; see --version)")
+      ->type_name("NAME");
+}
+
+}  // namespace
+
+std::string engine_table() {
+  std::string text;
+  try {
+    return aes::describe_engines();
+  } catch (const std::invalid_argument& e) {
+    // A bad $PCRYPT_ENGINE must not hide the very list that would show the user what to set it to.
+    for (const aes::Engine& engine : aes::all_engines())
+      text += std::string(engine.name) + (engine.supported() ? "  supported    " : "  unsupported  ") +
+              std::string(engine.description) + "\n";
+    return text + "(PCRYPT_ENGINE: " + e.what() + ")\n";
+  }
+}
+
+std::string version_text() {
+  std::string text = std::string("pcrypt ") + PCRYPT_VERSION + "\nAES engines:\n" + engine_table();
+  text.pop_back();  // CLI11 adds the final newline
+  return text;
+}
+
+Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
+  app.description("Streaming, parallel file encryption with AES-256-GCM.");
+  app.footer(kExitStatusFooter);
+  app.set_version_flag("--version", [] { return version_text(); });
+  app.require_subcommand(1);
+  // -q/-v are accepted before or after the subcommand name.
+  app.fallthrough();
+  app.add_flag("-q,--quiet", args.quiet, "Print only errors (no progress line)");
+  app.add_flag("-v,--verbose", args.verbose, "Also report engine, threads, chunk size and throughput");
+
+  Subcommands s{};
+  s.encrypt = app.add_subcommand("encrypt", "Encrypt FILE (or standard input)");
+  add_input_output(*s.encrypt, args.encrypt, "FILE.pcrypt, or standard output when reading standard input");
+  add_credentials(*s.encrypt, args.encrypt,
+                  "Key file from 'pcrypt keygen'; repeat to let any of several keys decrypt");
+  add_performance(*s.encrypt, args.encrypt);
+  s.encrypt
+      ->add_option("--chunk-size", args.encrypt.chunk_size,
+                   "Plaintext bytes per chunk, e.g. 64KiB (default 1MiB)")
+      ->type_name("SIZE");
+  s.encrypt
+      ->add_option("--kdf-memory", args.encrypt.kdf_memory,
+                   "Argon2id memory for passphrase slots, e.g. 256MiB")
+      ->type_name("SIZE");
+  s.encrypt->add_option("--kdf-ops", args.encrypt.kdf_ops, "Argon2id passes for passphrase slots")
+      ->type_name("N");
+
+  s.decrypt = app.add_subcommand("decrypt", "Decrypt FILE (or standard input)");
+  add_input_output(*s.decrypt, args.decrypt, "FILE without its .pcrypt suffix, or standard output");
+  add_credentials(*s.decrypt, args.decrypt, "Key file; repeat to try several");
+  add_performance(*s.decrypt, args.decrypt);
+  s.decrypt
+      ->add_option("--max-kdf-memory", args.decrypt.max_kdf_memory,
+                   "Refuse passphrase slots that need more Argon2id memory than SIZE")
+      ->type_name("SIZE");
+  s.decrypt
+      ->add_option("--max-kdf-ops", args.decrypt.max_kdf_ops,
+                   "Refuse passphrase slots with more than N passes")
+      ->type_name("N");
+
+  s.keygen = app.add_subcommand("keygen", "Generate a random key file");
+  s.keygen->add_option("-o,--output", args.keygen.output,
+                       "Key file to create, mode 0600 (default: standard output)");
+  s.keygen->add_flag("-f,--force", args.keygen.force, "Overwrite an existing key file");
+
+  s.info = app.add_subcommand("info", "Describe an encrypted file's header (no key needed)");
+  s.info->add_option("FILE", args.info.file, "Encrypted file ('-' or none: standard input)");
+  s.info->add_flag("--engines", args.info.engines, "List the AES engines and which one would be used");
+
+  for (CLI::App* sub : {s.encrypt, s.decrypt, s.keygen, s.info}) sub->footer(kExitStatusFooter);
+  return s;
+}
+
+}  // namespace pcrypt::app

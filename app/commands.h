@@ -1,0 +1,15 @@
+// The subcommands. Each returns the process exit code on success paths and throws core::Error / io::IoError
+// on failure; main() turns exceptions into the one error line and exit code. Outputs are RAII objects local
+// to these functions, so by the time main() prints an error every temporary file is already gone.
+#pragma once
+
+#include "app/cli.h"
+
+namespace pcrypt::app {
+
+int run_encrypt(const CryptArgs& args, Verbosity verbosity);
+int run_decrypt(const CryptArgs& args, Verbosity verbosity);
+int run_keygen(const KeygenArgs& args);
+int run_info(const InfoArgs& args);
+
+}  // namespace pcrypt::app

@@ -1,0 +1,65 @@
+#include "app/credentials.h"
+
+#include <fcntl.h>
+#include <sodium.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "core/error.h"
+
+namespace pcrypt::app {
+namespace {
+
+// Key files are tiny (FORMAT.md §7 caps them at 4 KiB); reading a little more lets the parser report the
+// oversize instead of us silently truncating.
+constexpr std::size_t kKeyFileReadLimit = 64 * 1024;
+
+// Wipes the key text on every path out of read_key_file.
+class WipedString {
+ public:
+  ~WipedString() { sodium_memzero(text.data(), text.size()); }
+  std::string text;
+};
+
+core::Credential read_key_file(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    throw core::Error(core::ErrorKind::io, "cannot open key file " + path + ": " + std::strerror(errno),
+                      errno == ENOENT ? "create one with 'pcrypt keygen -o " + path + "'" : std::string());
+  WipedString buf;
+  buf.text.resize(kKeyFileReadLimit);
+  std::size_t len = 0;
+  int read_errno = 0;
+  while (len < buf.text.size()) {
+    const ssize_t n = read(fd, buf.text.data() + len, buf.text.size() - len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) read_errno = errno;
+    if (n <= 0) break;
+    len += static_cast<std::size_t>(n);
+  }
+  close(fd);
+  if (read_errno != 0)
+    throw core::Error(core::ErrorKind::io, "cannot read key file " + path + ": " + std::strerror(read_errno));
+  // Shrinking keeps the buffer, so the destructor still wipes every byte that was read.
+  buf.text.resize(len);
+  return core::parse_key_file(buf.text, path);
+}
+
+}  // namespace
+
+std::vector<core::Credential> gather_credentials(const CryptArgs& args, PassphrasePurpose purpose) {
+  if (args.key_files.empty() && !wants_passphrase(args))
+    throw core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE or -p",
+                      "create a key file with 'pcrypt keygen -o KEYFILE'");
+  std::vector<core::Credential> credentials;
+  for (const std::string& path : args.key_files) credentials.push_back(read_key_file(path));
+  if (wants_passphrase(args))
+    credentials.push_back(core::Credential{core::Credential::Kind::passphrase,
+                                           obtain_passphrase(args.passphrase_file, purpose)});
+  return credentials;
+}
+
+}  // namespace pcrypt::app

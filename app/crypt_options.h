@@ -1,0 +1,19 @@
+// From CLI text to core option structs: every size and count is checked here, before any file is opened or
+// any passphrase asked for, so a typo costs nothing.
+#pragma once
+
+#include "app/cli.h"
+#include "core/crypt.h"
+
+namespace pcrypt::app {
+
+core::EncryptOptions encrypt_options(const CryptArgs& args);
+core::DecryptOptions decrypt_options(const CryptArgs& args);
+
+// --engine / $PCRYPT_ENGINE, as core::Error(usage) when unknown or unsupported here.
+const aes::Engine& chosen_engine(const std::string& requested);
+
+// Threads the pipeline will actually run (resolves 0 = one per online core) for -v.
+unsigned effective_threads(unsigned requested);
+
+}  // namespace pcrypt::app

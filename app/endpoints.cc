@@ -1,0 +1,67 @@
+#include "app/endpoints.h"
+
+#include <unistd.h>
+
+#include "core/error.h"
+#include "io/atomic_file.h"
+#include "io/fd_stream.h"
+#include "io/file_info.h"
+
+namespace pcrypt::app {
+namespace {
+
+// Path names the kernel resolves to whatever descriptor 0/1 is, so "same file?" also covers redirections.
+constexpr const char* kStdinPath = "/dev/stdin";
+constexpr const char* kStdoutPath = "/dev/stdout";
+
+std::string path_of(const Input& input) {
+  return input.is_stdin ? kStdinPath : input.path;
+}
+
+}  // namespace
+
+Input open_input(const std::string& path) {
+  std::unique_ptr<io::FdReader> reader = io::open_input(path);
+  Input input;
+  input.is_stdin = is_standard_stream(path);
+  input.path = input.is_stdin ? std::string() : path;
+  input.name = reader->name();
+  input.size = reader->size();
+  input.reader = std::move(reader);
+  return input;
+}
+
+void check_output_path(const Input& input, const std::string& output_path, bool force) {
+  if (input.reader && io::same_file(path_of(input), output_path))
+    throw core::Error(core::ErrorKind::io, "refusing to write over the input (" + output_path + ")",
+                      "choose another output file with -o");
+  if (!force && io::file_exists(output_path))
+    throw core::Error(core::ErrorKind::io, "output file exists (" + output_path + ")",
+                      "use -f to overwrite it, or -o to choose another name");
+}
+
+void check_stdout_target(const Input& input) {
+  if (input.reader && io::same_file(path_of(input), kStdoutPath))
+    throw core::Error(core::ErrorKind::io,
+                      "refusing to write over the input (standard output is " + input.name + ")");
+}
+
+void refuse_terminal_stdout(bool insisted) {
+  if (!insisted && io::is_terminal(STDOUT_FILENO))
+    throw core::Error(
+        core::ErrorKind::io, "refusing to write encrypted data to a terminal",
+        "redirect standard output or use -o FILE (-o - or -f writes it to the terminal anyway)");
+}
+
+void refuse_terminal_stdin(const Input& input) {
+  if (input.is_stdin && io::is_terminal(STDIN_FILENO))
+    throw core::Error(core::ErrorKind::io, "refusing to read encrypted data from a terminal",
+                      "give a FILE or redirect standard input");
+}
+
+std::unique_ptr<io::Writer> open_output(const std::string& path, bool force) {
+  if (is_standard_stream(path)) return io::stdout_writer();
+  return std::make_unique<io::AtomicFileWriter>(path, force);
+}
+
+}  // namespace pcrypt::app

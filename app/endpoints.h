@@ -1,0 +1,47 @@
+// Where data comes from and goes to, in CLI terms: a path or standard input/output ("" or "-"), with the
+// safety checks the CLI promises (no ciphertext on a terminal, never the input as output, no overwrite
+// without -f). Thin glue over pcrypt::io.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "io/stream.h"
+
+namespace pcrypt::app {
+
+inline bool is_standard_stream(const std::string& path) {
+  return path.empty() || path == "-";
+}
+
+struct Input {
+  std::unique_ptr<io::Reader> reader;
+  std::string path;                   // "" for standard input
+  std::string name;                   // for messages: the path, or "standard input"
+  std::optional<std::uint64_t> size;  // known for regular files (progress percentage)
+  bool is_stdin = false;
+};
+
+// Opens `path` ("" or "-": standard input). Throws io::IoError / core::Error(io).
+Input open_input(const std::string& path);
+
+// Refusals before anything is created, all core::Error(io) with a hint:
+//  - output_path exists and is the very file being read (even with force);
+//  - output_path exists and force is false.
+void check_output_path(const Input& input, const std::string& output_path, bool force);
+
+// Output to standard output: refused when standard output is the input file itself (`... f >> f`).
+void check_stdout_target(const Input& input);
+
+// Encrypted data must not be dumped onto a terminal unless the user insisted (-o - or -f).
+void refuse_terminal_stdout(bool insisted);
+// Decrypt and info read binary data: a terminal on standard input is a mistake, not a source.
+void refuse_terminal_stdin(const Input& input);
+
+// A file output (created 0600 in the target directory as a temporary, published by commit(), removed if the
+// writer is destroyed first or the process is interrupted), or standard output for "" / "-".
+std::unique_ptr<io::Writer> open_output(const std::string& path, bool force);
+
+}  // namespace pcrypt::app

@@ -1,0 +1,27 @@
+#include "app/output_name.h"
+
+#include <string_view>
+
+#include "core/error.h"
+
+namespace pcrypt::app {
+
+std::string encrypted_name(const std::string& input) {
+  return input + kEncryptedSuffix;
+}
+
+std::string decrypted_name(const std::string& input) {
+  const std::string_view suffix = kEncryptedSuffix;
+  const std::string_view name = input;
+  const std::size_t base_len = name.size() >= suffix.size() ? name.size() - suffix.size() : 0;
+  const bool has_suffix = name.ends_with(suffix);
+  // "dir/.pcrypt" would decrypt to "dir/": a directory, not a file name.
+  const bool empty_base = has_suffix && (base_len == 0 || name[base_len - 1] == '/');
+  if (!has_suffix || empty_base)
+    throw core::Error(
+        core::ErrorKind::usage, "cannot derive an output name from '" + input + "'",
+        "it does not end in .pcrypt; name the output with -o FILE (or -o - for standard output)");
+  return std::string(name.substr(0, base_len));
+}
+
+}  // namespace pcrypt::app
