@@ -1,0 +1,49 @@
+# Shared by tests/cli/test_*.sh (sourced, not run by ctest). Usage in a test: source "$(dirname "$0")/lib.sh"
+# after `set -euo pipefail`; $1 = pcrypt binary, $2 = source dir. Each test runs in its own temporary
+# directory, removed on exit; the first failed check ends the script with a non-zero status.
+
+PCRYPT=$(realpath "$1")
+SOURCE_DIR=$(realpath "$2")
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+unset PCRYPT_PASSPHRASE PCRYPT_ENGINE
+
+# Cheap Argon2id so passphrase tests take milliseconds (the defaults take ~0.5 s per run by design).
+CHEAP_KDF=(--kdf-memory 64KiB --kdf-ops 1)
+
+check() { printf 'check: %s\n' "$*"; }
+fail() {
+  printf 'FAIL: %s\n' "$*" >&2
+  if [[ -s stderr ]]; then
+    printf -- '--- stderr of the last command ---\n' >&2
+    cat stderr >&2
+  fi
+  exit 1
+}
+exists() { [[ -e $1 || -L $1 ]]; }
+
+# expect STATUS CMD...: runs CMD with stderr captured in ./stderr, fails unless it exits with STATUS.
+expect() {
+  local want=$1 got=0
+  shift
+  "$@" 2>stderr || got=$?
+  [[ $got == "$want" ]] || fail "expected exit $want, got $got: $*"
+}
+
+# The failure contract: exactly one error line, and it mentions $1 (a fixed substring).
+expect_one_error() {
+  local n
+  n=$(grep -c '^pcrypt: error: ' stderr || true)
+  [[ $n == 1 ]] || fail "expected exactly one 'pcrypt: error:' line, got $n"
+  grep -qF -- "$1" stderr || fail "error message does not mention '$1'"
+}
+
+same() { cmp -s "$1" "$2" || fail "$1 and $2 differ"; }
+mode_of() { stat -c %a "$1"; }
+# Anything in the current directory besides the names given? (Leftover temporaries.)
+only_these_files() {
+  local extra
+  extra=$(comm -23 <(ls -A | sort) <(printf '%s\n' "$@" stderr | sort))
+  [[ -z $extra ]] || fail "unexpected files left: $extra"
+}
