@@ -272,3 +272,23 @@ TEST_CASE("describe_header refuses what is not a pcrypt header") {
   io::MemoryReader in(text);
   test::error_of(core::ErrorKind::header, [&] { core::describe_header(in); });
 }
+
+TEST_CASE("random bytes after a valid magic are parsed or refused as header errors, never anything else") {
+  const Bytes good = core::serialize_header(sample_header());
+  for (int round = 0; round < 3000; ++round) {
+    // Half the rounds keep a valid fixed part so the slot parser sees random slot bytes too.
+    const std::size_t keep = round % 2 == 0 ? 8 : 15;
+    Bytes input(good.begin(), good.begin() + keep);
+    const Bytes noise = test::random_bytes(static_cast<std::size_t>(round % 300));
+    input.insert(input.end(), noise.begin(), noise.end());
+    io::MemoryReader in(input);
+    try {
+      const core::ParsedHeader parsed = core::read_header(in);
+      CHECK(parsed.total_bytes() <= input.size());
+      CHECK(!parsed.header.slots.empty());
+    } catch (const core::Error& e) {
+      INFO(e.what());
+      REQUIRE(e.kind() == core::ErrorKind::header);
+    }
+  }
+}
