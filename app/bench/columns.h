@@ -15,7 +15,7 @@ namespace pcrypt::app::bench {
 // seconds per sample: mean, stddev, min, max, then the sample count.
 inline std::vector<Column> timing_columns(int decimals) {
   return {{"seconds_mean", "time (s)", decimals},
-          {"seconds_stddev", "± sd (s)", decimals},
+          {"seconds_stddev", "sd (s)", decimals},
           {"seconds_min", "min (s)", decimals},
           {"seconds_max", "max (s)", decimals},
           {"samples", "samples", 0}};

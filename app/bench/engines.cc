@@ -87,7 +87,7 @@ void run_blocks(const Context& ctx, const EnginesOptions& options,
   append(t.columns, timing_columns(5));
   t.columns.push_back({"ns_per_block", "ns/block", 2});
   t.columns.push_back({"rate_mbps", "rate (MB/s)", 1});
-  t.columns.push_back({"ratio_vs_portable", "× portable", 2});
+  t.columns.push_back({"ratio_vs_portable", "x portable", 2});
 
   std::vector<std::uint8_t> in(kBlockBufferBlocks * aes::kBlockBytes), out(in.size());
   randombytes_buf(in.data(), in.size());
@@ -159,7 +159,7 @@ void run_aead(const Context& ctx, const EnginesOptions& options,
         {std::string(e->name), "AES-256-GCM", e->make_gcm(std::span<const std::uint8_t, 32>(key, 32))});
   if (ctx.engine.empty())
     aeads.push_back(
-        {"chacha20poly1305", "ChaCha20-Poly1305 (libsodium, reference)", std::make_unique<ChachaAead>(key)});
+        {"chacha20poly1305", "ChaCha20-Poly1305 (libsodium reference)", std::make_unique<ChachaAead>(key)});
   sodium_memzero(key, sizeof key);
 
   Table t;

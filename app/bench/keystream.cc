@@ -148,7 +148,7 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
                  {"keystream_bytes", "request (B)", 0},
                  {"calls", "keystream calls", 0},
                  {"data_bytes", "data (B)", 0}};
-    append(t.columns, timing_columns(4));
+    append(t.columns, timing_columns(6));
     t.columns.push_back({"rate_mbps", "rate (MB/s)", 1});
 
     for (std::size_t request : request_sizes()) {
@@ -156,8 +156,13 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
       ctx.progress("keystream: " + v.id + ", " + format_size(request) + " requests");
       KeystreamTap tap(*cipher);
       std::uint8_t counter[aes::kBlockBytes] = {};
+      bool cut_short = false;  // Ctrl-C mid-sample: that sample is discarded
       auto run = [&](std::uint64_t n_passes) {
         for (std::uint64_t p = 0; p < n_passes; ++p) {
+          if (ctx.stop()) {
+            cut_short = true;
+            break;
+          }
           for (std::size_t off = 0; off < kBufferBytes; off += request) {
             if (v.fused) {
               cipher->ctr_xor(data.data() + off, data.data() + off, request, counter);
@@ -173,8 +178,9 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
       for (std::size_t w = 0; w < method.warmups; ++w) run(warm_passes);
       Method timed = method;
       timed.warmups = 0;
-      const std::vector<double> samples = take_samples(
+      std::vector<double> samples = take_samples(
           timed, [&] { run(passes); }, ctx.stop);
+      if (cut_short && !samples.empty()) samples.pop_back();
       if (samples.empty()) break;
       const Summary s = summarize(samples);
       std::vector<Cell> row{format_size(request), static_cast<std::int64_t>(request),
