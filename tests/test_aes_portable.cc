@@ -26,7 +26,7 @@ Bytes hex(const std::string& s) {
 
 Bytes random_bytes(std::size_t n) {
   Bytes b(n);
-  randombytes_buf(b.data(), n);
+  if (n > 0) randombytes_buf(b.data(), n);
   return b;
 }
 

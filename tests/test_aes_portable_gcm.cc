@@ -25,7 +25,7 @@ Bytes hex(const std::string& s) {
 
 Bytes random_bytes(std::size_t n) {
   Bytes b(n);
-  randombytes_buf(b.data(), n);
+  if (n > 0) randombytes_buf(b.data(), n);
   return b;
 }
 
@@ -50,9 +50,19 @@ struct Sealed {
   Bytes tag;
 };
 
+// libsodium declares its buffer arguments nonnull even for length 0, so empty vectors get a dummy address.
+std::uint8_t* nonnull(Bytes& b) {
+  static std::uint8_t dummy;
+  return b.empty() ? &dummy : b.data();
+}
+const std::uint8_t* nonnull(const Bytes& b) {
+  return nonnull(const_cast<Bytes&>(b));
+}
+
 Sealed seal(const Gcm& gcm, const Bytes& msg, const Bytes& aad, const Bytes& nonce) {
   Sealed s{Bytes(msg.size()), Bytes(16)};
-  gcm.seal(s.ciphertext.data(), s.tag.data(), msg.data(), msg.size(), aad.data(), aad.size(), nonce.data());
+  gcm.seal(nonnull(s.ciphertext), s.tag.data(), nonnull(msg), msg.size(), nonnull(aad), aad.size(),
+           nonce.data());
   return s;
 }
 
@@ -95,8 +105,8 @@ TEST_CASE("GCM seal/open match libsodium byte for byte on all length classes") {
     REQUIRE(mine.ciphertext == theirs.ciphertext);
     REQUIRE(mine.tag == theirs.tag);
     Bytes back(len, 0xAA);
-    REQUIRE(ours->open(back.data(), theirs.ciphertext.data(), len, theirs.tag.data(), aad.data(), aad.size(),
-                       nonce.data()));
+    REQUIRE(ours->open(nonnull(back), nonnull(theirs.ciphertext), len, theirs.tag.data(), nonnull(aad),
+                       aad.size(), nonce.data()));
     REQUIRE(back == msg);
   }
 }

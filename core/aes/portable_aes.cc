@@ -3,6 +3,8 @@
 
 #include <sodium.h>
 
+#include "core/aes/portable_sbox.h"
+
 #include <cstring>
 #include <stdexcept>
 
@@ -44,17 +46,20 @@ constexpr unsigned source_byte(unsigned p) {
   return 16 * block + 4 * column + row;
 }
 
-inline u64 rotr(u64 x, unsigned n) {
+template <class W>
+inline W rotr(W x, unsigned n) {
   return (x >> n) | (x << (64 - n));
 }
 
-inline void add_round_key(Planes& s, const Planes& k) {
+template <class W>
+inline void add_round_key(PlanesOf<W>& s, const Planes& k) {
   for (int i = 0; i < 8; ++i) s.q[i] ^= k.q[i];
 }
 
 // Row r of each block's state rotates left by r columns: inside lane r, nibbles move down by r.
-inline void shift_rows(Planes& s) {
-  for (u64& x : s.q) {
+template <class W>
+inline void shift_rows(PlanesOf<W>& s) {
+  for (W& x : s.q) {
     x = (x & 0x000000000000FFFFULL) | ((x & 0x00000000FFF00000ULL) >> 4) |
         ((x & 0x00000000000F0000ULL) << 12) | ((x & 0x0000FF0000000000ULL) >> 8) |
         ((x & 0x000000FF00000000ULL) << 8) | ((x & 0xF000000000000000ULL) >> 12) |
@@ -62,8 +67,9 @@ inline void shift_rows(Planes& s) {
   }
 }
 
-inline void inv_shift_rows(Planes& s) {
-  for (u64& x : s.q) {
+template <class W>
+inline void inv_shift_rows(PlanesOf<W>& s) {
+  for (W& x : s.q) {
     x = (x & 0x000000000000FFFFULL) | ((x & 0x00000000F0000000ULL) >> 12) |
         ((x & 0x000000000FFF0000ULL) << 4) | ((x & 0x0000FF0000000000ULL) >> 8) |
         ((x & 0x000000FF00000000ULL) << 8) | ((x & 0xFFF0000000000000ULL) >> 4) |
@@ -72,32 +78,63 @@ inline void inv_shift_rows(Planes& s) {
 }
 
 // Multiplication by x in GF(2^8) (modulus x^8 + x^4 + x^3 + x + 1), plane-wise.
-inline Planes times_x(const Planes& a) {
-  const u64 hi = a.q[7];
-  return Planes{{hi, a.q[0] ^ hi, a.q[1], a.q[2] ^ hi, a.q[3] ^ hi, a.q[4], a.q[5], a.q[6]}};
+template <class W>
+inline PlanesOf<W> times_x(const PlanesOf<W>& a) {
+  const W hi = a.q[7];
+  return PlanesOf<W>{{hi, a.q[0] ^ hi, a.q[1], a.q[2] ^ hi, a.q[3] ^ hi, a.q[4], a.q[5], a.q[6]}};
 }
 
 // Each column [a0 a1 a2 a3] becomes {2 a_r ^ 3 a_{r+1} ^ a_{r+2} ^ a_{r+3}} = {2 (a_r ^ a_{r+1}) ^ a_{r+1} ^
 // a_{r+2} ^ a_{r+3}}. Row r+k of every column sits k lanes (16k bits) above row r, so it is a plain 64-bit
 // rotation.
-inline void mix_columns(Planes& s) {
-  Planes next, rest, sum;
+template <class W>
+inline void mix_columns(PlanesOf<W>& s) {
+  PlanesOf<W> next, rest, sum;
   for (int i = 0; i < 8; ++i) {
     next.q[i] = rotr(s.q[i], 16);
     rest.q[i] = next.q[i] ^ rotr(s.q[i], 32) ^ rotr(s.q[i], 48);
     sum.q[i] = s.q[i] ^ next.q[i];
   }
-  const Planes doubled = times_x(sum);
+  const PlanesOf<W> doubled = times_x(sum);
   for (int i = 0; i < 8; ++i) s.q[i] = doubled.q[i] ^ rest.q[i];
 }
 
 // InvMixColumns = MixColumns after multiplying each column by 4x^2 + 5, i.e. a_r ^= 4 (a_r ^ a_{r+2}).
-inline void inv_mix_columns(Planes& s) {
-  Planes opposite;
+template <class W>
+inline void inv_mix_columns(PlanesOf<W>& s) {
+  PlanesOf<W> opposite;
   for (int i = 0; i < 8; ++i) opposite.q[i] = s.q[i] ^ rotr(s.q[i], 32);
-  const Planes quadrupled = times_x(times_x(opposite));
+  const PlanesOf<W> quadrupled = times_x(times_x(opposite));
   for (int i = 0; i < 8; ++i) s.q[i] ^= quadrupled.q[i];
   mix_columns(s);
+}
+
+template <class W>
+void encrypt_rounds(const KeySchedule& ks, PlanesOf<W>& s) {
+  add_round_key(s, ks.round_key[0]);
+  for (unsigned r = 1; r < ks.rounds; ++r) {
+    sbox_circuit(s.q);
+    shift_rows(s);
+    mix_columns(s);
+    add_round_key(s, ks.round_key[r]);
+  }
+  sbox_circuit(s.q);
+  shift_rows(s);
+  add_round_key(s, ks.round_key[ks.rounds]);
+}
+
+template <class W>
+void decrypt_rounds(const KeySchedule& ks, PlanesOf<W>& s) {
+  add_round_key(s, ks.round_key[ks.rounds]);
+  for (unsigned r = ks.rounds - 1; r > 0; --r) {
+    inv_shift_rows(s);
+    inv_sbox_circuit(s.q);
+    add_round_key(s, ks.round_key[r]);
+    inv_mix_columns(s);
+  }
+  inv_shift_rows(s);
+  inv_sbox_circuit(s.q);
+  add_round_key(s, ks.round_key[0]);
 }
 
 // SubWord on a 32-bit key-schedule word, through the bitsliced S-box so the key schedule is constant time
@@ -106,7 +143,7 @@ std::uint32_t sub_word(std::uint32_t w) {
   Planes s{};
   for (unsigned i = 0; i < 8; ++i)
     for (unsigned k = 0; k < 4; ++k) s.q[i] |= static_cast<u64>((w >> (8 * k + i)) & 1) << k;
-  sub_bytes(s);
+  sbox_circuit(s.q);
   std::uint32_t out = 0;
   for (unsigned i = 0; i < 8; ++i)
     for (unsigned k = 0; k < 4; ++k) out |= static_cast<std::uint32_t>((s.q[i] >> k) & 1) << (8 * k + i);
@@ -172,41 +209,57 @@ void expand_key(KeySchedule& ks, const std::uint8_t* key, std::size_t key_len) {
   sodium_memzero(replicated, sizeof replicated);
 }
 
-void encrypt_planes(const KeySchedule& ks, Planes& s) {
-  add_round_key(s, ks.round_key[0]);
-  for (unsigned r = 1; r < ks.rounds; ++r) {
-    sub_bytes(s);
-    shift_rows(s);
-    mix_columns(s);
-    add_round_key(s, ks.round_key[r]);
-  }
-  sub_bytes(s);
-  shift_rows(s);
-  add_round_key(s, ks.round_key[ks.rounds]);
+void sub_bytes(Planes& s) {
+  sbox_circuit(s.q);
+}
+void inv_sub_bytes(Planes& s) {
+  inv_sbox_circuit(s.q);
 }
 
-void decrypt_planes(const KeySchedule& ks, Planes& s) {
-  add_round_key(s, ks.round_key[ks.rounds]);
-  for (unsigned r = ks.rounds - 1; r > 0; --r) {
-    inv_shift_rows(s);
-    inv_sub_bytes(s);
-    add_round_key(s, ks.round_key[r]);
-    inv_mix_columns(s);
+void load_blocks(WidePlanes& s, const std::uint8_t* in) {
+  Planes low, high;
+  load_blocks(low, in);
+  load_blocks(high, in + kBatchBytes);
+  for (int i = 0; i < 8; ++i) s.q[i] = TwoWords{low.q[i], high.q[i]};
+  sodium_memzero(&low, sizeof low);
+  sodium_memzero(&high, sizeof high);
+}
+
+void store_blocks(std::uint8_t* out, const WidePlanes& s) {
+  Planes low, high;
+  for (int i = 0; i < 8; ++i) {
+    low.q[i] = s.q[i][0];
+    high.q[i] = s.q[i][1];
   }
-  inv_shift_rows(s);
-  inv_sub_bytes(s);
-  add_round_key(s, ks.round_key[0]);
+  store_blocks(out, low);
+  store_blocks(out + kBatchBytes, high);
+  sodium_memzero(&low, sizeof low);
+  sodium_memzero(&high, sizeof high);
+}
+
+void encrypt_planes(const KeySchedule& ks, Planes& s) {
+  encrypt_rounds(ks, s);
+}
+void encrypt_planes(const KeySchedule& ks, WidePlanes& s) {
+  encrypt_rounds(ks, s);
+}
+void decrypt_planes(const KeySchedule& ks, Planes& s) {
+  decrypt_rounds(ks, s);
 }
 
 namespace {
 
-template <void (*Cipher)(const KeySchedule&, Planes&)>
+// 1..8 blocks through a zero-padded buffer: four-block planes when they suffice, eight-block ones otherwise.
+template <class P, bool kEncrypt>
 void run_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
-  std::uint8_t buf[kBatchBytes] = {};
+  std::uint8_t buf[sizeof(P) == sizeof(Planes) ? kBatchBytes : kWideBytes] = {};
   std::memcpy(buf, in, blocks * 16);
-  Planes s;
+  P s;
   load_blocks(s, buf);
-  Cipher(ks, s);
+  if constexpr (kEncrypt)
+    encrypt_rounds(ks, s);
+  else
+    decrypt_rounds(ks, s);
   store_blocks(buf, s);
   std::memcpy(out, buf, blocks * 16);
   sodium_memzero(buf, sizeof buf);
@@ -216,11 +269,17 @@ void run_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* in,
 }  // namespace
 
 void encrypt_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
-  run_batch<encrypt_planes>(ks, out, in, blocks);
+  if (blocks > kBatchBlocks)
+    run_batch<WidePlanes, true>(ks, out, in, blocks);
+  else
+    run_batch<Planes, true>(ks, out, in, blocks);
 }
 
 void decrypt_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
-  run_batch<decrypt_planes>(ks, out, in, blocks);
+  if (blocks > kBatchBlocks)
+    run_batch<WidePlanes, false>(ks, out, in, blocks);
+  else
+    run_batch<Planes, false>(ks, out, in, blocks);
 }
 
 }  // namespace pcrypt::aes::portable

@@ -13,14 +13,23 @@ namespace pcrypt::aes::portable {
 
 inline constexpr std::size_t kBatchBlocks = 4;
 inline constexpr std::size_t kBatchBytes = kBatchBlocks * 16;
+inline constexpr std::size_t kWideBlocks = 8;
+inline constexpr std::size_t kWideBytes = kWideBlocks * 16;
 inline constexpr std::size_t kMaxRounds = 14;
 
 // Eight bit planes of four blocks. Bit (16*row + 4*column + block) of plane i is bit i of the state byte at
 // (row, column) of that block, so a row is a 16-bit lane: ShiftRows rotates inside a lane and MixColumns
-// rotates whole lanes.
-struct Planes {
-  std::uint64_t q[8];
+// rotates whole 16-bit lanes.
+template <class Word>
+struct PlanesOf {
+  Word q[8];
 };
+using Planes = PlanesOf<std::uint64_t>;
+
+// Two such words side by side (blocks 0-3 and 4-7): eight blocks per pass. A GCC/Clang generic vector, not an
+// intrinsic: SSE2 on x86-64, NEON on Arm, pairs of scalar operations elsewhere.
+typedef std::uint64_t TwoWords __attribute__((vector_size(16)));
+using WidePlanes = PlanesOf<TwoWords>;
 
 // The expanded key, bitsliced: each round key is replicated into all four block slots.
 struct KeySchedule {
@@ -35,6 +44,9 @@ void inv_sub_bytes(Planes& s);
 // 64 bytes (four consecutive blocks) to bit planes and back.
 void load_blocks(Planes& s, const std::uint8_t* in);
 void store_blocks(std::uint8_t* out, const Planes& s);
+// 128 bytes (eight consecutive blocks).
+void load_blocks(WidePlanes& s, const std::uint8_t* in);
+void store_blocks(std::uint8_t* out, const WidePlanes& s);
 
 // FIPS-197 key expansion (SubWord through the bitsliced S-box). key_len must be 16, 24 or 32 (throws
 // std::invalid_argument otherwise). Temporaries are wiped; the caller owns wiping `ks`.
@@ -43,8 +55,9 @@ void expand_key(KeySchedule& ks, const std::uint8_t* key, std::size_t key_len);
 // The cipher and inverse cipher on four blocks in bitsliced form.
 void encrypt_planes(const KeySchedule& ks, Planes& s);
 void decrypt_planes(const KeySchedule& ks, Planes& s);
+void encrypt_planes(const KeySchedule& ks, WidePlanes& s);
 
-// Byte-level helpers: 1..4 blocks from in to out (out == in allowed).
+// Byte-level helpers: 1..8 blocks from in to out (out == in allowed).
 void encrypt_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks);
 void decrypt_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks);
 

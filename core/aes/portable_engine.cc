@@ -13,9 +13,9 @@
 namespace pcrypt::aes::detail {
 namespace {
 
-using portable::kBatchBlocks;
-using portable::kBatchBytes;
 using portable::KeySchedule;
+using portable::kWideBlocks;
+using portable::kWideBytes;
 using portable::Planes;
 
 // One T in libsodium guarded memory (locked, wiped by sodium_free).
@@ -42,13 +42,14 @@ void xor_bytes(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b, 
   for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(a[i] ^ b[i]);
 }
 
-// Keystream for up to four consecutive counter blocks.
-void keystream_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* counters) {
-  Planes s;
-  portable::load_blocks(s, counters);
-  portable::encrypt_planes(ks, s);
-  portable::store_blocks(out, s);
-  sodium_memzero(&s, sizeof s);
+// A batch of counter blocks encrypted in one bitsliced pass: eight when the data needs more than four.
+std::size_t batch_blocks(std::size_t blocks_needed) {
+  return blocks_needed > portable::kBatchBlocks ? portable::kWideBlocks : portable::kBatchBlocks;
+}
+
+void keystream_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* counters,
+                     std::size_t blocks) {
+  portable::encrypt_batch(ks, out, counters, blocks);
 }
 
 class PortableBlockCipher final : public BlockCipher {
@@ -58,13 +59,13 @@ class PortableBlockCipher final : public BlockCipher {
   }
 
   void encrypt_blocks(std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) const override {
-    for (std::size_t done = 0; done < blocks; done += kBatchBlocks)
-      portable::encrypt_batch(*ks_, out + 16 * done, in + 16 * done, std::min(kBatchBlocks, blocks - done));
+    for (std::size_t done = 0; done < blocks; done += kWideBlocks)
+      portable::encrypt_batch(*ks_, out + 16 * done, in + 16 * done, std::min(kWideBlocks, blocks - done));
   }
 
   void decrypt_blocks(std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) const override {
-    for (std::size_t done = 0; done < blocks; done += kBatchBlocks)
-      portable::decrypt_batch(*ks_, out + 16 * done, in + 16 * done, std::min(kBatchBlocks, blocks - done));
+    for (std::size_t done = 0; done < blocks; done += kWideBlocks)
+      portable::decrypt_batch(*ks_, out + 16 * done, in + 16 * done, std::min(kWideBlocks, blocks - done));
   }
 
   void ctr_xor(std::uint8_t* out, const std::uint8_t* in, std::size_t len,
@@ -85,15 +86,16 @@ class PortableBlockCipher final : public BlockCipher {
 
   // in == nullptr: write the bare keystream.
   void ctr(std::uint8_t* out, const std::uint8_t* in, std::size_t len, std::uint8_t* counter) const {
-    std::uint8_t counters[kBatchBytes];
-    std::uint8_t stream[kBatchBytes];
+    std::uint8_t counters[kWideBytes];
+    std::uint8_t stream[kWideBytes];
     while (len > 0) {
-      const std::size_t n = std::min(len, kBatchBytes);
-      for (std::size_t b = 0; b < kBatchBlocks; ++b) {
+      const std::size_t blocks = std::min((len + 15) / 16, kWideBlocks);
+      const std::size_t n = std::min(len, 16 * blocks);
+      for (std::size_t b = 0; b < blocks; ++b) {
         std::memcpy(counters + 16 * b, counter, 16);
-        if (16 * b < n) increment128(counter);  // only blocks that are used consume a counter value
+        increment128(counter);
       }
-      keystream_batch(*ks_, stream, counters);
+      keystream_batch(*ks_, stream, counters, blocks);
       if (in != nullptr) {
         xor_bytes(out, in, stream, n);
         in += n;
@@ -146,9 +148,9 @@ class PortableGcm final : public Gcm {
       ghash.finish(expected, aad_len, len);
     }
     std::uint8_t tag_mask[16];
-    std::uint8_t j0[kBatchBytes];
-    counter_blocks(j0, nonce, 1);
-    keystream_batch(key_->ks, j0, j0);
+    std::uint8_t j0[16];
+    counter_blocks(j0, nonce, 1, 1);
+    keystream_batch(key_->ks, j0, j0, 1);
     std::memcpy(tag_mask, j0, 16);
     xor_bytes(expected, expected, tag_mask, 16);
     const bool ok = crypto_verify_16(expected, tag) == 0;
@@ -166,9 +168,10 @@ class PortableGcm final : public Gcm {
   }
 
  private:
-  // Four GCM counter blocks nonce || be32(first + b): inc32 wraps within the low 32 bits.
-  static void counter_blocks(std::uint8_t* out, const std::uint8_t* nonce, std::uint32_t first) {
-    for (std::size_t b = 0; b < kBatchBlocks; ++b) {
+  // GCM counter blocks nonce || be32(first + b) for b < count: inc32 wraps within the low 32 bits.
+  static void counter_blocks(std::uint8_t* out, const std::uint8_t* nonce, std::uint32_t first,
+                             std::size_t count) {
+    for (std::size_t b = 0; b < count; ++b) {
       std::uint8_t* block = out + 16 * b;
       const std::uint32_t c = first + static_cast<std::uint32_t>(b);
       std::memcpy(block, nonce, kGcmNonceBytes);
@@ -179,26 +182,27 @@ class PortableGcm final : public Gcm {
     }
   }
 
-  // CTR from counter 2, plus E(J0) (the tag mask) into tag_mask. The first batch carries J0 in its slot 0 so
-  // a short message costs one bitsliced call. If ghash is set, the output (ciphertext) is absorbed as it is
-  // made.
+  // CTR from counter 2, plus E(J0) (the tag mask) into tag_mask. The first batch carries J0 (counter 1) in
+  // its slot 0 so a short message costs one bitsliced pass. If ghash is set, the ciphertext is absorbed as it
+  // is made.
   void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* nonce,
              std::uint8_t* tag_mask, portable::Ghash* ghash) const {
-    std::uint8_t blocks[kBatchBytes];
-    counter_blocks(blocks, nonce, 1);
-    keystream_batch(key_->ks, blocks, blocks);
-    std::memcpy(tag_mask, blocks, 16);
-    std::size_t n = std::min(len, kBatchBytes - 16);
-    xor_bytes(out, in, blocks + 16, n);
-    if (ghash != nullptr) ghash->absorb(out, n);
-
-    std::uint32_t next = 5;
-    for (std::size_t done = n; done < len; done += n, next += kBatchBlocks) {
-      n = std::min(len - done, kBatchBytes);
-      counter_blocks(blocks, nonce, next);
-      keystream_batch(key_->ks, blocks, blocks);
-      xor_bytes(out + done, in + done, blocks, n);
+    std::uint8_t blocks[kWideBytes];
+    std::uint32_t next = 1;
+    std::size_t done = 0;
+    bool first = true;
+    while (first || done < len) {
+      const std::size_t skip = first ? 16 : 0;
+      const std::size_t batch = batch_blocks((skip + len - done + 15) / 16);
+      counter_blocks(blocks, nonce, next, batch);
+      keystream_batch(key_->ks, blocks, blocks, batch);
+      if (first) std::memcpy(tag_mask, blocks, 16);
+      const std::size_t n = std::min(len - done, 16 * batch - skip);
+      xor_bytes(out + done, in + done, blocks + skip, n);
       if (ghash != nullptr) ghash->absorb(out + done, n);
+      done += n;
+      next += static_cast<std::uint32_t>(batch);
+      first = false;
     }
     sodium_memzero(blocks, sizeof blocks);
   }
