@@ -5,6 +5,7 @@
 
 #include "core/aes/portable_sbox.h"
 
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 
@@ -14,36 +15,72 @@ namespace {
 using u64 = std::uint64_t;
 
 // Exchanges the bits of a selected by mask<<shift with the bits of b selected by mask.
-inline void swap_bits(u64& a, u64& b, u64 mask, unsigned shift) {
-  const u64 t = ((a >> shift) ^ b) & mask;
+template <class W>
+inline void swap_bits(W& a, W& b, u64 mask, unsigned shift) {
+  const W t = ((a >> shift) ^ b) & mask;
   b ^= t;
   a ^= t << shift;
 }
 
 // Exchanges, inside x, the bits selected by mask with those `shift` positions higher.
-inline u64 delta_swap(u64 x, u64 mask, unsigned shift) {
-  const u64 t = (x ^ (x >> shift)) & mask;
+template <class W>
+inline W delta_swap(W x, u64 mask, unsigned shift) {
+  const W t = (x ^ (x >> shift)) & mask;
   return x ^ t ^ (t << shift);
 }
 
-// Views x as an 8x8 bit matrix (byte k = row k) and transposes it.
-inline u64 transpose_8x8(u64 x) {
-  x = delta_swap(x, 0x00AA00AA00AA00AAULL, 7);
-  x = delta_swap(x, 0x0000CCCC0000CCCCULL, 14);
-  return delta_swap(x, 0x00000000F0F0F0F0ULL, 28);
+// Moves the 64 bytes of four blocks (index bits block:2 column:2 row:2, loaded as eight little-endian words)
+// to the plane layout. All steps are fixed bit-index permutations done with swap-moves:
+//   1. exchange block and row bits: word j byte k becomes the byte for plane bit position 8j + k;
+//   2. transpose each word as an 8x8 bit matrix: word j bit (8i + k) = bit i of that byte;
+//   3. exchange the word index with bits 3..5 of the bit index: word (plane) i bit (8j + k).
+// Every step is an involution and they act on disjoint index bits, so store runs them in reverse.
+template <class W>
+inline void exchange_block_and_row(PlanesOf<W>& s) {
+  for (unsigned j = 0; j < 4; ++j) swap_bits(s.q[j], s.q[j + 4], 0x0000FFFF0000FFFFULL, 16);
+  for (unsigned j : {0u, 1u, 4u, 5u}) swap_bits(s.q[j], s.q[j + 2], 0x00FF00FF00FF00FFULL, 8);
 }
 
-// Word j bit (8*i + k) <-> word i bit (8*j + k): swaps the word index with bits 3..5 of the bit index.
-inline void transpose_words(Planes& s) {
+template <class W>
+inline void transpose_bytes_bits(PlanesOf<W>& s) {
+  for (W& x : s.q) {
+    x = delta_swap(x, 0x00AA00AA00AA00AAULL, 7);
+    x = delta_swap(x, 0x0000CCCC0000CCCCULL, 14);
+    x = delta_swap(x, 0x00000000F0F0F0F0ULL, 28);
+  }
+}
+
+template <class W>
+inline void transpose_words(PlanesOf<W>& s) {
   for (unsigned j = 0; j < 8; j += 2) swap_bits(s.q[j], s.q[j + 1], 0x00FF00FF00FF00FFULL, 8);
   for (unsigned j : {0u, 1u, 4u, 5u}) swap_bits(s.q[j], s.q[j + 2], 0x0000FFFF0000FFFFULL, 16);
   for (unsigned j = 0; j < 4; ++j) swap_bits(s.q[j], s.q[j + 4], 0x00000000FFFFFFFFULL, 32);
 }
 
-// The input byte that lands at bit position p = 16*row + 4*column + block of the planes.
-constexpr unsigned source_byte(unsigned p) {
-  const unsigned row = p >> 4, column = (p >> 2) & 3, block = p & 3;
-  return 16 * block + 4 * column + row;
+template <class W>
+inline void words_to_planes(PlanesOf<W>& s) {
+  exchange_block_and_row(s);
+  transpose_bytes_bits(s);
+  transpose_words(s);
+}
+
+template <class W>
+inline void planes_to_words(PlanesOf<W>& s) {
+  transpose_words(s);
+  transpose_bytes_bits(s);
+  exchange_block_and_row(s);
+}
+
+inline u64 load_le64(const std::uint8_t* p) {
+  u64 v;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  return v;
+}
+
+inline void store_le64(std::uint8_t* p, u64 v) {
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  std::memcpy(p, &v, 8);
 }
 
 template <class W>
@@ -154,22 +191,14 @@ std::uint32_t sub_word(std::uint32_t w) {
 }  // namespace
 
 void load_blocks(Planes& s, const std::uint8_t* in) {
-  // Gather so that byte k of word j is the byte bound for bit position 8j + k, then transpose twice.
-  for (unsigned j = 0; j < 8; ++j) {
-    u64 w = 0;
-    for (unsigned k = 0; k < 8; ++k) w |= static_cast<u64>(in[source_byte(8 * j + k)]) << (8 * k);
-    s.q[j] = transpose_8x8(w);
-  }
-  transpose_words(s);
+  for (unsigned j = 0; j < 8; ++j) s.q[j] = load_le64(in + 8 * j);
+  words_to_planes(s);
 }
 
 void store_blocks(std::uint8_t* out, const Planes& s) {
   Planes t = s;
-  transpose_words(t);
-  for (unsigned j = 0; j < 8; ++j) {
-    const u64 w = transpose_8x8(t.q[j]);
-    for (unsigned k = 0; k < 8; ++k) out[source_byte(8 * j + k)] = static_cast<std::uint8_t>(w >> (8 * k));
-  }
+  planes_to_words(t);
+  for (unsigned j = 0; j < 8; ++j) store_le64(out + 8 * j, t.q[j]);
   sodium_memzero(&t, sizeof t);
 }
 
@@ -217,24 +246,19 @@ void inv_sub_bytes(Planes& s) {
 }
 
 void load_blocks(WidePlanes& s, const std::uint8_t* in) {
-  Planes low, high;
-  load_blocks(low, in);
-  load_blocks(high, in + kBatchBytes);
-  for (int i = 0; i < 8; ++i) s.q[i] = TwoWords{low.q[i], high.q[i]};
-  sodium_memzero(&low, sizeof low);
-  sodium_memzero(&high, sizeof high);
+  for (unsigned j = 0; j < 8; ++j)
+    s.q[j] = TwoWords{load_le64(in + 8 * j), load_le64(in + kBatchBytes + 8 * j)};
+  words_to_planes(s);
 }
 
 void store_blocks(std::uint8_t* out, const WidePlanes& s) {
-  Planes low, high;
-  for (int i = 0; i < 8; ++i) {
-    low.q[i] = s.q[i][0];
-    high.q[i] = s.q[i][1];
+  WidePlanes t = s;
+  planes_to_words(t);
+  for (unsigned j = 0; j < 8; ++j) {
+    store_le64(out + 8 * j, t.q[j][0]);
+    store_le64(out + kBatchBytes + 8 * j, t.q[j][1]);
   }
-  store_blocks(out, low);
-  store_blocks(out + kBatchBytes, high);
-  sodium_memzero(&low, sizeof low);
-  sodium_memzero(&high, sizeof high);
+  sodium_memzero(&t, sizeof t);
 }
 
 void encrypt_planes(const KeySchedule& ks, Planes& s) {
