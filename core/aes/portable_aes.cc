@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 namespace pcrypt::aes::portable {
 namespace {
@@ -89,28 +90,32 @@ inline W rotr(W x, unsigned n) {
 }
 
 template <class W>
-inline void add_round_key(PlanesOf<W>& s, const Planes& k) {
-  for (int i = 0; i < 8; ++i) s.q[i] ^= k.q[i];
+inline void add_round_key(PlanesOf<W>& s, const WidePlanes& k) {
+  for (int i = 0; i < 8; ++i) {
+    if constexpr (std::is_same_v<W, TwoWords>)
+      s.q[i] ^= k.q[i];
+    else
+      s.q[i] ^= k.q[i][0];
+  }
 }
 
-// Row r of each block's state rotates left by r columns: inside lane r, nibbles move down by r.
+// Row r of each block's state rotates left by r columns: lane r rotates right by r nibbles, done as a byte
+// swap in lanes 2 and 3 and then a one-nibble rotation in lanes 1 and 3.
 template <class W>
 inline void shift_rows(PlanesOf<W>& s) {
   for (W& x : s.q) {
-    x = (x & 0x000000000000FFFFULL) | ((x & 0x00000000FFF00000ULL) >> 4) |
-        ((x & 0x00000000000F0000ULL) << 12) | ((x & 0x0000FF0000000000ULL) >> 8) |
-        ((x & 0x000000FF00000000ULL) << 8) | ((x & 0xF000000000000000ULL) >> 12) |
-        ((x & 0x0FFF000000000000ULL) << 4);
+    x = delta_swap(x, 0x00FF00FF00000000ULL, 8);
+    x = (x & 0x0000FFFF0000FFFFULL) | ((x >> 4) & 0x0FFF00000FFF0000ULL) |
+        ((x << 12) & 0xF0000000F0000000ULL);
   }
 }
 
 template <class W>
 inline void inv_shift_rows(PlanesOf<W>& s) {
   for (W& x : s.q) {
-    x = (x & 0x000000000000FFFFULL) | ((x & 0x00000000F0000000ULL) >> 12) |
-        ((x & 0x000000000FFF0000ULL) << 4) | ((x & 0x0000FF0000000000ULL) >> 8) |
-        ((x & 0x000000FF00000000ULL) << 8) | ((x & 0xFFF0000000000000ULL) >> 4) |
-        ((x & 0x000F000000000000ULL) << 12);
+    x = delta_swap(x, 0x00FF00FF00000000ULL, 8);
+    x = (x & 0x0000FFFF0000FFFFULL) | ((x << 4) & 0xFFF00000FFF00000ULL) |
+        ((x >> 12) & 0x000F0000000F0000ULL);
   }
 }
 
@@ -232,7 +237,10 @@ void expand_key(KeySchedule& ks, const std::uint8_t* key, std::size_t key_len) {
       for (unsigned c = 0; c < 4; ++c)
         for (unsigned row = 0; row < 4; ++row)
           replicated[16 * b + 4 * c + row] = static_cast<std::uint8_t>(w[4 * r + c] >> (24 - 8 * row));
-    load_blocks(ks.round_key[r], replicated);
+    Planes narrow;
+    load_blocks(narrow, replicated);
+    for (int i = 0; i < 8; ++i) ks.round_key[r].q[i] = TwoWords{narrow.q[i], narrow.q[i]};
+    sodium_memzero(&narrow, sizeof narrow);
   }
   sodium_memzero(w, sizeof w);
   sodium_memzero(replicated, sizeof replicated);

@@ -31,9 +31,10 @@ using Planes = PlanesOf<std::uint64_t>;
 typedef std::uint64_t TwoWords __attribute__((vector_size(16)));
 using WidePlanes = PlanesOf<TwoWords>;
 
-// The expanded key, bitsliced: each round key is replicated into all four block slots.
+// The expanded key, bitsliced: each round key is replicated into all block slots of both lanes, so
+// eight-block passes use it without broadcasting (four-block passes read lane 0).
 struct KeySchedule {
-  Planes round_key[kMaxRounds + 1];
+  WidePlanes round_key[kMaxRounds + 1];
   unsigned rounds;  // 10, 12 or 14
 };
 

@@ -17,16 +17,23 @@ struct Block128 {
 Block128 load_block128(const std::uint8_t* in);
 void store_block128(std::uint8_t* out, Block128 v);
 
-// The hash key H with its bit-reversed halves precomputed.
+// A multiplier with its bit-reversed halves precomputed.
+struct Multiplier {
+  Block128 v;
+  Block128 v_reversed;
+};
+
+Multiplier make_multiplier(Block128 v);
+
+// a * b in GF(2^128) modulo x^128 + x^7 + x^2 + x + 1.
+Block128 gf128_mul(Block128 a, const Multiplier& b);
+
+// The hash key: H^1..H^4, so four blocks are hashed as four independent products and one reduction.
 struct GhashKey {
-  Block128 h;
-  Block128 h_reversed;
+  Multiplier h_power[4];  // h_power[i] = H^(i+1)
 };
 
 GhashKey make_ghash_key(Block128 h);
-
-// a * b in GF(2^128) modulo x^128 + x^7 + x^2 + x + 1.
-Block128 gf128_mul(Block128 a, const GhashKey& b);
 
 // Running GHASH state Y; absorb() takes whole blocks and zero-pads a final partial one, so only the last call
 // for each of AAD and ciphertext may have a length that is not a multiple of 16.
