@@ -3,12 +3,12 @@
 
 #include <sodium.h>
 
-#include "core/aes/portable_sbox.h"
-
 #include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
+
+#include "core/aes/portable_sbox.h"
 
 namespace pcrypt::aes::portable {
 namespace {
@@ -35,7 +35,7 @@ inline W delta_swap(W x, u64 mask, unsigned shift) {
 //   1. exchange block and row bits: word j byte k becomes the byte for plane bit position 8j + k;
 //   2. transpose each word as an 8x8 bit matrix: word j bit (8i + k) = bit i of that byte;
 //   3. exchange the word index with bits 3..5 of the bit index: word (plane) i bit (8j + k).
-// Every step is an involution and they act on disjoint index bits, so store runs them in reverse.
+// Every step is an involution, so store runs them in reverse order.
 template <class W>
 inline void exchange_block_and_row(PlanesOf<W>& s) {
   for (unsigned j = 0; j < 4; ++j) swap_bits(s.q[j], s.q[j + 4], 0x0000FFFF0000FFFFULL, 16);

@@ -1,4 +1,4 @@
-// Constant-time software AES for the `portable` engine: bitsliced, four blocks per call.
+// Constant-time software AES for the `portable` engine: bitsliced, four or eight blocks per pass.
 //
 // Four 16-byte blocks (64 bytes) are held as eight 64-bit bit planes: plane i holds bit i of every byte.
 // SubBytes is then a Boolean circuit evaluated on whole words, and ShiftRows/MixColumns are fixed shifts and
@@ -53,7 +53,7 @@ void store_blocks(std::uint8_t* out, const WidePlanes& s);
 // std::invalid_argument otherwise). Temporaries are wiped; the caller owns wiping `ks`.
 void expand_key(KeySchedule& ks, const std::uint8_t* key, std::size_t key_len);
 
-// The cipher and inverse cipher on four blocks in bitsliced form.
+// The cipher and inverse cipher in bitsliced form.
 void encrypt_planes(const KeySchedule& ks, Planes& s);
 void decrypt_planes(const KeySchedule& ks, Planes& s);
 void encrypt_planes(const KeySchedule& ks, WidePlanes& s);

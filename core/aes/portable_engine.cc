@@ -16,7 +16,6 @@ namespace {
 using portable::KeySchedule;
 using portable::kWideBlocks;
 using portable::kWideBytes;
-using portable::Planes;
 
 // One T in libsodium guarded memory (locked, wiped by sodium_free).
 template <class T>
@@ -45,11 +44,6 @@ void xor_bytes(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b, 
 // A batch of counter blocks encrypted in one bitsliced pass: eight when the data needs more than four.
 std::size_t batch_blocks(std::size_t blocks_needed) {
   return blocks_needed > portable::kBatchBlocks ? portable::kWideBlocks : portable::kBatchBlocks;
-}
-
-void keystream_batch(const KeySchedule& ks, std::uint8_t* out, const std::uint8_t* counters,
-                     std::size_t blocks) {
-  portable::encrypt_batch(ks, out, counters, blocks);
 }
 
 class PortableBlockCipher final : public BlockCipher {
@@ -95,7 +89,7 @@ class PortableBlockCipher final : public BlockCipher {
         std::memcpy(counters + 16 * b, counter, 16);
         increment128(counter);
       }
-      keystream_batch(*ks_, stream, counters, blocks);
+      portable::encrypt_batch(*ks_, stream, counters, blocks);
       if (in != nullptr) {
         xor_bytes(out, in, stream, n);
         in += n;
@@ -148,15 +142,12 @@ class PortableGcm final : public Gcm {
       ghash.finish(expected, aad_len, len);
     }
     std::uint8_t tag_mask[16];
-    std::uint8_t j0[16];
-    counter_blocks(j0, nonce, 1, 1);
-    keystream_batch(key_->ks, j0, j0, 1);
-    std::memcpy(tag_mask, j0, 16);
+    counter_blocks(tag_mask, nonce, 1, 1);
+    portable::encrypt_batch(key_->ks, tag_mask, tag_mask, 1);  // E(J0)
     xor_bytes(expected, expected, tag_mask, 16);
     const bool ok = crypto_verify_16(expected, tag) == 0;
     sodium_memzero(expected, sizeof expected);
     sodium_memzero(tag_mask, sizeof tag_mask);
-    sodium_memzero(j0, sizeof j0);
     if (!ok) {
       sodium_memzero(out, len);
       return false;
@@ -195,7 +186,7 @@ class PortableGcm final : public Gcm {
       const std::size_t skip = first ? 16 : 0;
       const std::size_t batch = batch_blocks((skip + len - done + 15) / 16);
       counter_blocks(blocks, nonce, next, batch);
-      keystream_batch(key_->ks, blocks, blocks, batch);
+      portable::encrypt_batch(key_->ks, blocks, blocks, batch);
       if (first) std::memcpy(tag_mask, blocks, 16);
       const std::size_t n = std::min(len - done, 16 * batch - skip);
       xor_bytes(out + done, in + done, blocks + skip, n);
