@@ -172,7 +172,7 @@ BenchCommand add_bench_command(CLI::App& root) {
   o->bench = b;
   b->require_subcommand(0, 1);
   b->add_option("--format", o->format, "Output: table, markdown, csv or json")->capture_default_str();
-  b->add_flag("--quick", o->quick, "Small sizes and few samples (about 15 s): what the test suite runs");
+  b->add_flag("--quick", o->quick, "Small sizes, few samples (well under 15 s): what the test suite runs");
   o->max_samples_opt = b->add_option("--max-samples", o->max_samples, "Timed samples per case at most");
   o->max_time_opt = b->add_option("--max-time", o->max_time, "Seconds of timed samples per case at most");
   b->add_option("--engine", o->engine,
