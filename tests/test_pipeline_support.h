@@ -31,7 +31,7 @@ using Bytes = std::vector<std::uint8_t>;
 
 inline Bytes random_bytes(std::size_t n) {
   Bytes b(n);
-  randombytes_buf(b.data(), b.size());
+  if (n != 0) randombytes_buf(b.data(), b.size());  // data() may be null when empty
   return b;
 }
 
@@ -100,7 +100,7 @@ class FaultyReader final : public io::Reader {
   std::size_t read(std::uint8_t* buf, std::size_t n) override {
     if (pos_ + n > fail_at_) throw io::IoError("read failed", err_);
     const std::size_t take = std::min(n, data_.size() - pos_);
-    std::memcpy(buf, data_.data() + pos_, take);
+    if (take != 0) std::memcpy(buf, data_.data() + pos_, take);
     pos_ += take;
     bytes_read += take;
     return take;
