@@ -1,0 +1,112 @@
+// The real streams under the real pipeline: file -> seal -> atomic output -> open -> atomic output, and a
+// write failure midway leaves no output at all.
+#include <sodium.h>
+#include <sys/resource.h>
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "core/aes/engine.h"
+#include "core/chunk_cipher.h"
+#include "core/error.h"
+#include "core/pipeline.h"
+#include "io/atomic_file.h"
+#include "io/fd_stream.h"
+
+using namespace pcrypt;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+struct TempDir {
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "pcrypt-io-pipeline-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+  fs::path path;
+};
+
+const core::ChunkCipher& cipher() {
+  static const core::ChunkCipher c = [] {
+    REQUIRE(sodium_init() >= 0);
+    std::uint8_t key[aes::kGcmKeyBytes];
+    randombytes_buf(key, sizeof key);
+    return core::ChunkCipher(aes::select_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(key));
+  }();
+  return c;
+}
+
+Bytes read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return Bytes(std::istreambuf_iterator<char>(f), {});
+}
+
+void run_file_to_file(core::Direction d, const std::string& from, const std::string& to, unsigned threads) {
+  const auto in = io::open_input(from);
+  io::AtomicFileWriter out(to, false);
+  core::PipelineConfig cfg;
+  cfg.chunk_size = 64 * 1024;
+  cfg.threads = threads;
+  core::run_pipeline(d, cipher(), *in, out, cfg);
+  out.commit();
+}
+
+}  // namespace
+
+TEST_CASE("files round-trip through the pipeline and atomic outputs") {
+  TempDir dir;
+  Bytes plain(5 * 64 * 1024 + 333);
+  randombytes_buf(plain.data(), plain.size());
+  std::ofstream(dir / "plain", std::ios::binary)
+      .write(reinterpret_cast<const char*>(plain.data()), plain.size());
+  for (const unsigned threads : {1u, 4u}) {
+    const std::string sealed = dir / ("sealed" + std::to_string(threads));
+    const std::string back = dir / ("back" + std::to_string(threads));
+    run_file_to_file(core::Direction::seal, dir / "plain", sealed, threads);
+    REQUIRE(fs::file_size(sealed) == plain.size() + 6 * 16);
+    run_file_to_file(core::Direction::open, sealed, back, threads);
+    REQUIRE(read_file(back) == plain);
+  }
+  REQUIRE(read_file(dir / "sealed1") == read_file(dir / "sealed4"));
+}
+
+TEST_CASE("a write failure midway (file size limit) leaves no output behind") {
+  TempDir dir;
+  Bytes plain(1024 * 1024);
+  randombytes_buf(plain.data(), plain.size());
+  std::ofstream(dir / "plain", std::ios::binary)
+      .write(reinterpret_cast<const char*>(plain.data()), plain.size());
+  // RLIMIT_FSIZE makes write() fail with EFBIG part way, like a full disk (SIGXFSZ must be ignored for that).
+  struct sigaction ignore {
+  }, old_action{};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  REQUIRE(sigaction(SIGXFSZ, &ignore, &old_action) == 0);
+  struct rlimit old_limit;
+  REQUIRE(getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  struct rlimit limit = old_limit;
+  limit.rlim_cur = 200 * 1024;
+  REQUIRE(setrlimit(RLIMIT_FSIZE, &limit) == 0);
+  std::string message;
+  try {
+    run_file_to_file(core::Direction::seal, dir / "plain", dir / "out", 2);
+  } catch (const core::Error& e) {
+    message = e.what();
+  }
+  setrlimit(RLIMIT_FSIZE, &old_limit);
+  sigaction(SIGXFSZ, &old_action, nullptr);
+  REQUIRE(message == "write failed (" + dir / "out" + "): File too large");
+  REQUIRE_FALSE(fs::exists(dir / "out"));
+  REQUIRE(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);  // just the input
+}
