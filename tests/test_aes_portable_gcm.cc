@@ -1,5 +1,6 @@
-// The portable engine's AES-256-GCM: known answers, byte-for-byte agreement with libsodium on every length
-// class, in-place use, and rejection of any tampering with out zeroed. Also a hidden throughput report
+// The portable engine's AES-256-GCM: known answers, a textbook SP 800-38D model, byte-for-byte agreement with
+// libsodium on every length class, in-place use, and rejection of any tampering with out zeroed. Also a
+// hidden throughput report
 // (`test_aes_portable_gcm "[.bench]"`), which prints numbers and asserts nothing about speed.
 #include <sodium.h>
 #include <catch2/catch.hpp>
