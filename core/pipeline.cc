@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/pipeline_error.h"
 #include "core/pipeline_sizing.h"
 
 namespace pcrypt::core {
@@ -82,30 +83,33 @@ const char* const kAuthHint =
 
 // pcrypt::io's own streams already say "<what> (<name>): <strerror>"; other Readers and Writers (tests, the
 // bench) may give just the operation, so the name and errno text are added when missing.
-Error io_error(const io::IoError& e, const std::string& stream_name) {
+StreamError io_error(const io::IoError& e, const std::string& stream_name) {
   std::string message = e.what();
-  if (message.find("(" + stream_name + ")") != std::string::npos)
-    return Error(ErrorKind::io, std::move(message));
-  message += " (" + stream_name + ")";
-  if (e.error_number() != 0)
-    message += ": " + std::error_code(e.error_number(), std::generic_category()).message();
-  return Error(ErrorKind::io, std::move(message));
+  if (message.find("(" + stream_name + ")") == std::string::npos) {
+    message += " (" + stream_name + ")";
+    if (e.error_number() != 0)
+      message += ": " + std::error_code(e.error_number(), std::generic_category()).message();
+  }
+  return StreamError(Error(ErrorKind::io, std::move(message)), e.error_number());
 }
 
 // Converts whatever a stage threw into the error the pipeline reports. Must be called inside a catch block.
-Error current_error(const std::string& stream_name) {
+// I/O failures keep their errno (see core/pipeline_error.h); everything else has errno 0.
+StreamError current_error(const std::string& stream_name) {
   try {
     throw;
-  } catch (const Error& e) {
+  } catch (const StreamError& e) {
     return e;
+  } catch (const Error& e) {
+    return StreamError(e, 0);
   } catch (const io::IoError& e) {
     return io_error(e, stream_name);
   } catch (const std::bad_alloc&) {
-    return Error(ErrorKind::io, "out of memory");
+    return StreamError(Error(ErrorKind::io, "out of memory"), 0);
   } catch (const std::exception& e) {
-    return Error(ErrorKind::io, e.what());
+    return StreamError(Error(ErrorKind::io, e.what()), 0);
   } catch (...) {
-    return Error(ErrorKind::io, "unknown failure in the pipeline");
+    return StreamError(Error(ErrorKind::io, "unknown failure in the pipeline"), 0);
   }
 }
 
@@ -167,12 +171,13 @@ class Pipeline {
       for (unsigned i = 0; i < workers_; ++i) threads.emplace_back([this] { work_loop(); });
     } catch (...) {
       std::lock_guard lock(mu_);
-      fail_locked(0, Error(ErrorKind::io,
-                           std::string("cannot start the pipeline threads: ") + current_error("").what()));
+      const std::string why = current_error("").what();
+      fail_locked(0, StreamError(Error(ErrorKind::io, "cannot start the pipeline threads: " + why), 0));
     }
     write_loop();
     for (std::thread& t : threads) t.join();
-    if (error_) throw *error_;
+    if (error_ && error_->error_number() != 0) throw *error_;
+    if (error_) throw static_cast<const Error&>(*error_);  // deliberately sliced: no errno to carry
     return stats_;
   }
 
@@ -240,7 +245,7 @@ class Pipeline {
       {
         std::lock_guard lock(mu_);
         if (failure) {
-          fail_locked(seq, std::move(*failure));
+          fail_locked(seq, StreamError(std::move(*failure), 0));
           continue;  // fail_locked woke everyone
         }
         job->done = true;
@@ -329,7 +334,7 @@ class Pipeline {
         stats_.chunks += 1;
         if (config_.progress) config_.progress(stats_.plaintext_bytes);
       } catch (...) {
-        Error e = current_error(out_.name());
+        StreamError e = current_error(out_.name());
         lock.lock();
         fail_locked(written_, std::move(e));
         return;
@@ -345,7 +350,7 @@ class Pipeline {
 
   // Records a failure at job `seq` unless an earlier one is already recorded, and wakes every stage so that
   // it can see it. Caller holds mu_.
-  void fail_locked(std::uint64_t seq, Error e) {
+  void fail_locked(std::uint64_t seq, StreamError e) {
     if (seq < fail_seq_) {
       fail_seq_ = seq;
       error_.emplace(std::move(e));
@@ -377,9 +382,9 @@ class Pipeline {
   std::uint64_t claimed_ = 0;    // written and read by workers: next job to claim
   std::uint64_t written_ = 0;    // written by the writer; read by workers (to decide whom to wake)
   std::uint64_t fail_seq_ =
-      kNoFailure;               // lowest failed job; written by any stage via fail_locked, read by all
-  std::optional<Error> error_;  // the failure at fail_seq_
-  PipelineStats stats_;         // writer only, no lock; read by run() after the joins
+      kNoFailure;                     // lowest failed job; written by any stage via fail_locked, read by all
+  std::optional<StreamError> error_;  // the failure at fail_seq_
+  PipelineStats stats_;               // writer only, no lock; read by run() after the joins
 };
 
 }  // namespace

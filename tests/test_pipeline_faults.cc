@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "core/pipeline_error.h"
 #include "core/pipeline_sizing.h"
 #include "tests/test_pipeline_support.h"
 
@@ -221,5 +222,37 @@ TEST_CASE("the reader never gets more than the pool size ahead of the writer") {
       REQUIRE(gauge.max_ahead <= bound);
       CHECK(gauge.max_ahead == bound);  // the pool really is used to run ahead
     }
+  }
+}
+
+TEST_CASE("I/O failures keep their errno; other failures carry none") {
+  const Bytes plain = test::random_bytes(10 * kCs);
+  const auto thrown_errno = [&](io::Reader& in, io::Writer& out, core::Direction d) {
+    try {
+      core::run_pipeline(d, test::test_cipher(), in, out, test::config(kCs, 2));
+    } catch (const core::StreamError& e) {
+      CHECK(e.kind() == core::ErrorKind::io);
+      return e.error_number();
+    } catch (const core::Error&) {
+      return -1;  // a plain Error: no errno to give
+    }
+    return 0;
+  };
+  {
+    io::MemoryReader in(plain);
+    test::FaultyWriter out(2, EPIPE);
+    REQUIRE(thrown_errno(in, out, core::Direction::seal) == EPIPE);
+  }
+  {
+    test::FaultyReader in(plain, 5 * kCs, EIO);
+    io::MemoryWriter out;
+    REQUIRE(thrown_errno(in, out, core::Direction::seal) == EIO);
+  }
+  {
+    Bytes sealed = test::seal(plain, kCs, 1);
+    sealed[3] ^= 1;
+    io::MemoryReader in(sealed);
+    io::MemoryWriter out;
+    REQUIRE(thrown_errno(in, out, core::Direction::open) == -1);
   }
 }
