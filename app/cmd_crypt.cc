@@ -23,8 +23,10 @@ std::string output_path(const CryptArgs& args, bool encrypting) {
   return encrypting ? encrypted_name(args.file) : decrypted_name(args.file);
 }
 
-// Header and payload errors are about the input; say which one (stdin included).
-[[noreturn]] void rethrow_with_input(const core::Error& e, const Input& input) {
+// Header and payload errors are about the input; say which one (stdin included). A write error after the
+// reader of our output left is not an error worth a message.
+[[noreturn]] void rethrow_with_context(const core::Error& e, const Input& input, const Output& out) {
+  if (out.reader_gone()) throw OutputClosedEarly();
   if (e.kind() == core::ErrorKind::header || e.kind() == core::ErrorKind::payload)
     throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
   throw;
@@ -54,7 +56,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
 
   spdlog::info("engine {}, {} threads, {} chunks", options.engine->name, effective_threads(options.threads),
                format_bytes(options.chunk_size));
-  const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
+  const std::unique_ptr<Output> out = open_output(out_path, args.force);
   ProgressLine progress("encrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
 
@@ -63,7 +65,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   try {
     stats = core::encrypt_stream(*input.reader, *out, credentials, options);
   } catch (const core::Error& e) {
-    rethrow_with_input(e, input);
+    rethrow_with_context(e, input, *out);
   }
   out->commit();
   progress.finish();
@@ -83,7 +85,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
 
   spdlog::info("engine {}, {} threads", options.engine->name, effective_threads(options.threads));
-  const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
+  const std::unique_ptr<Output> out = open_output(out_path, args.force);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
   ProgressLine progress("decrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
@@ -93,7 +95,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   try {
     stats = core::decrypt_stream(*input.reader, *out, credentials, options);
   } catch (const core::Error& e) {
-    rethrow_with_input(e, input);
+    rethrow_with_context(e, input, *out);
   }
   out->commit();
   progress.finish();

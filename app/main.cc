@@ -10,6 +10,7 @@
 #include "app/bench/bench.h"
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/endpoints.h"
 #include "app/logging.h"
 #include "app/report.h"
 #include "core/error.h"
@@ -52,6 +53,9 @@ int run(int argc, char** argv) {
 
   try {
     return dispatch(sub, bench, args);
+  } catch (const OutputClosedEarly& e) {
+    spdlog::info("{}", e.what());
+    return kExitIo;
   } catch (const core::Error& e) {
     print_error(e.what(), e.hint());
     return e.exit_code();

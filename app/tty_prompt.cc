@@ -95,12 +95,13 @@ core::SecretBytes prompt_hidden(std::string_view prompt) {
   if (tty.get() < 0)
     throw core::Error(core::ErrorKind::usage, "no terminal to ask for a passphrase",
                       "set PCRYPT_PASSPHRASE or use --passphrase-file FILE");
-  write_all(tty.get(), prompt);
 
   core::SecretBytes line(kMaxPassphraseBytes);
   std::size_t len = 0;
   {
+    // Echo goes off before the prompt appears (as getpass does): nothing typed after the prompt is shown.
     const EchoOff echo_off(tty.get());
+    write_all(tty.get(), prompt);
     for (;;) {
       char c = 0;
       const ssize_t n = read(tty.get(), &c, 1);

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The promises about outputs: no overwrite without -f, never the input as output, no ciphertext on a
+# terminal, atomic files (nothing left after SIGTERM), clean exit on a closed pipe.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+"$PCRYPT" keygen -o key
+head -c 200000 /dev/urandom > plain
+
+check "existing output: refused with exit 1 and left untouched; -f replaces it"
+echo "precious" > plain.pcrypt
+expect 1 "$PCRYPT" encrypt -k key plain
+expect_one_error "plain.pcrypt"
+grep -q '^pcrypt: hint: .*-f' stderr || fail "no hint about -f"
+[[ $(cat plain.pcrypt) == precious ]] || fail "existing output was modified"
+"$PCRYPT" encrypt -k key plain -f
+"$PCRYPT" decrypt -k key plain.pcrypt -o back
+same back plain
+check "existing decrypt output refused too"
+expect 1 "$PCRYPT" decrypt -k key plain.pcrypt -o back
+only_these_files key plain plain.pcrypt back
+
+check "input == output refused, even with -f (and through a symlink)"
+cp plain victim
+expect 1 "$PCRYPT" encrypt -k key victim -o victim -f
+expect_one_error "input"
+same victim plain
+ln -s victim link
+expect 1 "$PCRYPT" encrypt -k key link -o victim -f
+same victim plain
+"$PCRYPT" encrypt -k key plain -o victim.pcrypt
+expect 1 "$PCRYPT" decrypt -k key victim.pcrypt -o victim.pcrypt -f
+check "stdout appended to the input file refused"
+cp plain grow
+expect 1 "$PCRYPT" encrypt -k key grow -o - >> grow
+same grow plain
+rm -f victim victim.pcrypt link grow
+
+check "ciphertext to a terminal refused unless -o - or -f"
+if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then
+  # script(1) gives the command a pseudo-terminal as stdin/stdout/stderr; -e returns its exit status.
+  rc=0
+  script -qec "'$PCRYPT' encrypt -k key < plain" /dev/null > tty.log 2>&1 < /dev/null || rc=$?
+  [[ $rc == 1 ]] || { cat tty.log; fail "encrypt to a terminal exited $rc, expected 1"; }
+  grep -q 'terminal' tty.log || fail "no message about the terminal"
+  script -qec "'$PCRYPT' encrypt -k key -o - < plain" /dev/null > tty2.log 2>&1 < /dev/null ||
+    fail "encrypt -o - to a terminal failed"
+  script -qec "'$PCRYPT' encrypt -k key -f < plain" /dev/null > tty3.log 2>&1 < /dev/null ||
+    fail "encrypt -f to a terminal failed"
+  check "decrypt refuses a terminal as its input"
+  rc=0
+  script -qec "'$PCRYPT' decrypt -k key -o out" /dev/null > tty4.log 2>&1 < /dev/null || rc=$?
+  [[ $rc == 1 ]] || { cat tty4.log; fail "decrypt from a terminal exited $rc, expected 1"; }
+  ! exists out || fail "out created"
+  rm -f tty*.log
+else
+  echo "SKIPPED: terminal checks need script(1) from util-linux"
+fi
+
+check "SIGTERM during a slow encrypt: no output, no temporary left"
+mkfifo slow
+"$PCRYPT" encrypt -k key -o slow.pcrypt < slow 2> stderr &
+pid=$!
+exec 3> slow
+head -c 100000 /dev/urandom >&3
+# Wait until the temporary output exists (the writer is open), then kill.
+for _ in $(seq 100); do
+  [[ -n $(ls -A | grep -F 'slow.pcrypt' || true) ]] && break
+  sleep 0.05
+done
+[[ -n $(ls -A | grep -F 'slow.pcrypt' || true) ]] || fail "no temporary output appeared"
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+exec 3>&-
+[[ $rc == $((128 + 15)) ]] || fail "expected death by SIGTERM (143), got $rc"
+! exists slow.pcrypt || fail "slow.pcrypt exists after SIGTERM"
+rm slow
+only_these_files key plain plain.pcrypt back
+
+# (Not SIGINT: a non-interactive shell starts background jobs with SIGINT ignored, and pcrypt rightly keeps
+# an inherited "ignore".)
+check "SIGHUP during a slow decrypt: same"
+mkfifo slow
+"$PCRYPT" decrypt -k key -o slow.out < slow 2> stderr &
+pid=$!
+exec 3> slow
+head -c 100000 plain.pcrypt >&3
+for _ in $(seq 100); do
+  [[ -n $(ls -A | grep -F 'slow.out' || true) ]] && break
+  sleep 0.05
+done
+kill -HUP "$pid"
+rc=0
+wait "$pid" || rc=$?
+exec 3>&-
+[[ $rc == $((128 + 1)) ]] || fail "expected death by SIGHUP (129), got $rc"
+rm slow
+only_these_files key plain plain.pcrypt back
+
+check "closed pipe (| head -c 10): exits 1 quickly, no error line, no hang"
+head -c 4000000 /dev/urandom > big
+"$PCRYPT" encrypt -k key big -o big.pcrypt
+set +o pipefail
+timeout 20 "$PCRYPT" decrypt -k key big.pcrypt -o - 2> stderr | head -c 10 > ten
+rc=${PIPESTATUS[0]}
+set -o pipefail
+[[ $rc == 1 ]] || fail "decrypt into a closed pipe exited $rc, expected 1 (124 = hung)"
+[[ ! -s stderr ]] || fail "closed pipe printed: $(cat stderr)"
+cmp -s ten <(head -c 10 big) || fail "the 10 bytes are not the plaintext's first 10"
+set +o pipefail
+timeout 20 "$PCRYPT" encrypt -k key big -o - 2> stderr | head -c 10 > /dev/null
+rc=${PIPESTATUS[0]}
+set -o pipefail
+[[ $rc == 1 ]] || fail "encrypt into a closed pipe exited $rc, expected 1"
+
+echo "all safety checks passed"
