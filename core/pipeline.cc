@@ -35,7 +35,13 @@
 // nothing at or after it, workers claim nothing at or after it, and the writer stops when it reaches it, so
 // no chunk from the first failed one on is ever written: in the open direction only authenticated plaintext
 // reaches the output. Every wait also wakes on a new failure, so no stage can block forever on one that has
-// stopped. run_pipeline joins all threads before it throws.
+// stopped. run_pipeline joins all threads before it throws. A read or write failure is thrown as
+// core::StreamError, an Error of kind io that keeps the errno (core/pipeline_error.h); anything else as a
+// plain Error.
+//
+// Only a read already in progress can delay the stop: a blocked read() on a pipe or terminal returns only
+// when data or end of input arrives, and run_pipeline waits for it (it must join the reader before
+// returning).
 //
 // Offsets in error messages are payload offsets: bytes from the start of the payload (just after the header)
 // to the start of the chunk's record, i.e. index * (chunk_size + 16).
