@@ -38,6 +38,17 @@ inline std::vector<const pcrypt::aes::Engine*> engines_under_test(bool need_bloc
   return out;
 }
 
+// A valid pointer even for an empty vector (whose data() may be null): libsodium declares its buffer
+// arguments nonnull, so the engines are never handed nullptr, even with length 0.
+inline std::uint8_t* ptr(Bytes& b) {
+  static std::uint8_t none[1];
+  return b.empty() ? none : b.data();
+}
+inline const std::uint8_t* ptr(const Bytes& b) {
+  static const std::uint8_t none[1] = {};
+  return b.empty() ? none : b.data();
+}
+
 inline std::unique_ptr<pcrypt::aes::Gcm> make_gcm(const pcrypt::aes::Engine& e, const Bytes& key) {
   return e.make_gcm(std::span<const std::uint8_t, pcrypt::aes::kGcmKeyBytes>(key.data(), key.size()));
 }

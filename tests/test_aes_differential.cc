@@ -12,6 +12,7 @@
 #include "tests/aes_vectors.h"
 
 using aes_test::Bytes;
+using aes_test::ptr;
 using pcrypt::aes::Engine;
 
 namespace {
@@ -100,22 +101,22 @@ TEST_CASE("every engine seals exactly like libsodium and opens what libsodium se
     const Bytes aad = rng.bytes(aad_len);
     Bytes ref_ct(len), ref_tag(16);
     aes_test::make_gcm(sodium(), key)
-        ->seal(ref_ct.data(), ref_tag.data(), msg.data(), len, aad.data(), aad_len, nonce.data());
+        ->seal(ptr(ref_ct), ptr(ref_tag), ptr(msg), len, ptr(aad), aad_len, ptr(nonce));
     for (const Engine* e : engines) {
       INFO("engine " << e->name << ", len " << len << ", aad_len " << aad_len);
       auto gcm = aes_test::make_gcm(*e, key);
       const bool in_place = case_no % 2 == 0;
       Buffer in(len, rng.below(16)), out(len, rng.below(16)), tag(16, rng.below(16));
-      std::memcpy(in.data, msg.data(), len);
+      std::memcpy(in.data, ptr(msg), len);
       std::uint8_t* dst = in_place ? in.data : out.data;
-      gcm->seal(dst, tag.data, in.data, len, aad.data(), aad_len, nonce.data());
+      gcm->seal(dst, tag.data, in.data, len, ptr(aad), aad_len, ptr(nonce));
       REQUIRE(std::equal(ref_ct.begin(), ref_ct.end(), dst));
       REQUIRE(std::equal(ref_tag.begin(), ref_tag.end(), tag.data));
 
       Buffer back(len, rng.below(16));
-      std::memcpy(in.data, ref_ct.data(), len);
+      std::memcpy(in.data, ptr(ref_ct), len);
       std::uint8_t* pt = in_place ? in.data : back.data;
-      REQUIRE(gcm->open(pt, in.data, len, ref_tag.data(), aad.data(), aad_len, nonce.data()));
+      REQUIRE(gcm->open(pt, in.data, len, ptr(ref_tag), ptr(aad), aad_len, ptr(nonce)));
       REQUIRE(std::equal(msg.begin(), msg.end(), pt));
     }
   }
@@ -131,12 +132,12 @@ TEST_CASE("each engine opens what each other engine sealed") {
     for (const Engine* sealer : engines) {
       Bytes ct(len), tag(16);
       aes_test::make_gcm(*sealer, key)
-          ->seal(ct.data(), tag.data(), msg.data(), len, aad.data(), aad.size(), nonce.data());
+          ->seal(ptr(ct), ptr(tag), ptr(msg), len, ptr(aad), aad.size(), ptr(nonce));
       for (const Engine* opener : engines) {
         INFO(sealer->name << " sealed, " << opener->name << " opened, len " << len);
         Bytes pt(len);
         REQUIRE(aes_test::make_gcm(*opener, key)
-                    ->open(pt.data(), ct.data(), len, tag.data(), aad.data(), aad.size(), nonce.data()));
+                    ->open(ptr(pt), ptr(ct), len, ptr(tag), ptr(aad), aad.size(), ptr(nonce)));
         REQUIRE(pt == msg);
       }
     }
@@ -155,16 +156,16 @@ TEST_CASE("a flipped bit in ciphertext, tag, AAD or nonce is rejected and nothin
         const Bytes key = rng.bytes(32), msg = rng.bytes(len);
         Bytes nonce = rng.bytes(12), aad = rng.bytes(1 + rng.below(64)), ct(len), tag(16);
         auto gcm = aes_test::make_gcm(*e, key);
-        gcm->seal(ct.data(), tag.data(), msg.data(), len, aad.data(), aad.size(), nonce.data());
+        gcm->seal(ptr(ct), ptr(tag), ptr(msg), len, ptr(aad), aad.size(), ptr(nonce));
         Bytes& victim = target == 0 ? ct : target == 1 ? tag : target == 2 ? aad : nonce;
         const std::size_t bit = rng.below(victim.size() * 8);
         victim[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
         INFO("engine " << e->name << ", len " << len << ", target " << target << ", bit " << bit);
         Bytes pt(len, 0x5a);
-        CHECK_FALSE(gcm->open(pt.data(), ct.data(), len, tag.data(), aad.data(), aad.size(), nonce.data()));
+        CHECK_FALSE(gcm->open(ptr(pt), ptr(ct), len, ptr(tag), ptr(aad), aad.size(), ptr(nonce)));
         CHECK(pt == Bytes(len, 0));
         // In place: the ciphertext buffer itself must come back zeroed.
-        CHECK_FALSE(gcm->open(ct.data(), ct.data(), len, tag.data(), aad.data(), aad.size(), nonce.data()));
+        CHECK_FALSE(gcm->open(ptr(ct), ptr(ct), len, ptr(tag), ptr(aad), aad.size(), ptr(nonce)));
         CHECK(ct == Bytes(len, 0));
       }
     }
@@ -221,7 +222,7 @@ TEST_CASE("raw AES and CTR agree across engines, including counter wrap at 2^32,
 
       Bytes counter = start;
       Buffer out(len, rng.below(16));
-      aes->ctr_xor(out.data, msg.data(), len, counter.data());
+      aes->ctr_xor(out.data, ptr(msg), len, counter.data());
       REQUIRE(std::equal(ref.begin(), ref.end(), out.data));
       REQUIRE(counter == ref_counter);
 
@@ -240,14 +241,14 @@ TEST_CASE("raw AES and CTR agree across engines, including counter wrap at 2^32,
       // The keystream alone is CTR of zeros.
       counter = start;
       Bytes ks(len);
-      aes->ctr_keystream(ks.data(), len, counter.data());
+      aes->ctr_keystream(ptr(ks), len, counter.data());
       Bytes zero_counter = start;
       REQUIRE(ks == reference_ctr(*aes, Bytes(len, 0), zero_counter));
       REQUIRE(counter == ref_counter);
 
       Bytes ecb(blocks * 16), ecb_back(blocks * 16);
-      aes->encrypt_blocks(ecb.data(), msg.data(), blocks);
-      aes->decrypt_blocks(ecb_back.data(), ecb.data(), blocks);
+      aes->encrypt_blocks(ptr(ecb), ptr(msg), blocks);
+      aes->decrypt_blocks(ptr(ecb_back), ptr(ecb), blocks);
       REQUIRE(std::equal(ecb_back.begin(), ecb_back.end(), msg.begin()));
 
       if (want_ct.empty() && want_counter.empty()) {

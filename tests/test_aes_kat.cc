@@ -8,6 +8,7 @@
 
 using aes_test::Bytes;
 using aes_test::from_hex;
+using aes_test::ptr;
 using aes_test::to_hex;
 
 TEST_CASE("Wycheproof AES-256-GCM (96-bit IV) known answers, valid and invalid") {
@@ -26,15 +27,15 @@ TEST_CASE("Wycheproof AES-256-GCM (96-bit IV) known answers, valid and invalid")
       if (v.valid) {
         ++valid;
         Bytes ct(v.msg.size()), tag(16);
-        gcm->seal(ct.data(), tag.data(), v.msg.data(), v.msg.size(), v.aad.data(), v.aad.size(), v.iv.data());
+        gcm->seal(ptr(ct), ptr(tag), ptr(v.msg), v.msg.size(), ptr(v.aad), v.aad.size(), ptr(v.iv));
         CHECK(to_hex(ct) == to_hex(v.ct));
         CHECK(to_hex(tag) == to_hex(v.tag));
       } else {
         ++invalid;
       }
       Bytes pt(v.ct.size(), 0xa5);
-      const bool ok = gcm->open(pt.data(), v.ct.data(), v.ct.size(), v.tag.data(), v.aad.data(), v.aad.size(),
-                                v.iv.data());
+      const bool ok =
+          gcm->open(ptr(pt), ptr(v.ct), v.ct.size(), ptr(v.tag), ptr(v.aad), v.aad.size(), v.iv.data());
       CHECK(ok == v.valid);
       if (ok) CHECK(to_hex(pt) == to_hex(v.msg));
       if (!ok) CHECK(pt == Bytes(v.ct.size(), 0));  // nothing released from a chunk that failed
