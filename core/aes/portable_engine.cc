@@ -124,11 +124,12 @@ class PortableGcm final : public Gcm {
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
     portable::Ghash ghash(key_->ghash);
     ghash.absorb(aad, aad_len);
-    std::uint8_t tag_mask[16];
-    crypt(out, in, len, nonce, tag_mask, &ghash);
+    std::uint8_t first[kWideBytes];
+    const std::size_t first_blocks = first_keystream(first, nonce, len);
+    apply_keystream(out, in, len, nonce, first, first_blocks, &ghash);
     ghash.finish(tag, aad_len, len);
-    xor_bytes(tag, tag, tag_mask, 16);
-    sodium_memzero(tag_mask, sizeof tag_mask);
+    xor_bytes(tag, tag, first, 16);  // E(J0)
+    sodium_memzero(first, sizeof first);
   }
 
   bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
@@ -141,21 +142,17 @@ class PortableGcm final : public Gcm {
       ghash.absorb(in, len);
       ghash.finish(expected, aad_len, len);
     }
-    std::uint8_t tag_mask[16];
-    counter_blocks(tag_mask, nonce, 1, 1);
-    portable::encrypt_batch(key_->ks, tag_mask, tag_mask, 1);  // E(J0)
-    xor_bytes(expected, expected, tag_mask, 16);
+    std::uint8_t first[kWideBytes];
+    const std::size_t first_blocks = first_keystream(first, nonce, len);
+    xor_bytes(expected, expected, first, 16);  // E(J0)
     const bool ok = crypto_verify_16(expected, tag) == 0;
     sodium_memzero(expected, sizeof expected);
-    sodium_memzero(tag_mask, sizeof tag_mask);
-    if (!ok) {
+    if (ok)
+      apply_keystream(out, in, len, nonce, first, first_blocks, nullptr);
+    else
       sodium_memzero(out, len);
-      return false;
-    }
-    std::uint8_t unused[16];
-    crypt(out, in, len, nonce, unused, nullptr);
-    sodium_memzero(unused, sizeof unused);
-    return true;
+    sodium_memzero(first, sizeof first);
+    return ok;
   }
 
  private:
@@ -173,27 +170,32 @@ class PortableGcm final : public Gcm {
     }
   }
 
-  // CTR from counter 2, plus E(J0) (the tag mask) into tag_mask. The first batch carries J0 (counter 1) in
-  // its slot 0 so a short message costs one bitsliced pass. If ghash is set, the ciphertext is absorbed as it
-  // is made.
-  void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* nonce,
-             std::uint8_t* tag_mask, portable::Ghash* ghash) const {
+  // The first bitsliced pass: J0 (counter 1, whose keystream block masks the tag) and the first data blocks,
+  // so a short message costs one pass. Returns how many blocks it holds.
+  std::size_t first_keystream(std::uint8_t* first, const std::uint8_t* nonce, std::size_t len) const {
+    const std::size_t blocks = batch_blocks(1 + (len + 15) / 16);
+    counter_blocks(first, nonce, 1, blocks);
+    portable::encrypt_batch(key_->ks, first, first, blocks);
+    return blocks;
+  }
+
+  // CTR from counter 2: the data blocks of the first pass, then further passes. If ghash is set, the output
+  // (ciphertext) is absorbed as it is made.
+  void apply_keystream(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* nonce,
+                       const std::uint8_t* first, std::size_t first_blocks, portable::Ghash* ghash) const {
+    std::size_t n = std::min(len, 16 * first_blocks - 16);
+    xor_bytes(out, in, first + 16, n);
+    if (ghash != nullptr) ghash->absorb(out, n);
     std::uint8_t blocks[kWideBytes];
-    std::uint32_t next = 1;
-    std::size_t done = 0;
-    bool first = true;
-    while (first || done < len) {
-      const std::size_t skip = first ? 16 : 0;
-      const std::size_t batch = batch_blocks((skip + len - done + 15) / 16);
+    auto next = static_cast<std::uint32_t>(1 + first_blocks);
+    for (std::size_t done = n; done < len; done += n) {
+      const std::size_t batch = batch_blocks((len - done + 15) / 16);
       counter_blocks(blocks, nonce, next, batch);
       portable::encrypt_batch(key_->ks, blocks, blocks, batch);
-      if (first) std::memcpy(tag_mask, blocks, 16);
-      const std::size_t n = std::min(len - done, 16 * batch - skip);
-      xor_bytes(out + done, in + done, blocks + skip, n);
+      n = std::min(len - done, 16 * batch);
+      xor_bytes(out + done, in + done, blocks, n);
       if (ghash != nullptr) ghash->absorb(out + done, n);
-      done += n;
       next += static_cast<std::uint32_t>(batch);
-      first = false;
     }
     sodium_memzero(blocks, sizeof blocks);
   }
