@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/aes/engine.h"
@@ -249,6 +250,34 @@ TEST_CASE("GCM open rejects any tampering and releases no plaintext") {
   REQUIRE(gcm->open(out.data(), good.ciphertext.data(), 300, good.tag.data(), aad.data(), aad.size(),
                     nonce.data()));
   REQUIRE(out == msg);
+}
+
+TEST_CASE("GCM: one instance shared by several threads gives each the single-threaded result") {
+  const auto gcm = portable_gcm(random_bytes(32));
+  constexpr int kThreads = 4;
+  std::vector<Bytes> msgs, nonces;
+  std::vector<Sealed> expected;
+  for (int t = 0; t < kThreads; ++t) {
+    msgs.push_back(random_bytes(3000 + 17 * static_cast<std::size_t>(t)));
+    nonces.push_back(random_bytes(12));
+    expected.push_back(seal(*gcm, msgs.back(), {}, nonces.back()));
+  }
+  std::vector<int> mismatches(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 20; ++round) {
+        const Sealed got = seal(*gcm, msgs[t], {}, nonces[t]);
+        Bytes back(msgs[t].size());
+        const bool opened = gcm->open(back.data(), got.ciphertext.data(), back.size(), got.tag.data(),
+                                      nullptr, 0, nonces[t].data());
+        if (got.ciphertext != expected[t].ciphertext || got.tag != expected[t].tag || !opened ||
+            back != msgs[t])
+          ++mismatches[t];
+      }
+    });
+  for (auto& th : threads) th.join();
+  REQUIRE(mismatches == std::vector<int>(kThreads, 0));
 }
 
 TEST_CASE("portable engine is always supported and registered") {
