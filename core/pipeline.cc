@@ -47,6 +47,7 @@
 // to the start of the chunk's record, i.e. index * (chunk_size + 16).
 #include "core/pipeline.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -70,6 +71,11 @@ namespace pcrypt::core {
 
 unsigned pipeline_workers(unsigned threads) {
   if (threads != 0) return threads;
+  // Online cores this process may run on: under taskset or a container's cpuset, more workers than that would
+  // only add buffers and context switches.
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+    return static_cast<unsigned>(CPU_COUNT(&allowed));
   const long online = sysconf(_SC_NPROCESSORS_ONLN);
   return online > 0 ? static_cast<unsigned>(online) : 1;
 }

@@ -6,7 +6,8 @@
 
 namespace pcrypt::core {
 
-// threads == 0 means one worker per online core; never less than 1.
+// threads == 0 means one worker per online core this process may run on (its CPU affinity); never less
+// than 1.
 unsigned pipeline_workers(unsigned threads);
 
 // Chunk buffers in the pool for that many workers: each worker can hold one, the writer one, and the reader
