@@ -41,6 +41,7 @@ void log_throughput(const char* verb, std::uint64_t bytes, std::chrono::steady_c
 }  // namespace
 
 int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
+  require_credential(args);
   core::EncryptOptions options = encrypt_options(args);
   const std::string out_path = output_path(args, true);
   Input input = open_input(args.file);
@@ -74,6 +75,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
 }
 
 int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
+  require_credential(args);
   core::DecryptOptions options = decrypt_options(args);
   const std::string out_path = output_path(args, false);
   Input input = open_input(args.file);

@@ -50,10 +50,14 @@ core::Credential read_key_file(const std::string& path) {
 
 }  // namespace
 
-std::vector<core::Credential> gather_credentials(const CryptArgs& args, PassphrasePurpose purpose) {
+void require_credential(const CryptArgs& args) {
   if (args.key_files.empty() && !wants_passphrase(args))
     throw core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE or -p",
                       "create a key file with 'pcrypt keygen -o KEYFILE'");
+}
+
+std::vector<core::Credential> gather_credentials(const CryptArgs& args, PassphrasePurpose purpose) {
+  require_credential(args);
   std::vector<core::Credential> credentials;
   for (const std::string& path : args.key_files) credentials.push_back(read_key_file(path));
   if (wants_passphrase(args))

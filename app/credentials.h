@@ -9,6 +9,10 @@
 
 namespace pcrypt::app {
 
+// Throws core::Error(usage) when neither -k nor -p was given; called before any file is touched, so that a
+// usage mistake is reported as one even when the input is missing too.
+void require_credential(const CryptArgs& args);
+
 // Key files in the order given, then the passphrase if asked for. Throws core::Error(usage) when neither was
 // given, and whatever reading/parsing a key file or obtaining the passphrase throws.
 std::vector<core::Credential> gather_credentials(const CryptArgs& args, PassphrasePurpose purpose);
