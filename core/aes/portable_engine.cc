@@ -2,6 +2,7 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -23,8 +24,14 @@ class Guarded {
  public:
   Guarded() {
     if (sodium_init() < 0) throw std::bad_alloc();
+    // sodium_malloc puts the block right before a guard page, so its address is only as aligned as its size;
+    // sizeof(T) is a multiple of alignof(T) (16 for the vector planes), and the check below keeps it honest.
     void* mem = sodium_malloc(sizeof(T));
     if (mem == nullptr) throw std::bad_alloc();
+    if (reinterpret_cast<std::uintptr_t>(mem) % alignof(T) != 0) {
+      sodium_free(mem);
+      throw std::bad_alloc();
+    }
     p_ = new (mem) T{};
   }
   ~Guarded() { sodium_free(p_); }
