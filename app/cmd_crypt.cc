@@ -55,8 +55,8 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
   const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::encrypt);
 
-  spdlog::info("engine {}, {} threads, {} chunks", options.engine->name, effective_threads(options.threads),
-               format_bytes(options.chunk_size));
+  spdlog::info("engine {}, worker threads {}, chunk size {}", options.engine->name,
+               effective_threads(options.threads), format_bytes(options.chunk_size));
   const std::unique_ptr<Output> out = open_output(out_path, args.force);
   ProgressLine progress("encrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
@@ -86,7 +86,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
     check_output_path(input, out_path, args.force);
   const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
 
-  spdlog::info("engine {}, {} threads", options.engine->name, effective_threads(options.threads));
+  spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
   const std::unique_ptr<Output> out = open_output(out_path, args.force);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
   ProgressLine progress("decrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));

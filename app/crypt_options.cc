@@ -2,10 +2,10 @@
 
 #include <limits>
 #include <stdexcept>
-#include <thread>
 
 #include "app/size_arg.h"
 #include "core/error.h"
+#include "core/pipeline_sizing.h"
 
 namespace pcrypt::app {
 namespace {
@@ -44,9 +44,7 @@ const aes::Engine& chosen_engine(const std::string& requested) {
 }
 
 unsigned effective_threads(unsigned requested) {
-  if (requested != 0) return requested;
-  const unsigned cores = std::thread::hardware_concurrency();
-  return cores == 0 ? 1 : cores;
+  return core::pipeline_workers(requested);
 }
 
 core::EncryptOptions encrypt_options(const CryptArgs& args) {

@@ -13,7 +13,7 @@ core::DecryptOptions decrypt_options(const CryptArgs& args);
 // --engine / $PCRYPT_ENGINE, as core::Error(usage) when unknown or unsupported here.
 const aes::Engine& chosen_engine(const std::string& requested);
 
-// Threads the pipeline will actually run (resolves 0 = one per online core) for -v.
+// Workers the pipeline will actually run (0 = one per core this process may use), for -v.
 unsigned effective_threads(unsigned requested);
 
 }  // namespace pcrypt::app
