@@ -11,7 +11,7 @@ constexpr const char* kExitStatusFooter =
     "Exit status:\n"
     "  0  success\n"
     "  1  I/O or other error; also a refusal to overwrite a file, to write ciphertext to a terminal or to\n"
-    "     write over the input\n"
+    "     write over the input, and (without a message) a reader of standard output that went away\n"
     "  2  usage error (bad option or value, unknown engine, missing .pcrypt suffix without -o)\n"
     "  3  wrong key or passphrase, or not a (valid) pcrypt header\n"
     "  4  corrupted, truncated or reordered payload\n"
@@ -29,8 +29,9 @@ void add_input_output(CLI::App& cmd, CryptArgs& a, const char* default_output) {
 
 void add_credentials(CLI::App& cmd, CryptArgs& a, const char* key_help) {
   cmd.add_option("-k,--key", a.key_files, key_help)->type_name("KEYFILE")->allow_extra_args(false);
-  cmd.add_flag("-p,--passphrase", a.passphrase,
-               "Use a passphrase: $PCRYPT_PASSPHRASE, --passphrase-file, or asked on the terminal");
+  cmd.add_flag(
+      "-p,--passphrase", a.passphrase,
+      "Use a passphrase: from --passphrase-file, else $PCRYPT_PASSPHRASE, else asked on the terminal");
   cmd.add_option("--passphrase-file", a.passphrase_file,
                  "Read the passphrase from the first line of FILE (implies -p)")
       ->type_name("FILE");
