@@ -117,8 +117,8 @@ __m128i ghash_absorb(const GcmKey& k, __m128i s, const std::uint8_t* p, std::siz
 // `hashed` is either the previous batch's output (seal) or this batch's input (open) -- both read before out
 // is written.
 template <bool Hash>
-inline __m256i crypt_batch(const GcmKey& k, __m256i ctr, __m128i& s, std::uint8_t* out,
-                           const std::uint8_t* in, const std::uint8_t* hashed) {
+[[gnu::always_inline]] inline __m256i crypt_batch(const GcmKey& k, __m256i ctr, __m128i& s, std::uint8_t* out,
+                                                  const std::uint8_t* in, const std::uint8_t* hashed) {
   __m256i b[kRegs];
 #pragma GCC unroll 8
   for (std::size_t j = 0; j < kRegs; ++j) b[j] = x2(bswap2(add32(ctr, static_cast<int>(2 * j))), k.rk[0]);
