@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <thread>
 
 #include "tests/aes_vectors.h"
 
@@ -277,5 +278,41 @@ TEST_CASE("counter wrap at 2^128 matches explicit values") {
     aes->ctr_keystream(ks.data(), 32, counter.data());
     CHECK(ks == expected);
     CHECK(aes_test::to_hex(counter) == "00000000000000000000000000000001");
+  }
+}
+
+TEST_CASE("one keyed instance serves several threads at once (as the pipeline workers share it)") {
+  const auto engines = aes_test::engines_under_test(false);
+  Rng rng;
+  INFO("seed " << test_seed());
+  constexpr int kThreads = 4;
+  constexpr int kMessages = 24;
+  for (const Engine* e : engines) {
+    INFO("engine " << e->name);
+    const Bytes key = rng.bytes(32);
+    auto gcm = aes_test::make_gcm(*e, key);
+    std::vector<Bytes> msgs, nonces, want_ct, want_tag;
+    for (int i = 0; i < kMessages; ++i) {
+      msgs.push_back(rng.bytes(1 + rng.below(5000)));
+      nonces.push_back(rng.bytes(12));
+      want_ct.emplace_back(msgs.back().size());
+      want_tag.emplace_back(16);
+      gcm->seal(ptr(want_ct.back()), ptr(want_tag.back()), ptr(msgs.back()), msgs.back().size(), nullptr, 0,
+                ptr(nonces.back()));
+    }
+    std::vector<int> mismatches(kThreads, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        for (int round = 0; round < 5; ++round)
+          for (int i = t; i < kMessages; i += kThreads) {
+            Bytes ct(msgs[i].size()), tag(16), pt(msgs[i].size());
+            gcm->seal(ptr(ct), ptr(tag), ptr(msgs[i]), msgs[i].size(), nullptr, 0, ptr(nonces[i]));
+            const bool ok = gcm->open(ptr(pt), ptr(ct), ct.size(), ptr(tag), nullptr, 0, ptr(nonces[i]));
+            if (ct != want_ct[i] || tag != want_tag[i] || !ok || pt != msgs[i]) ++mismatches[t];
+          }
+      });
+    for (std::thread& th : threads) th.join();
+    CHECK(mismatches == std::vector<int>(kThreads, 0));
   }
 }
