@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <csignal>
 #include <new>
+#include <string>
+#include <string_view>
 
 #include "app/bench/bench.h"
 #include "app/cli.h"
@@ -32,6 +34,15 @@ int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs
   throw core::Error(core::ErrorKind::usage, "no command given", "see 'pcrypt --help'");
 }
 
+// CLI11 says "A subcommand is required" both for `pcrypt` and for `pcrypt encrpyt`; name the typo instead.
+std::string missing_command_message(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (!arg.starts_with('-')) return "unknown command '" + std::string(arg) + "'";
+  }
+  return "no command given";
+}
+
 int run(int argc, char** argv) {
   // A closed pipe must surface as EPIPE from write() (handled below), not kill us before cleanup runs.
   std::signal(SIGPIPE, SIG_IGN);
@@ -46,7 +57,8 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
       return app.exit(e);  // --help, --version
-    print_error(e.what(), "see 'pcrypt --help'");
+    print_error(app.get_subcommands().empty() ? missing_command_message(argc, argv) : std::string(e.what()),
+                "see 'pcrypt --help'");
     return kExitUsage;
   }
   setup_logging(args.verbosity());

@@ -101,8 +101,9 @@ cmp -s partial <(head -c "$(stat -c %s partial)" plain) || fail "stdout holds by
 
 check "usage errors -> 2, with a hint"
 expect 2 "$PCRYPT"
+expect_one_error "no command"
 expect 2 "$PCRYPT" frobnicate
-expect_one_error ""
+expect_one_error "frobnicate"
 grep -q "^pcrypt: hint: see 'pcrypt --help'" stderr || fail "CLI parse error has no hint"
 expect 2 "$PCRYPT" encrypt --no-such-option -k key plain
 expect 2 "$PCRYPT" encrypt plain -o x.pcrypt
