@@ -64,7 +64,7 @@ pid=$!
 exec 3> slow
 head -c 100000 /dev/urandom >&3
 # Wait until the temporary output exists (the writer is open), then kill.
-for _ in $(seq 100); do
+for _ in $(seq 400); do
   [[ -n $(ls -A | grep -F 'slow.pcrypt' || true) ]] && break
   sleep 0.05
 done
@@ -86,7 +86,7 @@ mkfifo slow
 pid=$!
 exec 3> slow
 head -c 100000 plain.pcrypt >&3
-for _ in $(seq 100); do
+for _ in $(seq 400); do
   [[ -n $(ls -A | grep -F 'slow.out' || true) ]] && break
   sleep 0.05
 done
