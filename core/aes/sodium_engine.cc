@@ -23,18 +23,21 @@ class SodiumGcm final : public Gcm {
   void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
     unsigned long long tag_len = 0;
-    crypto_aead_aes256gcm_encrypt_detached_afternm(out, tag, &tag_len, in, len, aad, aad_len, nullptr, nonce,
-                                                   state_);
+    std::uint8_t empty = 0;  // callers may pass null buffers with len == 0; libsodium expects valid pointers
+    crypto_aead_aes256gcm_encrypt_detached_afternm(len ? out : &empty, tag, &tag_len, len ? in : &empty, len,
+                                                   aad_len ? aad : &empty, aad_len, nullptr, nonce, state_);
   }
 
   bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
     // libsodium verifies before decrypting and writes nothing on failure; zero out anyway so the contract
     // (out zeroed on failure) holds for callers that decrypt out of place.
-    if (crypto_aead_aes256gcm_decrypt_detached_afternm(out, nullptr, in, len, tag, aad, aad_len, nonce, state_) ==
-        0)
+    std::uint8_t empty = 0;  // as in seal: never hand libsodium a null pointer
+    if (crypto_aead_aes256gcm_decrypt_detached_afternm(len ? out : &empty, nullptr, len ? in : &empty, len,
+                                                       tag, aad_len ? aad : &empty, aad_len, nonce,
+                                                       state_) == 0)
       return true;
-    sodium_memzero(out, len);
+    if (len != 0) sodium_memzero(out, len);
     return false;
   }
 
@@ -44,7 +47,9 @@ class SodiumGcm final : public Gcm {
 
 }  // namespace
 
-bool sodium_supported() { return sodium_init() >= 0 && crypto_aead_aes256gcm_is_available() != 0; }
+bool sodium_supported() {
+  return sodium_init() >= 0 && crypto_aead_aes256gcm_is_available() != 0;
+}
 
 std::unique_ptr<Gcm> make_sodium_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
   if (!sodium_supported()) throw std::runtime_error("libsodium AES-256-GCM is not available on this CPU");
