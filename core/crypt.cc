@@ -45,7 +45,7 @@ PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   const ChunkCipher cipher = payload_cipher(engine, file_key);
   out.write(bytes.data(), bytes.size());
   return run_pipeline(Direction::seal, cipher, in, out,
-                      PipelineConfig{options.chunk_size, options.threads, options.progress});
+                      PipelineConfig{options.chunk_size, options.threads, options.progress, bytes.size()});
 }
 
 PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
@@ -55,8 +55,9 @@ PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   const ParsedHeader parsed = read_header(in);
   const SecretBytes file_key = unlock_file_key(parsed, credentials, options.kdf_ceiling);
   const ChunkCipher cipher = payload_cipher(engine, file_key);
-  return run_pipeline(Direction::open, cipher, in, out,
-                      PipelineConfig{parsed.header.chunk_size, options.threads, options.progress});
+  return run_pipeline(
+      Direction::open, cipher, in, out,
+      PipelineConfig{parsed.header.chunk_size, options.threads, options.progress, parsed.total_bytes()});
 }
 
 std::string describe_header(io::Reader& in) {

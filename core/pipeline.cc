@@ -43,8 +43,8 @@
 // when data or end of input arrives, and run_pipeline waits for it (it must join the reader before
 // returning).
 //
-// Offsets in error messages are payload offsets: bytes from the start of the payload (just after the header)
-// to the start of the chunk's record, i.e. index * (chunk_size + 16).
+// Offsets in error messages are file offsets of the chunk's record: config.payload_offset (the header length)
+// + index * (chunk_size + 16).
 #include "core/pipeline.h"
 
 #include <sched.h>
@@ -321,7 +321,7 @@ class Pipeline {
 
   std::string where(std::uint64_t seq) const {
     return "(chunk " + std::to_string(seq) + " at offset " +
-           std::to_string(seq * (config_.chunk_size + kChunkTagBytes)) + ")";
+           std::to_string(config_.payload_offset + seq * (config_.chunk_size + kChunkTagBytes)) + ")";
   }
 
   Error auth_failure(std::uint64_t seq) const {

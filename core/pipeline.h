@@ -2,10 +2,12 @@
 // (Full design notes live at the top of core/pipeline.cc.)
 //
 // Payload rules it enforces (docs/FORMAT.md, "Payload"):
-//  - plaintext is cut into chunks of exactly chunk_size bytes; the final chunk holds 0..chunk_size bytes and is
+//  - plaintext is cut into chunks of exactly chunk_size bytes; the final chunk holds 0..chunk_size bytes and
+//  is
 //    sealed with last=true. It is empty only when the whole plaintext is empty (then it is chunk 0).
 //  - each sealed chunk is stored as ciphertext || 16-byte tag, back to back, nothing between or after.
-//  - when opening, a record is chunk_size + 16 bytes except the final one; "final" is known by reaching end of
+//  - when opening, a record is chunk_size + 16 bytes except the final one; "final" is known by reaching end
+//  of
 //    input. A missing final chunk, a short record (< 16 bytes), an empty final chunk with index > 0, a record
 //    that fails authentication (including one sealed last but followed by more data) are all Error(payload).
 #pragma once
@@ -26,6 +28,9 @@ struct PipelineConfig {
   unsigned threads = 0;              // workers; 0 = number of online cores
   // Optional: called from the writer thread after each chunk is written, with total plaintext bytes so far.
   std::function<void(std::uint64_t plaintext_bytes)> progress;
+  // Where the payload starts in the file (the header length): added to the offsets that error messages give,
+  // so that "chunk N at offset X" points at the record's first byte in the file the user has.
+  std::uint64_t payload_offset = 0;
 };
 
 struct PipelineStats {

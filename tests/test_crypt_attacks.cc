@@ -144,3 +144,13 @@ TEST_CASE("header failures write nothing at all") {
   flipped[12] ^= 1;  // chunk size
   expect_nothing_written(flipped, test::creds(key()));
 }
+
+TEST_CASE("a payload error names the failed record's offset in the file, header included") {
+  Bytes bad = file();
+  bad[kHeader + 2 * kRecord + 7] ^= 0x01;
+  io::MemoryWriter out;
+  const std::string message =
+      test::error_of(core::ErrorKind::payload, [&] { test::decrypt_into(out, bad, test::creds(key()), 2); });
+  CHECK(message ==
+        "payload authentication failed (chunk 2 at offset " + std::to_string(kHeader + 2 * kRecord) + ")");
+}
