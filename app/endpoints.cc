@@ -37,9 +37,16 @@ void check_output_path(const Input& input, const std::string& output_path, bool 
   if (input.reader && io::same_file(path_of(input), output_path))
     throw core::Error(core::ErrorKind::io, "refusing to write over the input (" + output_path + ")",
                       "choose another output file with -o");
-  if (!force && io::file_exists(output_path))
+  if (io::is_stream_file(output_path)) return;  // /dev/null, a FIFO: written in place, nothing is lost
+  if (!io::file_exists(output_path)) return;
+  if (!force)
     throw core::Error(core::ErrorKind::io, "output file exists (" + output_path + ")",
                       "use -f to overwrite it, or -o to choose another name");
+  // Only a regular file (or a symlink to one) may be replaced by the renamed temporary: never a directory
+  // or a block device, and never a dangling symlink's target silently turned into a file.
+  if (!io::is_regular_file(output_path))
+    throw core::Error(core::ErrorKind::io, "output exists and is not a regular file (" + output_path + ")",
+                      "choose another output file with -o");
 }
 
 void check_stdout_target(const Input& input) {
@@ -72,6 +79,7 @@ void Output::write(const std::uint8_t* buf, std::size_t n) {
 
 std::unique_ptr<Output> open_output(const std::string& path, bool force) {
   if (is_standard_stream(path)) return std::make_unique<Output>(io::stdout_writer());
+  if (io::is_stream_file(path)) return std::make_unique<Output>(io::open_stream_output(path));
   return std::make_unique<Output>(std::make_unique<io::AtomicFileWriter>(path, force));
 }
 

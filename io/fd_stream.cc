@@ -88,4 +88,17 @@ std::unique_ptr<FdWriter> stdout_writer() {
   return std::make_unique<FdWriter>(STDOUT_FILENO, "standard output", false);
 }
 
+std::unique_ptr<FdWriter> open_stream_output(const std::string& path) {
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) {
+    const int err = errno;
+    throw IoError(detail::describe("cannot open output", path, err), err);
+  }
+  widen_if_pipe(fd);
+  return std::make_unique<FdWriter>(fd, path, true);
+}
+
 }  // namespace pcrypt::io

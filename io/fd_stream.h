@@ -56,6 +56,10 @@ class FdWriter final : public Writer {
 // and advises the kernel of sequential access. Throws IoError: "cannot open input (path): <strerror>".
 std::unique_ptr<FdReader> open_input(const std::string& path);
 
+// An existing character device, FIFO or socket (see is_stream_file), opened for writing in place: such a
+// target is a stream, not a file that could be replaced by renaming a temporary over it.
+std::unique_ptr<FdWriter> open_stream_output(const std::string& path);
+
 // Standard output (not closed), named "standard output".
 std::unique_ptr<FdWriter> stdout_writer();
 

@@ -20,4 +20,15 @@ bool file_exists(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0;
 }
 
+bool is_stream_file(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 &&
+         (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+bool is_regular_file(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 }  // namespace pcrypt::io

@@ -15,4 +15,11 @@ bool same_file(const std::string& a, const std::string& b);
 // Does something exist at path, including a dangling symlink (which a rename would replace)?
 bool file_exists(const std::string& path);
 
+// Is path (after symlinks) an existing character device, FIFO or socket, such as /dev/null or a named pipe?
+// Output to it is written in place: nothing is overwritten, and a rename over it would replace the node.
+bool is_stream_file(const std::string& path);
+
+// Is path (after symlinks) an existing regular file?
+bool is_regular_file(const std::string& path);
+
 }  // namespace pcrypt::io

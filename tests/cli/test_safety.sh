@@ -114,4 +114,26 @@ rc=${PIPESTATUS[0]}
 set -o pipefail
 [[ $rc == 1 ]] || fail "encrypt into a closed pipe exited $rc, expected 1"
 
+check "-o /dev/null and -o FIFO are written in place, without -f, and never replaced"
+expect 0 "$PCRYPT" encrypt -k key big -o /dev/null
+expect 0 "$PCRYPT" decrypt -k key big.pcrypt -o /dev/null -f
+[[ -c /dev/null ]] || fail "/dev/null is no longer a character device"
+mkfifo fifo
+cat fifo > from-fifo &
+reader=$!
+expect 0 "$PCRYPT" decrypt -k key big.pcrypt -o fifo
+wait "$reader"
+same from-fifo big
+[[ -p fifo ]] || fail "the FIFO was replaced"
+rm fifo from-fifo
+
+check "-f never replaces a directory or a dangling symlink with a file"
+mkdir adir
+ln -s nowhere dangling
+expect 1 "$PCRYPT" encrypt -k key big -f -o adir
+expect_one_error "not a regular file"
+expect 1 "$PCRYPT" encrypt -k key big -f -o dangling
+[[ -d adir && -L dangling ]] || fail "a non-regular output was replaced"
+rm -r adir dangling
+
 echo "all safety checks passed"
