@@ -2,20 +2,13 @@
 #include <immintrin.h>
 #include <sodium.h>
 
-#include "core/aes/ctr_counter.h"
 #include "core/aes/engine_registry.h"
-#include "core/aes/key_schedule.h"
-#include "core/aes/secure_box.h"
+#include "core/aes/hardware_block_cipher.h"
 
 namespace pcrypt::aes::detail {
 namespace {
 
 constexpr std::size_t kWidth = 8;
-
-struct Keys {
-  __m128i enc[kMaxRounds + 1];
-  __m128i dec[kMaxRounds + 1];
-};
 
 inline __m128i load(const std::uint8_t* p) {
   return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
@@ -44,7 +37,7 @@ inline void rounds(const __m128i* rk, __m128i* b) {
 }
 
 template <int R, bool Decrypt>
-void ecb(const __m128i* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
+void aesni_ecb(const __m128i* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
   for (; blocks >= kWidth; blocks -= kWidth, in += 16 * kWidth, out += 16 * kWidth) {
     __m128i b[kWidth];
 #pragma GCC unroll 8
@@ -96,62 +89,23 @@ void ctr_run(const __m128i* rk, std::uint8_t* out, const std::uint8_t* in, std::
   }
 }
 
-class AesniBlockCipher final : public BlockCipher {
- public:
-  explicit AesniBlockCipher(std::span<const std::uint8_t> key) {
-    RoundKeys rk;
-    expand_key(key.data(), key.size(), rk);
-    rounds_ = rk.rounds;
-    for (int r = 0; r <= rounds_; ++r) {
-      keys_->enc[r] = load(rk.enc[r]);
-      keys_->dec[r] = load(rk.dec[r]);
-    }
-    sodium_memzero(&rk, sizeof rk);
+struct Kernels {
+  using Reg = __m128i;
+  static Reg round_key(const std::uint8_t* key16) { return load(key16); }
+  template <int R, bool Decrypt>
+  static void ecb(const Reg* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
+    aesni_ecb<R, Decrypt>(rk, out, in, blocks);
   }
-
-  void encrypt_blocks(std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) const override {
-    dispatch([&]<int R>() { ecb<R, false>(keys_->enc, out, in, blocks); });
+  template <int R>
+  static void ctr(const Reg* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t len, __m128i base) {
+    ctr_run<R>(rk, out, in, len, base);
   }
-  void decrypt_blocks(std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) const override {
-    dispatch([&]<int R>() { ecb<R, true>(keys_->dec, out, in, blocks); });
-  }
-  void ctr_xor(std::uint8_t* out, const std::uint8_t* in, std::size_t len,
-               std::uint8_t* counter) const override {
-    run_ctr(out, in, len, counter);
-  }
-  void ctr_keystream(std::uint8_t* out, std::size_t len, std::uint8_t* counter) const override {
-    run_ctr(out, nullptr, len, counter);
-  }
-
- private:
-  template <class F>
-  void dispatch(F&& f) const {
-    if (rounds_ == 10)
-      f.template operator()<10>();
-    else if (rounds_ == 12)
-      f.template operator()<12>();
-    else
-      f.template operator()<14>();
-  }
-
-  void run_ctr(std::uint8_t* out, const std::uint8_t* in, std::size_t len, std::uint8_t* counter) const {
-    for_each_ctr_run(
-        len, counter, [&](std::size_t offset, std::size_t bytes, std::uint64_t hi, std::uint64_t lo) {
-          const __m128i base = _mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo));
-          dispatch([&]<int R>() {
-            ctr_run<R>(keys_->enc, out + offset, in ? in + offset : nullptr, bytes, base);
-          });
-        });
-  }
-
-  SecureBox<Keys> keys_;
-  int rounds_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<BlockCipher> make_aesni_block_cipher(std::span<const std::uint8_t> key) {
-  return std::make_unique<AesniBlockCipher>(key);
+  return std::make_unique<HardwareBlockCipher<Kernels>>(key);
 }
 
 }  // namespace pcrypt::aes::detail

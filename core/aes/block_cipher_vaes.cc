@@ -5,10 +5,8 @@
 
 #include <cstring>
 
-#include "core/aes/ctr_counter.h"
 #include "core/aes/engine_registry.h"
-#include "core/aes/key_schedule.h"
-#include "core/aes/secure_box.h"
+#include "core/aes/hardware_block_cipher.h"
 #include "core/aes/vaes_common.h"
 
 namespace pcrypt::aes::detail {
@@ -21,11 +19,6 @@ using vaes::store1;
 using vaes::store2;
 
 constexpr std::size_t kRegs = 8;  // registers per iteration, two blocks each
-
-struct Keys {
-  __m256i enc[kMaxRounds + 1];  // each round key in both lanes
-  __m256i dec[kMaxRounds + 1];
-};
 
 template <int R, bool Decrypt, std::size_t N>
 inline void rounds(const __m256i* rk, __m256i* b) {
@@ -44,7 +37,7 @@ inline void rounds(const __m256i* rk, __m256i* b) {
 }
 
 template <int R, bool Decrypt>
-void ecb(const __m256i* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
+void vaes_ecb(const __m256i* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
   for (; blocks >= 2 * kRegs; blocks -= 2 * kRegs, in += 32 * kRegs, out += 32 * kRegs) {
     __m256i b[kRegs];
 #pragma GCC unroll 8
@@ -114,62 +107,23 @@ void ctr_run(const __m256i* rk, std::uint8_t* out, const std::uint8_t* in, std::
   }
 }
 
-class VaesBlockCipher final : public BlockCipher {
- public:
-  explicit VaesBlockCipher(std::span<const std::uint8_t> key) {
-    RoundKeys rk;
-    expand_key(key.data(), key.size(), rk);
-    rounds_ = rk.rounds;
-    for (int r = 0; r <= rounds_; ++r) {
-      keys_->enc[r] = vaes::broadcast(rk.enc[r]);
-      keys_->dec[r] = vaes::broadcast(rk.dec[r]);
-    }
-    sodium_memzero(&rk, sizeof rk);
+struct Kernels {
+  using Reg = __m256i;
+  static Reg round_key(const std::uint8_t* key16) { return vaes::broadcast(key16); }
+  template <int R, bool Decrypt>
+  static void ecb(const Reg* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) {
+    vaes_ecb<R, Decrypt>(rk, out, in, blocks);
   }
-
-  void encrypt_blocks(std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) const override {
-    dispatch([&]<int R>() { ecb<R, false>(keys_->enc, out, in, blocks); });
+  template <int R>
+  static void ctr(const Reg* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t len, __m128i base) {
+    ctr_run<R>(rk, out, in, len, base);
   }
-  void decrypt_blocks(std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) const override {
-    dispatch([&]<int R>() { ecb<R, true>(keys_->dec, out, in, blocks); });
-  }
-  void ctr_xor(std::uint8_t* out, const std::uint8_t* in, std::size_t len,
-               std::uint8_t* counter) const override {
-    run_ctr(out, in, len, counter);
-  }
-  void ctr_keystream(std::uint8_t* out, std::size_t len, std::uint8_t* counter) const override {
-    run_ctr(out, nullptr, len, counter);
-  }
-
- private:
-  template <class F>
-  void dispatch(F&& f) const {
-    if (rounds_ == 10)
-      f.template operator()<10>();
-    else if (rounds_ == 12)
-      f.template operator()<12>();
-    else
-      f.template operator()<14>();
-  }
-
-  void run_ctr(std::uint8_t* out, const std::uint8_t* in, std::size_t len, std::uint8_t* counter) const {
-    for_each_ctr_run(
-        len, counter, [&](std::size_t offset, std::size_t bytes, std::uint64_t hi, std::uint64_t lo) {
-          const __m128i base = _mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo));
-          dispatch([&]<int R>() {
-            ctr_run<R>(keys_->enc, out + offset, in ? in + offset : nullptr, bytes, base);
-          });
-        });
-  }
-
-  SecureBox<Keys> keys_;
-  int rounds_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<BlockCipher> make_vaes_block_cipher(std::span<const std::uint8_t> key) {
-  return std::make_unique<VaesBlockCipher>(key);
+  return std::make_unique<HardwareBlockCipher<Kernels>>(key);
 }
 
 }  // namespace pcrypt::aes::detail
