@@ -1,13 +1,10 @@
 #include "app/credentials.h"
 
-#include <fcntl.h>
 #include <sodium.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <string>
 
+#include "app/secret_file.h"
 #include "core/error.h"
 
 namespace pcrypt::app {
@@ -25,24 +22,11 @@ class WipedString {
 };
 
 core::Credential read_key_file(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    throw core::Error(core::ErrorKind::io, "cannot open key file " + path + ": " + std::strerror(errno),
-                      errno == ENOENT ? "create one with 'pcrypt keygen -o " + path + "'" : std::string());
   WipedString buf;
   buf.text.resize(kKeyFileReadLimit);
-  std::size_t len = 0;
-  int read_errno = 0;
-  while (len < buf.text.size()) {
-    const ssize_t n = read(fd, buf.text.data() + len, buf.text.size() - len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) read_errno = errno;
-    if (n <= 0) break;
-    len += static_cast<std::size_t>(n);
-  }
-  close(fd);
-  if (read_errno != 0)
-    throw core::Error(core::ErrorKind::io, "cannot read key file " + path + ": " + std::strerror(read_errno));
+  const std::size_t len =
+      read_secret_file(path, "key file", reinterpret_cast<std::uint8_t*>(buf.text.data()), buf.text.size(),
+                       "create one with 'pcrypt keygen -o " + path + "'");
   // Shrinking keeps the buffer, so the destructor still wipes every byte that was read.
   buf.text.resize(len);
   return core::parse_key_file(buf.text, path);

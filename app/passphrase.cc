@@ -1,14 +1,12 @@
 #include "app/passphrase.h"
 
-#include <fcntl.h>
 #include <sodium.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <span>
 
+#include "app/secret_file.h"
 #include "app/tty_prompt.h"
 #include "core/error.h"
 
@@ -25,24 +23,8 @@ core::SecretBytes checked(core::SecretBytes passphrase, const std::string& sourc
 
 // First line of the file, without its line ending; read straight into guarded memory.
 core::SecretBytes read_passphrase_file(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    throw core::Error(core::ErrorKind::io,
-                      "cannot open passphrase file " + path + ": " + std::strerror(errno));
   core::SecretBytes buf(kMaxPassphraseBytes + 1);
-  std::size_t len = 0;
-  int read_errno = 0;
-  while (len < buf.size()) {
-    const ssize_t n = read(fd, buf.data() + len, buf.size() - len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) read_errno = errno;
-    if (n <= 0) break;
-    len += static_cast<std::size_t>(n);
-  }
-  close(fd);
-  if (read_errno != 0)
-    throw core::Error(core::ErrorKind::io,
-                      "cannot read passphrase file " + path + ": " + std::strerror(read_errno));
+  const std::size_t len = read_secret_file(path, "passphrase file", buf.data(), buf.size());
   const auto* newline = static_cast<const std::uint8_t*>(std::memchr(buf.data(), '\n', len));
   std::size_t line = newline != nullptr ? static_cast<std::size_t>(newline - buf.data()) : len;
   if (line > kMaxPassphraseBytes)

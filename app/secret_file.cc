@@ -1,0 +1,30 @@
+#include "app/secret_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include "core/error.h"
+#include "io/fd_stream.h"
+
+namespace pcrypt::app {
+
+std::size_t read_secret_file(const std::string& path, const std::string& what, std::uint8_t* buf,
+                             std::size_t capacity, const std::string& missing_hint) {
+  std::unique_ptr<io::FdReader> file;
+  try {
+    file = io::open_input(path);
+  } catch (const io::IoError& e) {
+    const int err = e.error_number();
+    throw core::Error(core::ErrorKind::io, "cannot open " + what + " " + path + ": " + std::strerror(err),
+                      err == ENOENT ? missing_hint : std::string());
+  }
+  try {
+    return file->read(buf, capacity);
+  } catch (const io::IoError& e) {
+    throw core::Error(core::ErrorKind::io,
+                      "cannot read " + what + " " + path + ": " + std::strerror(e.error_number()));
+  }
+}
+
+}  // namespace pcrypt::app
