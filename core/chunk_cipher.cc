@@ -20,7 +20,8 @@ void make_nonce(std::uint64_t index, bool last, std::uint8_t* nonce) {
 
 }  // namespace
 
-ChunkCipher::ChunkCipher(const aes::Engine& engine, std::span<const std::uint8_t, aes::kGcmKeyBytes> payload_key)
+ChunkCipher::ChunkCipher(const aes::Engine& engine,
+                         std::span<const std::uint8_t, aes::kGcmKeyBytes> payload_key)
     : gcm_(engine.make_gcm(payload_key)) {}
 
 void ChunkCipher::seal(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const {

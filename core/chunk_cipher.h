@@ -17,8 +17,8 @@ class ChunkCipher {
  public:
   ChunkCipher(const aes::Engine& engine, std::span<const std::uint8_t, aes::kGcmKeyBytes> payload_key);
 
-  // buf holds len plaintext bytes and has room for len + kChunkTagBytes; on return it holds ciphertext || tag.
-  // Throws Error(payload) if index is past the format's chunk-count limit (counter overflow).
+  // buf holds len plaintext bytes and has room for len + kChunkTagBytes; on return it holds ciphertext ||
+  // tag. Throws Error(payload) if index is past the format's chunk-count limit (counter overflow).
   void seal(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const;
   // buf holds len ciphertext bytes followed by the tag; on success buf[0..len) is the plaintext. On failure
   // returns false and buf[0..len) is zeroed. Throws Error(payload) on counter overflow.

@@ -25,13 +25,13 @@ struct KdfLimits {
   std::uint64_t opslimit;
   std::uint64_t memlimit_bytes;
 };
-KdfLimits default_kdf_params();    // what encrypt uses
-KdfLimits default_kdf_ceiling();   // the most decrypt accepts unless raised by the user
+KdfLimits default_kdf_params();   // what encrypt uses
+KdfLimits default_kdf_ceiling();  // the most decrypt accepts unless raised by the user
 
 struct EncryptOptions {
   std::size_t chunk_size = 1 << 20;
-  unsigned threads = 0;               // 0 = online cores
-  const aes::Engine* engine = nullptr;  // nullptr = aes::select_engine()
+  unsigned threads = 0;                  // 0 = online cores
+  const aes::Engine* engine = nullptr;   // nullptr = aes::select_engine()
   KdfLimits kdf = default_kdf_params();  // for passphrase slots
   std::function<void(std::uint64_t)> progress;
 };

@@ -25,7 +25,8 @@ class SecretBytes {
   ~SecretBytes() {
     if (data_ != nullptr) sodium_free(data_);
   }
-  SecretBytes(SecretBytes&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  SecretBytes(SecretBytes&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
   SecretBytes& operator=(SecretBytes&& o) noexcept {
     std::swap(data_, o.data_);
     std::swap(size_, o.size_);

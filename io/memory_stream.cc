@@ -12,6 +12,8 @@ std::size_t MemoryReader::read(std::uint8_t* buf, std::size_t n) {
   return take;
 }
 
-void MemoryWriter::write(const std::uint8_t* buf, std::size_t n) { data_.insert(data_.end(), buf, buf + n); }
+void MemoryWriter::write(const std::uint8_t* buf, std::size_t n) {
+  data_.insert(data_.end(), buf, buf + n);
+}
 
 }  // namespace pcrypt::io

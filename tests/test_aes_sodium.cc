@@ -1,6 +1,6 @@
 // The reference engine seals and opens its own output, and refuses a flipped bit.
-#include <catch2/catch.hpp>
 #include <sodium.h>
+#include <catch2/catch.hpp>
 
 #include <vector>
 

@@ -11,10 +11,10 @@ namespace {
 
 // Fastest first: best_engine() takes the first supported one.
 const std::array kEngines{
-    Engine{"vaes", "our AES-256-GCM: VAES + VPCLMULQDQ, 256-bit AVX2", detail::vaes_supported, detail::make_vaes_gcm,
-           detail::make_vaes_block_cipher},
-    Engine{"aesni", "our AES-256-GCM: AES-NI + PCLMULQDQ, 128-bit", detail::aesni_supported, detail::make_aesni_gcm,
-           detail::make_aesni_block_cipher},
+    Engine{"vaes", "our AES-256-GCM: VAES + VPCLMULQDQ, 256-bit AVX2", detail::vaes_supported,
+           detail::make_vaes_gcm, detail::make_vaes_block_cipher},
+    Engine{"aesni", "our AES-256-GCM: AES-NI + PCLMULQDQ, 128-bit", detail::aesni_supported,
+           detail::make_aesni_gcm, detail::make_aesni_block_cipher},
     Engine{"sodium", "libsodium crypto_aead_aes256gcm (AES-NI + PCLMUL, reference)", detail::sodium_supported,
            detail::make_sodium_gcm, nullptr},
     Engine{"portable", "our constant-time software AES-256-GCM (bitsliced AES, no tables)",
@@ -23,7 +23,9 @@ const std::array kEngines{
 
 }  // namespace
 
-std::span<const Engine> all_engines() { return kEngines; }
+std::span<const Engine> all_engines() {
+  return kEngines;
+}
 
 const Engine* find_engine(std::string_view name) {
   for (const Engine& e : kEngines)

@@ -2,7 +2,8 @@
 //
 // An engine is one implementation of AES (ours for AES-NI, VAES, portable constant-time; libsodium's as the
 // reference). All engines are byte-for-byte interchangeable: the file format does not know which one sealed a
-// chunk. Keyed objects are immutable after construction, so one instance may be shared by all pipeline workers.
+// chunk. Keyed objects are immutable after construction, so one instance may be shared by all pipeline
+// workers.
 #pragma once
 
 #include <cstddef>
@@ -43,7 +44,8 @@ class BlockCipher {
   // SP 800-38A CTR mode: counter is a 128-bit big-endian integer, incremented once per block (mod 2^128) and
   // left pointing at the next unused block on return. A partial final block consumes a whole counter value.
   // out == in is allowed.
-  virtual void ctr_xor(std::uint8_t* out, const std::uint8_t* in, std::size_t len, std::uint8_t* counter) const = 0;
+  virtual void ctr_xor(std::uint8_t* out, const std::uint8_t* in, std::size_t len,
+                       std::uint8_t* counter) const = 0;
   // The keystream alone (same counter rules as ctr_xor).
   virtual void ctr_keystream(std::uint8_t* out, std::size_t len, std::uint8_t* counter) const = 0;
 };
