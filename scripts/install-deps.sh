@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs pcrypt's build and test dependencies from Debian/Ubuntu packages (skips what is already there).
 set -euo pipefail
-pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev)
+pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev
+  valgrind) # valgrind: the portable engine's constant-time test runs itself under memcheck
 missing=()
 for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
