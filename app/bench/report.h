@@ -179,8 +179,12 @@ inline std::string render_markdown_table(const Table& t) {
   out += "\n";
   for (const auto& row : t.rows) {
     out += "|";
-    for (std::size_t i = 0; i < t.columns.size(); ++i)
-      out += " " + (i < row.size() ? human(row[i], t.columns[i]) : std::string()) + " |";
+    // Appended piece by piece: GCC 12 at -O3 reports a false -Wrestrict for `"literal" + std::string&&`.
+    for (std::size_t i = 0; i < t.columns.size(); ++i) {
+      out += ' ';
+      if (i < row.size()) out += human(row[i], t.columns[i]);
+      out += " |";
+    }
     out += "\n";
   }
   if (!t.notes.empty()) out += "\n";
@@ -193,8 +197,10 @@ inline std::string render_csv_table(const Table& t) {
   for (std::size_t i = 0; i < t.columns.size(); ++i) out += (i ? "," : "") + t.columns[i].key;
   out += "\n";
   for (const auto& row : t.rows) {
-    for (std::size_t i = 0; i < t.columns.size(); ++i)
-      out += (i ? "," : "") + (i < row.size() ? csv_value(row[i]) : "");
+    for (std::size_t i = 0; i < t.columns.size(); ++i) {
+      if (i != 0) out += ',';
+      if (i < row.size()) out += csv_value(row[i]);
+    }
     out += "\n";
   }
   for (const auto& n : t.notes) out += "# note: " + n + "\n";
