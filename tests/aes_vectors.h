@@ -16,10 +16,11 @@
 #include <vector>
 
 #include "core/aes/engine.h"
+#include "tests/test_bytes.h"
 
 namespace aes_test {
 
-using Bytes = std::vector<std::uint8_t>;
+using pcrypt::test::Bytes;
 
 // Supported engines, in registry order; absent ones are reported loudly, and the list that ran is printed.
 inline std::vector<const pcrypt::aes::Engine*> engines_under_test(bool need_block_cipher) {
@@ -53,19 +54,7 @@ inline std::unique_ptr<pcrypt::aes::Gcm> make_gcm(const pcrypt::aes::Engine& e, 
   return e.make_gcm(std::span<const std::uint8_t, pcrypt::aes::kGcmKeyBytes>(key.data(), key.size()));
 }
 
-inline Bytes from_hex(const std::string& hex) {
-  if (hex.size() % 2 != 0) throw std::runtime_error("odd-length hex: " + hex);
-  auto nibble = [&](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    throw std::runtime_error("bad hex digit in: " + hex);
-  };
-  Bytes out(hex.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = static_cast<std::uint8_t>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
-  return out;
-}
+using pcrypt::test::from_hex;
 
 inline std::string to_hex(const std::uint8_t* p, std::size_t n) {
   static const char* digits = "0123456789abcdef";

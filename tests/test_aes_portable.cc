@@ -11,24 +11,14 @@
 #include "core/aes/engine.h"
 #include "core/aes/portable_aes.h"
 #include "core/aes/portable_ghash.h"
+#include "tests/test_bytes.h"
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
+using pcrypt::test::Bytes;
+using pcrypt::test::from_hex;
+using pcrypt::test::random_bytes;
 namespace portable = pcrypt::aes::portable;
-
-Bytes hex(const std::string& s) {
-  Bytes out;
-  for (std::size_t i = 0; i + 1 < s.size(); i += 2)
-    out.push_back(static_cast<std::uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
-  return out;
-}
-
-Bytes random_bytes(std::size_t n) {
-  Bytes b(n);
-  if (n > 0) randombytes_buf(b.data(), n);
-  return b;
-}
 
 Bytes iota_bytes(std::size_t n) {
   Bytes b(n);
@@ -153,7 +143,7 @@ TEST_CASE("bit-plane layout: byte (row, column) of block b is bit 16*row + 4*col
 }
 
 TEST_CASE("FIPS-197 Appendix C example vectors, encrypt and decrypt") {
-  const Bytes plaintext = hex("00112233445566778899aabbccddeeff");
+  const Bytes plaintext = from_hex("00112233445566778899aabbccddeeff");
   const std::pair<std::size_t, const char*> cases[] = {
       {16, "69c4e0d86a7b0430d8cdb78070b4c55a"},
       {24, "dda97ca4864cdfe06eaf70a0ec0d7191"},
@@ -162,7 +152,7 @@ TEST_CASE("FIPS-197 Appendix C example vectors, encrypt and decrypt") {
   for (const auto& [key_len, ciphertext_hex] : cases) {
     INFO("AES-" << key_len * 8);
     const auto aes = block_cipher(iota_bytes(key_len));
-    const Bytes ciphertext = hex(ciphertext_hex);
+    const Bytes ciphertext = from_hex(ciphertext_hex);
     Bytes out(16);
     aes->encrypt_blocks(out.data(), plaintext.data(), 1);
     REQUIRE(out == ciphertext);
@@ -201,26 +191,26 @@ TEST_CASE("rejects AES keys that are not 16, 24 or 32 bytes") {
 }
 
 TEST_CASE("SP 800-38A F.5.5 CTR-AES256 (counter carries into byte 14)") {
-  const auto aes = block_cipher(hex("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"));
-  const Bytes plaintext =
-      hex("6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
-          "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710");
-  const Bytes ciphertext =
-      hex("601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c5"
-          "2b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6");
-  Bytes counter = hex("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff");
+  const auto aes = block_cipher(from_hex("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"));
+  const Bytes plaintext = from_hex(
+      "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
+      "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710");
+  const Bytes ciphertext = from_hex(
+      "601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c5"
+      "2b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6");
+  Bytes counter = from_hex("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff");
   Bytes out(plaintext.size());
   aes->ctr_xor(out.data(), plaintext.data(), plaintext.size(), counter.data());
   REQUIRE(out == ciphertext);
-  REQUIRE(counter == hex("f0f1f2f3f4f5f6f7f8f9fafbfcfdff03"));
+  REQUIRE(counter == from_hex("f0f1f2f3f4f5f6f7f8f9fafbfcfdff03"));
 }
 
 TEST_CASE("CTR equals block encryption of manually incremented counters, across 2^64 and 2^128 wraps") {
   const Bytes starts[] = {
-      hex("00000000000000000000000000000000"),
-      hex("0123456789abcdef00000000fffffffe"),  // 2^32 boundary: not a wrap point for full-width CTR
-      hex("0123456789abcdeffffffffffffffffd"),  // carries out of the low 64 bits
-      hex("fffffffffffffffffffffffffffffffe"),  // wraps to zero
+      from_hex("00000000000000000000000000000000"),
+      from_hex("0123456789abcdef00000000fffffffe"),  // 2^32 boundary: not a wrap point for full-width CTR
+      from_hex("0123456789abcdeffffffffffffffffd"),  // carries out of the low 64 bits
+      from_hex("fffffffffffffffffffffffffffffffe"),  // wraps to zero
       random_bytes(16),
   };
   for (std::size_t key_len : {16, 24, 32}) {
@@ -264,7 +254,7 @@ TEST_CASE("CTR equals block encryption of manually incremented counters, across 
 TEST_CASE("CTR split at a block boundary continues where the first call stopped") {
   const auto aes = block_cipher(random_bytes(32));
   const Bytes in = random_bytes(1000);
-  const Bytes start = hex("ffffffffffffffffffffffffffffffef");
+  const Bytes start = from_hex("ffffffffffffffffffffffffffffffef");
   Bytes whole(in.size()), parts(in.size());
   Bytes counter = start;
   aes->ctr_xor(whole.data(), in.data(), in.size(), counter.data());

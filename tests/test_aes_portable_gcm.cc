@@ -14,24 +14,14 @@
 #include <vector>
 
 #include "core/aes/engine.h"
+#include "tests/test_bytes.h"
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
 using pcrypt::aes::Gcm;
-
-Bytes hex(const std::string& s) {
-  Bytes out;
-  for (std::size_t i = 0; i + 1 < s.size(); i += 2)
-    out.push_back(static_cast<std::uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
-  return out;
-}
-
-Bytes random_bytes(std::size_t n) {
-  Bytes b(n);
-  if (n > 0) randombytes_buf(b.data(), n);
-  return b;
-}
+using pcrypt::test::Bytes;
+using pcrypt::test::from_hex;
+using pcrypt::test::random_bytes;
 
 const pcrypt::aes::Engine& engine(const char* name) {
   const pcrypt::aes::Engine* e = pcrypt::aes::find_engine(name);
@@ -157,10 +147,10 @@ TEST_CASE("GCM known answers (McGrew-Viega test cases 13 and 14, AES-256)") {
   const Bytes zero_key(32, 0), zero_nonce(12, 0);
   const auto gcm = portable_gcm(zero_key);
   const Sealed empty = seal(*gcm, {}, {}, zero_nonce);
-  REQUIRE(empty.tag == hex("530f8afbc74536b9a963b4f1c4cb738b"));
+  REQUIRE(empty.tag == from_hex("530f8afbc74536b9a963b4f1c4cb738b"));
   const Sealed one_block = seal(*gcm, Bytes(16, 0), {}, zero_nonce);
-  REQUIRE(one_block.ciphertext == hex("cea7403d4d606b6e074ec5d3baf39d18"));
-  REQUIRE(one_block.tag == hex("d0d1c8a799996bf0265b98b5d48ab919"));
+  REQUIRE(one_block.ciphertext == from_hex("cea7403d4d606b6e074ec5d3baf39d18"));
+  REQUIRE(one_block.tag == from_hex("d0d1c8a799996bf0265b98b5d48ab919"));
 }
 
 TEST_CASE("GCM seal/open match libsodium byte for byte on all length classes") {

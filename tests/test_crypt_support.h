@@ -14,17 +14,9 @@
 #include "core/crypt.h"
 #include "core/error.h"
 #include "io/memory_stream.h"
+#include "tests/test_bytes.h"
 
 namespace pcrypt::test {
-
-using Bytes = std::vector<std::uint8_t>;
-
-inline Bytes random_bytes(std::size_t n) {
-  if (sodium_init() < 0) throw std::runtime_error("sodium_init failed");
-  Bytes b(n);
-  if (n != 0) randombytes_buf(b.data(), b.size());  // data() may be null when empty
-  return b;
-}
 
 inline Bytes to_bytes(const std::string& s) {
   return Bytes(s.begin(), s.end());

@@ -24,16 +24,9 @@
 #include "core/pipeline.h"
 #include "io/memory_stream.h"
 #include "io/stream.h"
+#include "tests/test_bytes.h"
 
 namespace pcrypt::test {
-
-using Bytes = std::vector<std::uint8_t>;
-
-inline Bytes random_bytes(std::size_t n) {
-  Bytes b(n);
-  if (n != 0) randombytes_buf(b.data(), b.size());  // data() may be null when empty
-  return b;
-}
 
 // A cipher under a fixed random key (per process), from the engine the product would pick.
 inline const core::ChunkCipher& test_cipher() {

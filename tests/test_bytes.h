@@ -1,0 +1,37 @@
+// Byte-vector helpers shared by every test suite: random inputs and hex literals.
+#pragma once
+
+#include <sodium.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pcrypt::test {
+
+using Bytes = std::vector<std::uint8_t>;
+
+inline Bytes random_bytes(std::size_t n) {
+  if (sodium_init() < 0) throw std::runtime_error("sodium_init failed");
+  Bytes b(n);
+  if (n != 0) randombytes_buf(b.data(), b.size());  // data() may be null when empty
+  return b;
+}
+
+// Strict: an odd length or a non-hex digit is an error in the test, not a silently shorter vector.
+inline Bytes from_hex(const std::string& hex) {
+  if (hex.size() % 2 != 0) throw std::runtime_error("odd-length hex: " + hex);
+  auto nibble = [&](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    throw std::runtime_error("bad hex digit in: " + hex);
+  };
+  Bytes out(hex.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<std::uint8_t>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+  return out;
+}
+
+}  // namespace pcrypt::test
