@@ -15,15 +15,15 @@ namespace {
 
 using Bytes = std::span<const std::uint8_t>;
 
-core::SecretBytes checked(core::SecretBytes passphrase, const std::string& source) {
+SecretBytes checked(SecretBytes passphrase, const std::string& source) {
   if (passphrase.empty())
     throw core::Error(core::ErrorKind::usage, "empty passphrase refused (" + source + ")");
   return passphrase;
 }
 
 // First line of the file, without its line ending; read straight into guarded memory.
-core::SecretBytes read_passphrase_file(const std::string& path) {
-  core::SecretBytes buf(kMaxPassphraseBytes + 1);
+SecretBytes read_passphrase_file(const std::string& path) {
+  SecretBytes buf(kMaxPassphraseBytes + 1);
   const std::size_t len = read_secret_file(path, "passphrase file", buf.data(), buf.size());
   const auto* newline = static_cast<const std::uint8_t*>(std::memchr(buf.data(), '\n', len));
   std::size_t line = newline != nullptr ? static_cast<std::size_t>(newline - buf.data()) : len;
@@ -31,31 +31,30 @@ core::SecretBytes read_passphrase_file(const std::string& path) {
     throw core::Error(core::ErrorKind::usage, "passphrase in " + path + " is longer than " +
                                                   std::to_string(kMaxPassphraseBytes) + " bytes");
   if (line > 0 && buf.data()[line - 1] == '\r') --line;
-  return checked(core::SecretBytes(Bytes(buf.data(), line)), "passphrase file " + path);
+  return checked(SecretBytes(Bytes(buf.data(), line)), "passphrase file " + path);
 }
 
-core::SecretBytes from_environment(const char* value) {
+SecretBytes from_environment(const char* value) {
   const std::size_t len = std::strlen(value);
   if (len > kMaxPassphraseBytes)
     throw core::Error(core::ErrorKind::usage,
                       "PCRYPT_PASSPHRASE is longer than " + std::to_string(kMaxPassphraseBytes) + " bytes");
-  return checked(core::SecretBytes(Bytes(reinterpret_cast<const std::uint8_t*>(value), len)),
-                 "PCRYPT_PASSPHRASE");
+  return checked(SecretBytes(Bytes(reinterpret_cast<const std::uint8_t*>(value), len)), "PCRYPT_PASSPHRASE");
 }
 
-bool same_bytes(const core::SecretBytes& a, const core::SecretBytes& b) {
+bool same_bytes(const SecretBytes& a, const SecretBytes& b) {
   return a.size() == b.size() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 }  // namespace
 
-core::SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose) {
+SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose) {
   if (!passphrase_file.empty()) return read_passphrase_file(passphrase_file);
   if (const char* env = std::getenv("PCRYPT_PASSPHRASE"); env != nullptr) return from_environment(env);
 
   if (purpose == PassphrasePurpose::decrypt) return checked(prompt_hidden("Passphrase: "), "terminal");
-  core::SecretBytes first = checked(prompt_hidden("Enter passphrase: "), "terminal");
-  const core::SecretBytes second = prompt_hidden("Confirm passphrase: ");
+  SecretBytes first = checked(prompt_hidden("Enter passphrase: "), "terminal");
+  const SecretBytes second = prompt_hidden("Confirm passphrase: ");
   if (!same_bytes(first, second))
     throw core::Error(core::ErrorKind::usage, "the two passphrases do not match");
   return first;

@@ -8,7 +8,7 @@
 
 #include "core/aes/engine.h"
 #include "core/pipeline.h"
-#include "core/secret.h"
+#include "core/aes/secret_bytes.h"
 #include "io/stream.h"
 
 namespace pcrypt::core {

@@ -4,17 +4,10 @@
 
 #include <stdexcept>
 
+#include "core/aes/sodium_init.h"
 #include "core/error.h"
 
 namespace pcrypt::core {
-namespace {
-
-void require_sodium() {
-  if (sodium_init() < 0) throw Error(ErrorKind::io, "libsodium failed to initialise");
-}
-
-}  // namespace
-
 SecretBytes new_file_key() {
   require_sodium();
   SecretBytes key(kFileKeyBytes);

@@ -9,7 +9,7 @@
 
 #include "core/crypt.h"
 #include "core/format.h"
-#include "core/secret.h"
+#include "core/aes/secret_bytes.h"
 
 namespace pcrypt::core {
 

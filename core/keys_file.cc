@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/aes/sodium_init.h"
 #include "core/crypt.h"
 #include "core/error.h"
 #include "core/keys.h"
@@ -60,7 +61,7 @@ std::string_view key_line(const std::string& text, const std::string& source) {
 }  // namespace
 
 std::string generate_key_file() {
-  if (sodium_init() < 0) throw Error(ErrorKind::io, "libsodium failed to initialise");
+  require_sodium();
   SecretBytes raw(kEncodedBytes);
   randombytes_buf(raw.data(), kKeyFileKeyBytes);
   const auto sum = checksum(raw.data());
@@ -75,7 +76,7 @@ std::string generate_key_file() {
 }
 
 Credential parse_key_file(const std::string& text, const std::string& source) {
-  if (sodium_init() < 0) throw Error(ErrorKind::io, "libsodium failed to initialise");
+  require_sodium();
   if (text.size() > kMaxKeyFileBytes)
     throw Error(ErrorKind::usage, source + " is not a pcrypt key file (larger than 4 KiB)", kKeygenHint);
   const std::string_view line = key_line(text, source);

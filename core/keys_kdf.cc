@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <string>
 
+#include "core/aes/sodium_init.h"
 #include "core/error.h"
 #include "core/keys.h"
 
@@ -29,7 +30,7 @@ SecretBytes passphrase_kek(std::span<const std::uint8_t> passphrase,
                            std::span<const std::uint8_t, kKdfSaltBytes> salt, std::uint32_t ops,
                            std::uint32_t memory_kib) {
   static_assert(crypto_pwhash_argon2id_SALTBYTES == kKdfSaltBytes);
-  if (sodium_init() < 0) throw Error(ErrorKind::io, "libsodium failed to initialise");
+  require_sodium();
   const std::uint64_t memory_bytes = std::uint64_t{memory_kib} * 1024;
   SecretBytes stretched(32);
   // libsodium frees Argon2id's work area before returning, so the memory is back before the payload starts.

@@ -29,7 +29,7 @@ inline core::KdfLimits cheap_kdf() {
 
 inline core::Credential passphrase(const std::string& text) {
   return core::Credential{core::Credential::Kind::passphrase,
-                          core::SecretBytes(std::span<const std::uint8_t>(
+                          SecretBytes(std::span<const std::uint8_t>(
                               reinterpret_cast<const std::uint8_t*>(text.data()), text.size()))};
 }
 
@@ -44,7 +44,7 @@ inline core::Credential fresh_key() {
 
 // A copy (Credential holds move-only SecretBytes).
 inline core::Credential copy(const core::Credential& c) {
-  return core::Credential{c.kind, core::SecretBytes(c.secret.span())};
+  return core::Credential{c.kind, SecretBytes(c.secret.span())};
 }
 
 inline std::vector<core::Credential> creds(const core::Credential& c) {

@@ -88,7 +88,7 @@ TEST_CASE("the KDF is libsodium's crypto_kdf exactly as FORMAT.md spells it out"
   const Bytes key = test::random_bytes(32);
   for (const char* label :
        {core::kLabelKeyFileKek, core::kLabelPassphraseKek, core::kLabelHeaderMac, core::kLabelPayload}) {
-    const core::SecretBytes derived = core::derive_subkey(key, *reinterpret_cast<const char(*)[9]>(label));
+    const SecretBytes derived = core::derive_subkey(key, *reinterpret_cast<const char(*)[9]>(label));
     CHECK(Bytes(derived.span().begin(), derived.span().end()) == spec_kdf(key.data(), label));
   }
   CHECK(spec_kdf(key.data(), "PCHDRMAC") != spec_kdf(key.data(), "PCPAYLOD"));

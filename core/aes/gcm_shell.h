@@ -34,28 +34,28 @@
 
 #include "core/aes/engine.h"
 #include "core/aes/ghash_clmul.h"
-#include "core/aes/secure_box.h"
+#include "core/aes/secret_bytes.h"
 
 namespace pcrypt::aes::detail {
 
 template <class Kernel>
 class GcmShell final : public Gcm {
  public:
-  explicit GcmShell(std::span<const std::uint8_t, kGcmKeyBytes> key) { Kernel::expand(*key_, key); }
+  explicit GcmShell(std::span<const std::uint8_t, kGcmKeyBytes> key) { Kernel::expand(key_, key); }
 
   void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
     const __m128i j0 = initial_counter(nonce);
-    __m128i s = Kernel::ghash(*key_, _mm_setzero_si128(), aad, aad_len);
-    s = Kernel::seal(*key_, first_counter(j0), s, out, in, len);
+    __m128i s = Kernel::ghash(key_, _mm_setzero_si128(), aad, aad_len);
+    s = Kernel::seal(key_, first_counter(j0), s, out, in, len);
     finish(s, j0, aad_len, len, tag);
   }
 
   bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
     const __m128i j0 = initial_counter(nonce);
-    __m128i s = Kernel::ghash(*key_, _mm_setzero_si128(), aad, aad_len);
-    s = Kernel::open(*key_, first_counter(j0), s, out, in, len);
+    __m128i s = Kernel::ghash(key_, _mm_setzero_si128(), aad, aad_len);
+    s = Kernel::open(key_, first_counter(j0), s, out, in, len);
     alignas(16) std::uint8_t expected[kGcmTagBytes];
     finish(s, j0, aad_len, len, expected);
     if (crypto_verify_16(expected, tag) == 0) return true;
@@ -84,12 +84,13 @@ class GcmShell final : public Gcm {
       lengths[i] = static_cast<std::uint8_t>((std::uint64_t{aad_len} * 8) >> (56 - 8 * i));
       lengths[8 + i] = static_cast<std::uint8_t>((std::uint64_t{len} * 8) >> (56 - 8 * i));
     }
-    s = Kernel::ghash(*key_, s, lengths, sizeof lengths);
+    s = Kernel::ghash(key_, s, lengths, sizeof lengths);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(tag),
-                     _mm_xor_si128(ghash::bswap(s), Kernel::encrypt_block(*key_, j0)));
+                     _mm_xor_si128(ghash::bswap(s), Kernel::encrypt_block(key_, j0)));
   }
 
-  SecureBox<typename Kernel::Key> key_;
+  SecretBytes key_memory_ = SecretBytes::holding<typename Kernel::Key>();
+  typename Kernel::Key& key_ = key_memory_.template as<typename Kernel::Key>();
 };
 
 }  // namespace pcrypt::aes::detail
