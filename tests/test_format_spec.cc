@@ -99,7 +99,7 @@ TEST_CASE("a decryptor written from FORMAT.md alone opens pcrypt files") {
     WARN("SKIPPED: libsodium AES-256-GCM needs AES-NI, which this CPU lacks");
     return;
   }
-  const std::string key_text = core::generate_key_file();
+  const std::string key_text = test::key_file_string();
   const core::Credential key = test::key_from_text(key_text);
   const Bytes key_file_key(key.secret.span().begin(), key.secret.span().end());
   for (const std::size_t size :

@@ -53,18 +53,18 @@ bool same(const SecretBytes& a, const SecretBytes& b) {
 }  // namespace
 
 TEST_CASE("a generated key file reads back as a 32-byte key, and every key file is new") {
-  const std::string text = core::generate_key_file();
+  const std::string text = test::key_file_string();
   CHECK(text.rfind("# ", 0) == 0);
   CHECK(key_line_of(text).size() == 13 + 48);
   const core::Credential a = core::parse_key_file(text, "a.key");
   CHECK(a.kind == core::Credential::Kind::key_file);
   CHECK(a.secret.size() == 32);
   CHECK(key_bytes(core::parse_key_file(text, "again")) == key_bytes(a));
-  CHECK(key_bytes(core::parse_key_file(core::generate_key_file(), "b.key")) != key_bytes(a));
+  CHECK(key_bytes(core::parse_key_file(test::key_file_string(), "b.key")) != key_bytes(a));
 }
 
 TEST_CASE("key files tolerate comments, blank lines, CRLF and trailing blanks") {
-  const std::string line = key_line_of(core::generate_key_file());
+  const std::string line = key_line_of(test::key_file_string());
   const Bytes expected = key_bytes(core::parse_key_file(line, "x"));
   for (const std::string& text :
        {line, line + "\n", "\n\n# comment\n  # indented comment\n" + line + "  \t\n\n",
@@ -73,7 +73,7 @@ TEST_CASE("key files tolerate comments, blank lines, CRLF and trailing blanks") 
 }
 
 TEST_CASE("anything else is not a key file") {
-  const std::string line = key_line_of(core::generate_key_file());
+  const std::string line = key_line_of(test::key_file_string());
   expect_bad_key_file("", "no key line");
   expect_bad_key_file("# only a comment\n\n", "no key line");
   expect_bad_key_file("hello world\n", "no PCRYPT-KEY-1: line");

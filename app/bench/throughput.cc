@@ -19,6 +19,7 @@
 #include "app/bench/units.h"
 #include "core/aes/engine.h"
 #include "core/crypt.h"
+#include "core/key_file.h"
 #include "core/error.h"
 #include "io/memory_stream.h"
 
@@ -95,7 +96,7 @@ void add_summary_rows(Table& summary, const Config& c, const std::string& where,
 
 std::vector<core::Credential> bench_credentials() {
   std::vector<core::Credential> creds;
-  creds.push_back(core::parse_key_file(core::generate_key_file(), "bench key"));
+  creds.push_back(core::parse_key_file(core::key_file_text(core::generate_key_file()), "bench key"));
   return creds;
 }
 
