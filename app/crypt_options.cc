@@ -3,7 +3,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "app/environment.h"
 #include "app/size_arg.h"
+#include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/pipeline_sizing.h"
 
@@ -34,13 +36,8 @@ std::uint64_t parse_kdf_memory(const std::string& text, const char* option) {
 
 }  // namespace
 
-const aes::Engine& chosen_engine(const std::string& requested) {
-  try {
-    return aes::select_engine(requested);
-  } catch (const std::invalid_argument& e) {
-    throw core::Error(core::ErrorKind::usage, e.what(),
-                      "'pcrypt --version' lists the engines this CPU supports");
-  }
+const aes::Engine& chosen_engine(const std::string& option) {
+  return core::choose_engine(requested_engine(option));
 }
 
 unsigned effective_threads(unsigned requested) {

@@ -2,10 +2,10 @@
 
 #include <sodium.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <span>
 
+#include "app/environment.h"
 #include "app/secret_file.h"
 #include "app/tty_prompt.h"
 #include "core/error.h"
@@ -50,7 +50,7 @@ bool same_bytes(const SecretBytes& a, const SecretBytes& b) {
 
 SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose) {
   if (!passphrase_file.empty()) return read_passphrase_file(passphrase_file);
-  if (const char* env = std::getenv("PCRYPT_PASSPHRASE"); env != nullptr) return from_environment(env);
+  if (const char* env = passphrase_from_environment(); env != nullptr) return from_environment(env);
 
   if (purpose == PassphrasePurpose::decrypt) return checked(prompt_hidden("Passphrase: "), "terminal");
   SecretBytes first = checked(prompt_hidden("Enter passphrase: "), "terminal");

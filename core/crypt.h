@@ -18,7 +18,7 @@ namespace pcrypt::core {
 struct EncryptOptions {
   std::size_t chunk_size = 1 << 20;
   unsigned threads = 0;                  // 0 = online cores
-  const aes::Engine* engine = nullptr;   // nullptr = aes::select_engine()
+  const aes::Engine* engine = nullptr;   // nullptr = aes::best_engine()
   KdfLimits kdf = default_kdf_params();  // for passphrase slots
   std::function<void(std::uint64_t)> progress;
 };
