@@ -7,7 +7,7 @@
 #include "app/size_arg.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
-#include "core/pipeline_sizing.h"
+#include "core/pipeline.h"
 
 namespace pcrypt::app {
 namespace {

@@ -39,6 +39,10 @@ struct PipelineStats {
   std::uint64_t chunks = 0;
 };
 
+// The workers run_pipeline starts for config.threads == threads: 0 means one per online core this process
+// may run on (its CPU affinity); never less than 1.
+unsigned pipeline_workers(unsigned threads);
+
 // Runs the whole payload through: reads from `in` (positioned just after the header), writes to `out`.
 // Does not call out.commit(). Throws Error (payload/io kinds) after every thread has stopped; the first error
 // wins and is reported once. With Direction::open, only authenticated plaintext ever reaches `out`.
