@@ -4,6 +4,7 @@
 
 #include "app/environment.h"
 #include "app/size_arg.h"
+#include "core/byte_size.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/format.h"
@@ -22,10 +23,11 @@ unsigned parse_threads(const std::string& text) {
 }
 
 std::uint64_t parse_kdf_memory(const std::string& text, const char* option) {
-  const std::uint64_t bytes = parse_size(text, option);
+  const std::uint64_t bytes = core::parse_size(text, option);
   if (!core::kdf_memory_in_range(bytes))
     throw core::Error(core::ErrorKind::usage, std::string(option) + " " + text + " is out of range",
-                      "Argon2id memory is a whole number of KiB, at least 8KiB, e.g. 64MiB");
+                      "Argon2id memory is a whole number of KiB, at least " +
+                          core::format_bytes(std::uint64_t{core::kMinKdfMemoryKib} * 1024) + ", e.g. 64MiB");
   return bytes;
 }
 
@@ -42,10 +44,11 @@ unsigned effective_threads(unsigned requested) {
 core::EncryptOptions encrypt_options(const CryptArgs& args) {
   core::EncryptOptions options;
   if (!args.chunk_size.empty()) {
-    const std::uint64_t chunk = parse_size(args.chunk_size, "--chunk-size");
+    const std::uint64_t chunk = core::parse_size(args.chunk_size, "--chunk-size");
     if (!core::chunk_size_in_range(chunk))
       throw core::Error(core::ErrorKind::usage, "--chunk-size " + args.chunk_size + " is out of range",
-                        "the chunk size must be between 4KiB and 64MiB");
+                        "the chunk size must be between " + core::format_bytes(core::kMinChunkSize) +
+                            " and " + core::format_bytes(core::kMaxChunkSize));
     options.chunk_size = static_cast<std::size_t>(chunk);
   }
   options.threads = parse_threads(args.threads);

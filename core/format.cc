@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/byte_size.h"
 #include "core/error.h"
 
 namespace pcrypt::core {
@@ -111,8 +112,9 @@ KeySlot read_slot(HeaderInput& input, std::size_t index) {
 
 void check_chunk_size(std::size_t chunk_size) {
   if (!chunk_size_in_range(chunk_size))
-    throw Error(ErrorKind::usage, "chunk size " + std::to_string(chunk_size) + " is out of range",
-                "use a chunk size from 4 KiB to 64 MiB");
+    throw Error(
+        ErrorKind::usage, "chunk size " + std::to_string(chunk_size) + " is out of range",
+        "use a chunk size from " + format_bytes(kMinChunkSize) + " to " + format_bytes(kMaxChunkSize));
 }
 
 std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header) {
@@ -134,7 +136,9 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
     out.push_back(static_cast<std::uint8_t>(slot.kind));
     if (slot.kind == SlotKind::passphrase) {
       if (!kdf_ops_in_range(slot.kdf_ops) || !kdf_memory_in_range(std::uint64_t{slot.kdf_memory_kib} * 1024))
-        throw Error(ErrorKind::usage, "Argon2id cost too low (minimum: 1 pass, 8 KiB)");
+        throw Error(ErrorKind::usage, "Argon2id cost too low (minimum: " + std::to_string(kMinKdfOps) +
+                                          " pass, " + format_bytes(std::uint64_t{kMinKdfMemoryKib} * 1024) +
+                                          ")");
       put_u32(out, slot.kdf_ops);
       put_u32(out, slot.kdf_memory_kib);
       put_bytes(out, slot.kdf_salt);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/aes/sodium_init.h"
+#include "core/byte_size.h"
 #include "core/error.h"
 
 namespace pcrypt::core {
@@ -54,7 +55,8 @@ KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, con
     if (!kdf_ops_in_range(kdf.opslimit))
       throw Error(ErrorKind::usage, "Argon2id passes must be between 1 and 4294967295");
     if (!kdf_memory_in_range(kdf.memlimit_bytes))
-      throw Error(ErrorKind::usage, "Argon2id memory must be a whole number of KiB, at least 8 KiB");
+      throw Error(ErrorKind::usage, "Argon2id memory must be a whole number of KiB, at least " +
+                                        format_bytes(std::uint64_t{kMinKdfMemoryKib} * 1024));
     slot.kind = SlotKind::passphrase;
     slot.kdf_ops = static_cast<std::uint32_t>(kdf.opslimit);
     slot.kdf_memory_kib = static_cast<std::uint32_t>(kdf.memlimit_bytes / 1024);

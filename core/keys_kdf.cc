@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/aes/sodium_init.h"
+#include "core/byte_size.h"
 #include "core/error.h"
 #include "core/keys.h"
 
@@ -38,8 +39,8 @@ SecretBytes passphrase_kek(std::span<const std::uint8_t> passphrase,
                     passphrase.size(), salt.data(), ops, static_cast<std::size_t>(memory_bytes),
                     crypto_pwhash_ALG_ARGON2ID13) != 0)
     throw Error(ErrorKind::io,
-                "Argon2id failed with " + std::to_string(memory_bytes >> 20) + " MiB and " +
-                    std::to_string(ops) + " passes (out of memory?)",
+                "Argon2id failed with " + format_bytes(memory_bytes) + " and " + std::to_string(ops) +
+                    " passes (out of memory?)",
                 "free some memory, or choose a smaller --kdf-memory when encrypting");
   return derive_subkey(stretched.span(), kLabelPassphraseKek);
 }

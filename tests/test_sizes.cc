@@ -1,0 +1,105 @@
+// The one size grammar (every SIZE option of encrypt, decrypt and bench) and the one byte formatter.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "core/byte_size.h"
+#include "core/error.h"
+
+using pcrypt::core::ByteStyle;
+using pcrypt::core::format_bytes;
+
+namespace {
+
+std::uint64_t size(const std::string& text) {
+  return pcrypt::core::parse_size(text, "--chunk-size");
+}
+
+// The usage error's message, or "" if the text was accepted.
+std::string refusal(const std::string& text) {
+  try {
+    size(text);
+    return "";
+  } catch (const pcrypt::core::Error& e) {
+    CHECK(e.kind() == pcrypt::core::ErrorKind::usage);
+    CHECK_FALSE(e.hint().empty());
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("parse_size: every spelling README and pcrypt(1) document") {
+  CHECK(size("65536") == 65536u);
+  CHECK(size("4096B") == 4096u);
+  CHECK(size("64K") == 65536u);
+  CHECK(size("64k") == 65536u);
+  CHECK(size("64KiB") == 65536u);
+  CHECK(size("1M") == 1048576u);
+  CHECK(size("1MiB") == 1048576u);
+  CHECK(size("512M") == std::uint64_t{512} << 20);
+  CHECK(size("2G") == std::uint64_t{2} << 30);
+  CHECK(size("2GiB") == std::uint64_t{2} << 30);
+  CHECK(size("64kB") == 64000u);
+  CHECK(size("64KB") == 64000u);
+  CHECK(size("1MB") == 1000000u);
+  CHECK(size("3GB") == 3000000000u);
+  CHECK(size("0") == 0u);  // a valid size; each option checks its own range
+}
+
+TEST_CASE("parse_size: units ignore case and may follow a space, for every option alike") {
+  // `encrypt --chunk-size 64kb` used to fail while `bench --msg-sizes 64kb` passed: one parser now.
+  CHECK(size("64kb") == 64000u);
+  CHECK(size("3kb") == 3000u);
+  CHECK(size("64kib") == 65536u);
+  CHECK(size("1mib") == 1048576u);
+  CHECK(size("1 MiB") == 1048576u);
+  CHECK(size("8b") == 8u);
+}
+
+TEST_CASE("parse_size: anything else is a usage error naming the option") {
+  CHECK_THAT(refusal("12parsecs"), Catch::Contains("--chunk-size") && Catch::Contains("unknown unit"));
+  CHECK_THAT(refusal(""), Catch::Contains("does not start with a number"));
+  CHECK_THAT(refusal("MiB"), Catch::Contains("does not start with a number"));
+  CHECK_THAT(refusal("-1"), Catch::Contains("does not start with a number"));
+  CHECK_THAT(refusal("+1"), Catch::Contains("does not start with a number"));
+  CHECK_THAT(refusal(" 1"), Catch::Contains("does not start with a number"));
+  CHECK_THAT(refusal("1.5MiB"), Catch::Contains("unknown unit"));
+  CHECK_THAT(refusal("12XB"), Catch::Contains("unknown unit"));
+  CHECK_THAT(refusal("1 "), Catch::Contains("unknown unit"));
+  CHECK_THAT(refusal("99999999999999999999"), Catch::Contains("too large"));
+  CHECK_THAT(refusal("17179869184GiB"), Catch::Contains("too large"));  // 2^34 GiB = 2^64 bytes
+  CHECK(refusal("17179869183GiB").empty());                            // one GiB less fits
+}
+
+TEST_CASE("format_bytes: readable, the largest unit that fits, one decimal when not whole") {
+  CHECK(format_bytes(0) == "0 B");
+  CHECK(format_bytes(17) == "17 B");
+  CHECK(format_bytes(1023) == "1023 B");
+  CHECK(format_bytes(1024) == "1 KiB");
+  CHECK(format_bytes(1536) == "1.5 KiB");
+  CHECK(format_bytes(6000) == "5.9 KiB");
+  CHECK(format_bytes(std::uint64_t{64} << 20) == "64 MiB");
+  CHECK(format_bytes(std::uint64_t{3} << 29) == "1.5 GiB");
+  CHECK(format_bytes(std::uint64_t{5} << 40) == "5 TiB");
+  CHECK(format_bytes(std::uint64_t{5} << 50) == "5120 TiB");  // TiB is the largest unit
+}
+
+TEST_CASE("format_bytes: exact, never rounded (bench labels)") {
+  CHECK(format_bytes(8, ByteStyle::exact) == "8 B");
+  CHECK(format_bytes(1536, ByteStyle::exact) == "1536 B");
+  CHECK(format_bytes(65536, ByteStyle::exact) == "64 KiB");
+  CHECK(format_bytes(std::uint64_t{4} << 20, ByteStyle::exact) == "4 MiB");
+  CHECK(format_bytes(std::uint64_t{2} << 30, ByteStyle::exact) == "2 GiB");
+  CHECK(format_bytes(std::uint64_t{3} << 19, ByteStyle::exact) == "1536 KiB");
+}
+
+TEST_CASE("format_bytes and parse_size agree on what they print") {
+  for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4096}, std::uint64_t{1} << 20,
+                                std::uint64_t{3} << 19, std::uint64_t{7} << 30}) {
+    const std::string text = format_bytes(n, ByteStyle::exact);
+    INFO(text);
+    CHECK(size(text) == n);
+  }
+}
