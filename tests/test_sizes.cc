@@ -28,12 +28,12 @@ std::string refusal(const std::string& text) {
   }
 }
 
-}  // namespace
-
 struct Spelling {
   const char* text;
   std::uint64_t bytes;
 };
+
+}  // namespace
 
 TEST_CASE("parse_size: every spelling README and pcrypt(1) document") {
   const Spelling documented[] = {
