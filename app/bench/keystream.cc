@@ -11,9 +11,10 @@
 
 #include "app/bench/columns.h"
 #include "app/bench/experiments.h"
-#include "app/bench/units.h"
 #include "app/bench/xor_kernels.h"
 #include "core/aes/engine.h"
+#include "core/byte_size.h"
+#include "core/engine_choice.h"
 #include "core/error.h"
 
 namespace pcrypt::app::bench {
@@ -97,14 +98,9 @@ std::vector<std::size_t> request_sizes() {
   return sizes;
 }
 
-const aes::Engine& choose_engine(const std::string& requested) {
+const aes::Engine& raw_aes_engine(const std::string& requested) {
   if (!requested.empty()) {
-    const aes::Engine* e = nullptr;
-    try {
-      e = &aes::select_engine(requested);
-    } catch (const std::invalid_argument& ex) {
-      throw core::Error(core::ErrorKind::usage, ex.what());
-    }
+    const aes::Engine* e = &core::choose_engine(requested);
     if (e->make_block_cipher == nullptr)
       throw core::Error(
           core::ErrorKind::usage,
@@ -123,7 +119,7 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
   if (options.data_bytes % kBufferBytes != 0)
     throw core::Error(core::ErrorKind::usage,
                       "--data-size must be a positive multiple of 4 MiB (the data buffer)");
-  const aes::Engine& engine = choose_engine(ctx.engine);
+  const aes::Engine& engine = raw_aes_engine(ctx.engine);
   std::uint8_t key[32];
   randombytes_buf(key, sizeof key);
   const std::unique_ptr<aes::BlockCipher> cipher =
@@ -143,7 +139,7 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
     t.experiment = "keystream";
     t.id = v.id;
     t.title = v.title + " — engine " + std::string(engine.name) + ", AES-256-CTR, " +
-              format_size(options.data_bytes) + " per sample";
+              core::format_bytes(options.data_bytes, core::ByteStyle::exact) + " per sample";
     t.columns = {{"keystream_size", "keystream size", 0},
                  {"keystream_bytes", "request (B)", 0},
                  {"calls", "keystream calls", 0},
@@ -153,7 +149,8 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
 
     for (std::size_t request : request_sizes()) {
       if (ctx.stop()) break;
-      ctx.progress("keystream: " + v.id + ", " + format_size(request) + " requests");
+      ctx.progress("keystream: " + v.id + ", " + core::format_bytes(request, core::ByteStyle::exact) +
+                   " requests");
       KeystreamTap tap(*cipher);
       std::uint8_t counter[aes::kBlockBytes] = {};
       bool cut_short = false;  // Ctrl-C mid-sample: that sample is discarded
@@ -183,7 +180,8 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
       if (cut_short && !samples.empty()) samples.pop_back();
       if (samples.empty()) break;
       const Summary s = summarize(samples);
-      std::vector<Cell> row{format_size(request), static_cast<std::int64_t>(request),
+      std::vector<Cell> row{core::format_bytes(request, core::ByteStyle::exact),
+                            static_cast<std::int64_t>(request),
                             static_cast<std::int64_t>(options.data_bytes / request),
                             static_cast<std::int64_t>(options.data_bytes)};
       append(row, timing_cells(s));
@@ -191,7 +189,8 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
       t.rows.push_back(std::move(row));
     }
     t.notes = {v.note,
-               "data: a " + format_size(kBufferBytes) + " random buffer processed " + std::to_string(passes) +
+               "data: a " + core::format_bytes(kBufferBytes, core::ByteStyle::exact) +
+                   " random buffer processed " + std::to_string(passes) +
                    " time(s) per sample; calls = data / request size; rate = data / mean time (MB = 10^6 B)",
                method_note(method) + "; warm-up processes min(data, 64 MiB)"};
     if (!v.fused)
