@@ -20,6 +20,7 @@
 #include "core/aes/engine.h"
 #include "core/crypt.h"
 #include "core/error.h"
+#include "core/payload.h"
 #include "io/memory_stream.h"
 
 namespace pcrypt::app::bench {
