@@ -23,10 +23,9 @@ std::string output_path(const CryptArgs& args, bool encrypting) {
   return encrypting ? encrypted_name(args.file) : decrypted_name(args.file);
 }
 
-// Header and payload errors are about the input; say which one (stdin included). A write error after the
-// reader of our output left is not an error worth a message.
-[[noreturn]] void rethrow_with_context(const core::Error& e, const Input& input, const Output& out) {
-  if (out.reader_gone()) throw OutputClosedEarly();
+// Header and payload errors are about the input; say which one (stdin included). Anything else, I/O errors
+// with their errno included, goes on unchanged.
+[[noreturn]] void rethrow_with_context(const core::Error& e, const Input& input) {
   if (e.kind() == core::ErrorKind::header || e.kind() == core::ErrorKind::payload)
     throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
   throw;
@@ -57,7 +56,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
 
   spdlog::info("engine {}, worker threads {}, chunk size {}", options.engine->name,
                effective_threads(options.threads), format_bytes(options.chunk_size));
-  const std::unique_ptr<Output> out = open_output(out_path, args.force);
+  const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("encrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
 
@@ -66,7 +65,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   try {
     stats = core::encrypt_stream(*input.reader, *out, credentials, options);
   } catch (const core::Error& e) {
-    rethrow_with_context(e, input, *out);
+    rethrow_with_context(e, input);
   }
   out->commit();
   progress.finish();
@@ -87,7 +86,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
 
   spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
-  const std::unique_ptr<Output> out = open_output(out_path, args.force);
+  const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
   ProgressLine progress("decrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
@@ -97,7 +96,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   try {
     stats = core::decrypt_stream(*input.reader, *out, credentials, options);
   } catch (const core::Error& e) {
-    rethrow_with_context(e, input, *out);
+    rethrow_with_context(e, input);
   }
   out->commit();
   progress.finish();

@@ -2,8 +2,6 @@
 
 #include <unistd.h>
 
-#include <cerrno>
-
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
@@ -68,19 +66,10 @@ void refuse_terminal_stdin(const Input& input) {
                       "give a FILE or redirect standard input");
 }
 
-void Output::write(const std::uint8_t* buf, std::size_t n) {
-  try {
-    inner_->write(buf, n);
-  } catch (const io::IoError& e) {
-    if (e.error_number() == EPIPE) reader_gone_ = true;
-    throw;
-  }
-}
-
-std::unique_ptr<Output> open_output(const std::string& path, bool force) {
-  if (is_standard_stream(path)) return std::make_unique<Output>(io::stdout_writer());
-  if (io::is_stream_file(path)) return std::make_unique<Output>(io::open_stream_output(path));
-  return std::make_unique<Output>(std::make_unique<io::AtomicFileWriter>(path, force));
+std::unique_ptr<io::Writer> open_output(const std::string& path, bool force) {
+  if (is_standard_stream(path)) return io::stdout_writer();
+  if (io::is_stream_file(path)) return io::open_stream_output(path);
+  return std::make_unique<io::AtomicFileWriter>(path, force);
 }
 
 }  // namespace pcrypt::app

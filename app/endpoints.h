@@ -3,11 +3,9 @@
 // without -f). Thin glue over pcrypt::io.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 
 #include "io/stream.h"
@@ -42,31 +40,12 @@ void refuse_terminal_stdout(bool insisted);
 // Decrypt and info read binary data: a terminal on standard input is a mistake, not a source.
 void refuse_terminal_stdin(const Input& input);
 
-// The reader of our standard output went away (EPIPE): what it wanted was delivered, so main() exits 1
-// without an error line (documented in man/pcrypt.1).
-class OutputClosedEarly : public std::runtime_error {
- public:
-  OutputClosedEarly() : std::runtime_error("output closed early (broken pipe)") {}
-};
-
-// The destination of a command: a file output (created 0600 in the target directory as a temporary, published
-// by commit(), removed if the writer is destroyed first or the process is interrupted), or standard output.
-// It remembers an EPIPE, because the pipeline reports write failures as core::Error without the errno.
-class Output final : public io::Writer {
- public:
-  explicit Output(std::unique_ptr<io::Writer> inner) : inner_(std::move(inner)) {}
-  void write(const std::uint8_t* buf, std::size_t n) override;
-  void commit() override { inner_->commit(); }
-  std::string name() const override { return inner_->name(); }
-  bool reader_gone() const { return reader_gone_.load(); }
-
- private:
-  std::unique_ptr<io::Writer> inner_;
-  std::atomic<bool> reader_gone_{false};
-};
-
-// "" or "-": standard output; otherwise an atomic file (see io/atomic_file.h) that refuses an existing target
-// unless force.
-std::unique_ptr<Output> open_output(const std::string& path, bool force);
+// The destination of a command. "" or "-": standard output; a stream file (/dev/null, a FIFO): written in
+// place; otherwise an atomic file (see io/atomic_file.h: created 0600 in the target directory as a temporary,
+// published by commit(), removed if the writer is destroyed first or the process is interrupted) that refuses
+// an existing target unless force. A failed write throws io::IoError with its errno; when the pipeline did
+// the writing, the errno travels on in core::StreamError (core/pipeline_error.h), so main() can tell a
+// reader that went away (EPIPE) from a real failure.
+std::unique_ptr<io::Writer> open_output(const std::string& path, bool force);
 
 }  // namespace pcrypt::app

@@ -113,6 +113,7 @@ timeout 20 "$PCRYPT" encrypt -k key big -o - 2> stderr | head -c 10 > /dev/null
 rc=${PIPESTATUS[0]}
 set -o pipefail
 [[ $rc == 1 ]] || fail "encrypt into a closed pipe exited $rc, expected 1"
+[[ ! -s stderr ]] || fail "closed pipe printed: $(cat stderr)"
 
 check "-o /dev/null and -o FIFO are written in place, without -f, and never replaced"
 expect 0 "$PCRYPT" encrypt -k key big -o /dev/null
