@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,8 @@ std::size_t PayloadRecords::seal_record(std::uint64_t index, bool last, std::uin
 
 OpenedRecord PayloadRecords::open_record(std::uint64_t index, bool last, std::uint8_t* buf,
                                          std::size_t len) const {
+  if (len > layout_.record_bytes() || (!last && len != layout_.record_bytes()))
+    throw std::logic_error("open_record: only the last record may be short, and none is longer than full");
   if (auto bad = check_record_size(index, last, len)) return {.error = std::move(bad)};
   const std::size_t plaintext = len - kChunkTagBytes;
   if (last && len == layout_.record_bytes()) {
@@ -87,8 +90,8 @@ OpenedRecord PayloadRecords::open_record(std::uint64_t index, bool last, std::ui
 
 std::optional<Error> PayloadRecords::check_record_size(std::uint64_t index, bool last,
                                                        std::size_t len) const {
-  if (!last) return std::nullopt;  // only the final record may be short
-  if (len == 0)                    // only possible for chunk 0: a later record holds at least one byte
+  if (!last) return std::nullopt;  // a full record (open_record checked)
+  if (len == 0 && index == 0)
     return Error(ErrorKind::payload,
                  "truncated payload: the payload is empty (even an empty file has a chunk)");
   if (len < kChunkTagBytes)

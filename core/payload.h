@@ -82,7 +82,8 @@ class PayloadRecords {
   std::size_t seal_record(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const;
   // Opens record `index` in place: buf holds its len bytes (len == record_bytes() unless last; last: nothing
   // follows it in the payload). On success the plaintext is buf[0..plaintext_bytes). On error nothing in buf
-  // may be released. Throws Error(payload) on counter overflow.
+  // may be released. Throws Error(payload) on counter overflow, std::logic_error for a len that breaks the
+  // rule above.
   [[nodiscard]] OpenedRecord open_record(std::uint64_t index, bool last, std::uint8_t* buf,
                                          std::size_t len) const;
 
@@ -99,7 +100,8 @@ class PayloadRecords {
 enum class Direction { seal, open };
 
 // The pipeline's step for a whole payload (core/record_codec.h): sealing reads chunk_size-byte chunks and
-// writes records, opening reads records and writes plaintext. Throws Error(usage) for a zero chunk size.
+// writes records, opening reads records and writes plaintext. Throws Error(usage) for a zero or absurd chunk
+// size.
 class PayloadCodec final : public RecordCodec {
  public:
   PayloadCodec(Direction direction, const ChunkCipher& cipher, PayloadLayout layout);

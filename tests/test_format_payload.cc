@@ -3,6 +3,8 @@
 // agree.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
+
 #include "core/payload.h"
 #include "tests/test_pipeline_support.h"
 
@@ -69,4 +71,8 @@ TEST_CASE("any record of a sealed stream opens on its own, in place, given its i
   REQUIRE(cut.error);
   CHECK(std::string(cut.error->what()) ==
         "truncated payload: input ends after chunk 1, at a chunk boundary; the final chunk is missing");
+  // Only the last record may be short; a caller that breaks this has a bug, not a bad file.
+  CHECK_THROWS_AS(records.open_record(1, false, buf.data(), kRecord - 1), std::logic_error);
+  buf.resize(kRecord + 1);
+  CHECK_THROWS_AS(records.open_record(1, true, buf.data(), kRecord + 1), std::logic_error);
 }
