@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -79,6 +80,17 @@ class FakeCodec final : public core::RecordCodec {
       std::lock_guard lock(mu_);
       in_flight_.erase(buf);
     }
+    const bool fails = index == throwing_ || failing_.count(index) != 0;
+    if (fails && index == first_failing()) {
+      // Report last among the failures that are in flight, so that "first" means first in record order, not
+      // first in time. Bounded: with one worker the later failures are never reached before this one.
+      std::unique_lock lock(mu_);
+      later_failure_.wait_for(lock, std::chrono::seconds(1), [&] { return later_failure_reported_; });
+    } else if (fails) {
+      std::lock_guard lock(mu_);
+      later_failure_reported_ = true;
+      later_failure_.notify_all();
+    }
     if (index == throwing_) throw std::runtime_error("fake codec threw at record " + std::to_string(index));
     if (failing_.count(index) != 0)
       return {.error =
@@ -89,6 +101,9 @@ class FakeCodec final : public core::RecordCodec {
             .error = std::nullopt};
   }
 
+  std::uint64_t first_failing() const {
+    return failing_.empty() ? throwing_ : std::min(*failing_.begin(), throwing_);
+  }
   std::uint64_t max_ahead() const { return max_ahead_; }
   std::size_t buffers_used() const { return in_use_.size(); }
   bool shared_buffer() const { return shared_buffer_; }
@@ -102,6 +117,8 @@ class FakeCodec final : public core::RecordCodec {
   mutable std::set<const std::uint8_t*> in_use_;
   mutable std::set<const std::uint8_t*> in_flight_;
   mutable bool shared_buffer_ = false;
+  mutable std::condition_variable later_failure_;
+  mutable bool later_failure_reported_ = false;
 };
 
 // The output the fake must produce for the first `records` records of `input`.
@@ -153,8 +170,9 @@ TEST_CASE("the first failure in record order wins, and nothing from it on is wri
     INFO(threads << " threads");
     io::MemoryReader in(input);
     CountingWriter out;
-    // A thrown exception at 31 and returned errors at 17 and 40: 17 comes first in record order.
-    const FakeCodec codec(out, {17, 40}, 31);
+    // Returned errors at 17 and 20 and a thrown exception at 19, within one pool's reach of each other so
+    // that they are in flight together; 17 reports last but comes first in record order.
+    const FakeCodec codec(out, {17, 20}, 19);
     const std::string message = test::within_deadline([&] {
       try {
         core::run_pipeline(codec, in, out, test::config(threads));
