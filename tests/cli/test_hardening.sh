@@ -37,7 +37,25 @@ defect_7() {
   only_these_files key plain
 }
 
-for n in 7; do
+# 8. --kdf-memory that is not a whole number of KiB says so (it used to say "out of range").
+defect_8() {
+  check "8: --kdf-memory that is not a whole number of KiB is named as such"
+  local value
+  for value in 9000 1MB; do
+    expect 2 "$PCRYPT" encrypt -p plain -o out --kdf-memory "$value"
+    expect_one_error "--kdf-memory $value is not a whole number of KiB"
+    ! grep -q 'out of range' stderr || fail "still says 'out of range' for $value"
+    expect 2 "$PCRYPT" decrypt -p plain -o out --max-kdf-memory "$value"
+    expect_one_error "--max-kdf-memory $value is not a whole number of KiB"
+  done
+  expect 2 "$PCRYPT" encrypt -p plain -o out --kdf-memory 4KiB
+  expect_one_error "--kdf-memory 4KiB is below the minimum of 8 KiB"
+  expect 2 "$PCRYPT" encrypt -p plain -o out --kdf-memory 5000GiB
+  expect_one_error "--kdf-memory 5000GiB is above the maximum"
+  ! exists out || fail "out created"
+}
+
+for n in 7 8; do
   if [[ -z ${ONLY:-} || ${ONLY:-} == "$n" ]]; then "defect_$n"; fi
 done
 echo "all hardening checks passed"
