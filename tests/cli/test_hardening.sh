@@ -55,7 +55,40 @@ defect_8() {
   ! exists out || fail "out created"
 }
 
-for n in 7 8; do
+# 9. The same key given twice (also through a symlink, a hard link or a copy) is one slot, with one warning.
+defect_9() {
+  check "9: -k k -k k writes one slot and warns once"
+  ln -s key key-symlink
+  ln key key-hardlink
+  cp key key-copy
+  "$PCRYPT" keygen -o other
+  local variant
+  for variant in key key-symlink key-hardlink key-copy; do
+    expect 0 "$PCRYPT" encrypt -k key -k "$variant" plain -o out.pcrypt
+    [[ $(wc -l < stderr) == 1 ]] || fail "expected one warning for -k key -k $variant"
+    grep -q '^pcrypt: .*key.*; using it once$' stderr || fail "not the warning about a repeated key"
+    "$PCRYPT" info out.pcrypt > info.txt
+    grep -qx 'key slots: 1' info.txt || fail "-k key -k $variant wrote $(grep 'key slots' info.txt)"
+    "$PCRYPT" decrypt -k "$variant" out.pcrypt -o back
+    same back plain
+    rm out.pcrypt back
+  done
+  check "9: three times the same key: still one warning; different keys: no warning"
+  expect 0 "$PCRYPT" encrypt -k key -k key-copy -k other -k key plain -o out.pcrypt
+  [[ $(wc -l < stderr) == 1 ]] || fail "expected one warning for three copies of one key"
+  grep -qx 'pcrypt: key files key and key-copy hold the same key; using it once' stderr ||
+    fail "the warning does not name both files"
+  "$PCRYPT" info out.pcrypt | grep -qx 'key slots: 2' || fail "expected two slots (key, other)"
+  expect 0 "$PCRYPT" decrypt -k key -k key-symlink out.pcrypt -o back
+  same back plain
+  rm out.pcrypt back
+  expect 0 "$PCRYPT" encrypt -k key -k other plain -o out.pcrypt
+  [[ ! -s stderr ]] || fail "different keys warned: $(cat stderr)"
+  rm out.pcrypt info.txt key-symlink key-hardlink key-copy other
+  only_these_files key plain
+}
+
+for n in 7 8 9; do
   if [[ -z ${ONLY:-} || ${ONLY:-} == "$n" ]]; then "defect_$n"; fi
 done
 echo "all hardening checks passed"
