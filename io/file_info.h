@@ -8,8 +8,9 @@ namespace pcrypt::io {
 // Is fd a terminal? (No ciphertext onto a screen, no terminal as binary input.)
 bool is_terminal(int fd);
 
-// Do both paths name the same existing file (same device and inode, through links and symlinks)? False if
-// either does not exist, so "is the output the input?" can be asked before the output is created.
+// Do both paths name the same existing regular file (same device and inode, through links and symlinks)?
+// False if either does not exist, so "is the output the input?" can be asked before the output is created.
+// Only regular files count: reading and writing one /dev/null, terminal or socket loses nothing.
 bool same_file(const std::string& a, const std::string& b);
 
 // Does something exist at path, including a dangling symlink (which a rename would replace)?

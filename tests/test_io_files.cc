@@ -280,6 +280,7 @@ TEST_CASE("file_info answers about real files") {
   REQUIRE_FALSE(io::same_file(a, other));  // same content, different file
   REQUIRE_FALSE(io::same_file(a, dir / "missing"));
   REQUIRE_FALSE(io::same_file(dir / "missing", dir / "missing"));
+  REQUIRE_FALSE(io::same_file("/dev/null", "/dev/null"));  // not a regular file: nothing to lose
   REQUIRE(io::file_exists(a));
   REQUIRE_FALSE(io::file_exists(dir / "missing"));
   int fds[2];

@@ -88,7 +88,42 @@ defect_9() {
   only_these_files key plain
 }
 
-for n in 7 8 9; do
+# 6. "Same file as the input" is about regular files: /dev/null or one socket on both sides is not a clash.
+defect_6() {
+  check "6: </dev/null >/dev/null and /dev/null -o /dev/null are not 'write over the input'"
+  expect 0 "$PCRYPT" encrypt -k key < /dev/null > /dev/null
+  [[ ! -s stderr ]] || fail "encrypt </dev/null >/dev/null printed: $(cat stderr)"
+  expect 0 "$PCRYPT" encrypt -k key /dev/null -o /dev/null
+  expect 0 "$PCRYPT" encrypt -k key - -o - < /dev/null > /dev/null
+  # Decrypting nothing is a header error (exit 3), not a refusal (exit 1).
+  expect 3 "$PCRYPT" decrypt -k key < /dev/null > /dev/null
+  check "6: one socket as both standard input and standard output"
+  python3 - "$PCRYPT" <<'PY' || fail "encrypt over one socket failed"
+import socket, subprocess, sys
+pcrypt = sys.argv[1]
+ours, theirs = socket.socketpair()
+proc = subprocess.Popen([pcrypt, "encrypt", "-k", "key"], stdin=theirs, stdout=theirs, stderr=open("stderr", "w"))
+theirs.close()
+ours.sendall(open("plain", "rb").read())
+ours.shutdown(socket.SHUT_WR)
+data = b""
+while chunk := ours.recv(1 << 16):
+    data += chunk
+sys.exit(proc.wait() or (0 if open("sock.pcrypt", "wb").write(data) else 1))
+PY
+  "$PCRYPT" decrypt -k key sock.pcrypt -o back
+  same back plain
+  rm sock.pcrypt back
+  check "6: a regular file as both is still refused"
+  cp plain victim
+  expect 1 "$PCRYPT" encrypt -k key < victim >> victim
+  expect_one_error "refusing to write over the input"
+  same victim plain
+  rm victim
+  only_these_files key plain
+}
+
+for n in 6 7 8 9; do
   if [[ -z ${ONLY:-} || ${ONLY:-} == "$n" ]]; then "defect_$n"; fi
 done
 echo "all hardening checks passed"
