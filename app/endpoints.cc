@@ -8,6 +8,7 @@
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
 #include "io/file_info.h"
+#include "io/std_fds.h"
 
 namespace pcrypt::app {
 namespace {
@@ -20,9 +21,24 @@ std::string path_of(const Input& input) {
   return input.is_stdin ? kStdinPath : input.path;
 }
 
+// Data cannot come from (or go to) a standard stream that was closed at start (io/std_fds.h): it is
+// /dev/null now, and reading it as empty input or writing into it would report a success that is not one.
+void require_open_stdin() {
+  if (io::standard_fd_was_closed(STDIN_FILENO))
+    throw core::Error(core::ErrorKind::io, "standard input is closed",
+                      "give a FILE, or redirect standard input (< FILE)");
+}
+
+void require_open_stdout() {
+  if (io::standard_fd_was_closed(STDOUT_FILENO))
+    throw core::Error(core::ErrorKind::io, "standard output is closed",
+                      "give -o FILE, or redirect standard output (> FILE)");
+}
+
 }  // namespace
 
 Input open_input(const std::string& path) {
+  if (is_standard_stream(path)) require_open_stdin();
   std::unique_ptr<io::FdReader> reader = io::open_input(path);
   Input input;
   input.is_stdin = is_standard_stream(path);
@@ -50,6 +66,7 @@ void check_output_path(const Input& input, const std::string& output_path, bool 
 }
 
 void check_stdout_target(const Input& input) {
+  require_open_stdout();
   if (input.reader && io::same_file(path_of(input), kStdoutPath))
     throw core::Error(core::ErrorKind::io,
                       "refusing to write over the input (standard output is " + input.name + ")");
@@ -78,7 +95,10 @@ void Output::write(const std::uint8_t* buf, std::size_t n) {
 }
 
 std::unique_ptr<Output> open_output(const std::string& path, bool force) {
-  if (is_standard_stream(path)) return std::make_unique<Output>(io::stdout_writer());
+  if (is_standard_stream(path)) {
+    require_open_stdout();
+    return std::make_unique<Output>(io::stdout_writer());
+  }
   if (io::is_stream_file(path)) return std::make_unique<Output>(io::open_stream_output(path));
   return std::make_unique<Output>(std::make_unique<io::AtomicFileWriter>(path, force));
 }

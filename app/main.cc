@@ -17,6 +17,7 @@
 #include "app/report.h"
 #include "core/error.h"
 #include "io/cleanup.h"
+#include "io/std_fds.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {
@@ -93,5 +94,10 @@ int run(int argc, char** argv) {
 }  // namespace pcrypt::app
 
 int main(int argc, char** argv) {
+  // Before anything else opens a file, so nothing can take the number of a closed stdin/stdout/stderr.
+  if (!pcrypt::io::reserve_standard_fds()) {
+    pcrypt::app::print_error("cannot open /dev/null for a closed standard input, output or error");
+    return 1;
+  }
   return pcrypt::app::run(argc, argv);
 }

@@ -123,7 +123,39 @@ PY
   only_these_files key plain
 }
 
-for n in 6 7 8 9; do
+# 3. A closed standard input/output is reported, never replaced by the first file pcrypt opens.
+defect_3() {
+  check "3: encrypt/decrypt/info with stdin closed: 'standard input is closed', exit 1, no output"
+  expect 1 "$PCRYPT" encrypt -k key -o o.pcrypt <&-
+  expect_one_error "standard input is closed"
+  ! exists o.pcrypt || fail "o.pcrypt created from a closed stdin"
+  "$PCRYPT" encrypt -k key plain -o plain.pcrypt
+  expect 1 "$PCRYPT" decrypt -k key -o out <&-
+  expect_one_error "standard input is closed"
+  ! exists out || fail "out created from a closed stdin"
+  expect 1 "$PCRYPT" info <&-
+  expect_one_error "standard input is closed"
+  check "3: a closed stdin does not matter when the data comes from a file"
+  expect 0 "$PCRYPT" decrypt -k key plain.pcrypt -o out <&-
+  same out plain
+  rm out
+  check "3: output to a closed stdout: 'standard output is closed', exit 1"
+  expect 1 "$PCRYPT" encrypt -k key plain -o - >&-
+  expect_one_error "standard output is closed"
+  expect 1 "$PCRYPT" decrypt -k key plain.pcrypt -o - >&-
+  expect_one_error "standard output is closed"
+  expect 1 "$PCRYPT" keygen >&-
+  expect_one_error "standard output is closed"
+  check "3: with stderr closed, nothing lands in the output"
+  "$PCRYPT" -v encrypt -k key -o quiet.pcrypt < plain 2>&-
+  "$PCRYPT" decrypt -k key quiet.pcrypt -o out
+  same out plain
+  [[ $(stat -c %s quiet.pcrypt) == $(stat -c %s plain.pcrypt) ]] || fail "quiet.pcrypt has a stray size"
+  rm out quiet.pcrypt plain.pcrypt
+  only_these_files key plain
+}
+
+for n in 3 6 7 8 9; do
   if [[ -z ${ONLY:-} || ${ONLY:-} == "$n" ]]; then "defect_$n"; fi
 done
 echo "all hardening checks passed"
