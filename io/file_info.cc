@@ -3,7 +3,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <charconv>
+#include <string_view>
+
 namespace pcrypt::io {
+namespace {
+
+// "N" as a whole decimal descriptor number, nothing else.
+std::optional<int> descriptor_number(std::string_view text) {
+  int fd = -1;
+  const char* end = text.data() + text.size();
+  const auto [stop, ec] = std::from_chars(text.data(), end, fd);
+  if (text.empty() || ec != std::errc() || stop != end || fd < 0) return std::nullopt;
+  return fd;
+}
+
+}  // namespace
 
 bool is_terminal(int fd) {
   return ::isatty(fd) == 1;
@@ -29,6 +44,17 @@ bool is_stream_file(const std::string& path) {
 bool is_regular_file(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::optional<int> descriptor_path(const std::string& path) {
+  if (path == "/dev/stdin") return 0;
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  const std::string own_pid = "/proc/" + std::to_string(::getpid()) + "/fd/";
+  for (const std::string_view prefix : {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/"),
+                                        std::string_view("/proc/thread-self/fd/"), std::string_view(own_pid)})
+    if (path.starts_with(prefix)) return descriptor_number(std::string_view(path).substr(prefix.size()));
+  return std::nullopt;
 }
 
 }  // namespace pcrypt::io

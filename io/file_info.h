@@ -1,6 +1,7 @@
 // Questions the CLI asks about files before it opens them.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace pcrypt::io {
@@ -22,5 +23,12 @@ bool is_stream_file(const std::string& path);
 
 // Is path (after symlinks) an existing regular file?
 bool is_regular_file(const std::string& path);
+
+// The descriptor a path names through the kernel's descriptor links: /dev/stdin, /dev/stdout, /dev/stderr,
+// /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N and /proc/<our pid>/fd/N. Opening such a path opens the
+// file behind the descriptor anew (its own offset; a rename over it replaces the link, not the data's
+// destination), so callers use the descriptor itself. Nothing for any other path; the descriptor need not
+// be open.
+std::optional<int> descriptor_path(const std::string& path);
 
 }  // namespace pcrypt::io

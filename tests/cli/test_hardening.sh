@@ -155,7 +155,40 @@ defect_3() {
   only_these_files key plain
 }
 
-for n in 3 6 7 8 9; do
+# 2. A passphrase from a pipe or standard input is read up to its newline only: the data after it is the
+# data (as with gpg --passphrase-fd 0), not silently swallowed.
+defect_2() {
+  local source
+  for source in /dev/stdin -; do
+    check "2: { echo pw; cat data; } | encrypt --passphrase-file $source: the data is all there"
+    { echo "pass word"; cat plain; } | "$PCRYPT" encrypt "${CHEAP_KDF[@]}" --passphrase-file "$source" \
+      -o shared.pcrypt
+    PCRYPT_PASSPHRASE="pass word" "$PCRYPT" decrypt -p shared.pcrypt -o back
+    same back plain
+    rm back
+    check "2: { echo pw; cat data.pcrypt; } | decrypt --passphrase-file $source"
+    { echo "pass word"; cat shared.pcrypt; } | "$PCRYPT" decrypt --passphrase-file "$source" -o back
+    same back plain
+    rm back shared.pcrypt
+  done
+  check "2: standard input redirected from one regular file holding passphrase and data"
+  { printf 'pass word\r\n'; cat plain; } > combined
+  "$PCRYPT" encrypt "${CHEAP_KDF[@]}" --passphrase-file /dev/stdin -o shared.pcrypt < combined
+  PCRYPT_PASSPHRASE="pass word" "$PCRYPT" decrypt -p shared.pcrypt -o back
+  same back plain
+  rm back combined
+  check "2: a passphrase from a pipe by name (process substitution) leaves nothing behind"
+  "$PCRYPT" decrypt --passphrase-file <(printf 'pass word\nnot part of it\n') shared.pcrypt -o back
+  same back plain
+  check "2: passphrase from a closed standard input"
+  expect 1 "$PCRYPT" decrypt --passphrase-file - shared.pcrypt -o out <&-
+  expect_one_error "standard input is closed"
+  ! exists out || fail "out created"
+  rm back shared.pcrypt
+  only_these_files key plain
+}
+
+for n in 2 3 6 7 8 9; do
   if [[ -z ${ONLY:-} || ${ONLY:-} == "$n" ]]; then "defect_$n"; fi
 done
 echo "all hardening checks passed"
