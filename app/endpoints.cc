@@ -1,5 +1,6 @@
 #include "app/endpoints.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -35,6 +36,20 @@ void require_open_stdout() {
                       "give -o FILE, or redirect standard output (> FILE)");
 }
 
+// -o /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: the descriptor must be open for writing now (a
+// standard one closed at start is /dev/null by now, which would swallow the output).
+void check_descriptor_output(int fd, const std::string& path) {
+  if (fd == STDOUT_FILENO) require_open_stdout();
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (io::standard_fd_was_closed(fd) || flags < 0)
+    throw core::Error(core::ErrorKind::io,
+                      "cannot write to " + path + ": descriptor " + std::to_string(fd) + " is not open",
+                      "open it in the shell (e.g. " + std::to_string(fd) + "> FILE), or use -o FILE");
+  if ((flags & O_ACCMODE) == O_RDONLY)
+    throw core::Error(core::ErrorKind::io, "cannot write to " + path + ": descriptor " + std::to_string(fd) +
+                                               " is open for reading only");
+}
+
 }  // namespace
 
 Input open_input(const std::string& path) {
@@ -53,11 +68,20 @@ void check_output_path(const Input& input, const std::string& output_path, bool 
   if (input.reader && io::same_file(path_of(input), output_path))
     throw core::Error(core::ErrorKind::io, "refusing to write over the input (" + output_path + ")",
                       "choose another output file with -o");
+  // A descriptor path is the descriptor, as -o - is standard output: written in place, never replaced.
+  if (const std::optional<int> fd = io::descriptor_path(output_path))
+    return check_descriptor_output(*fd, output_path);
   if (io::is_stream_file(output_path)) return;  // /dev/null, a FIFO: written in place, nothing is lost
   if (!io::file_exists(output_path)) return;
   if (!force)
     throw core::Error(core::ErrorKind::io, "output file exists (" + output_path + ")",
                       "use -f to overwrite it, or -o to choose another name");
+  // A link into /dev or /proc leads to a device or a descriptor: replacing it would, for /dev/stdout,
+  // break the system's /dev/stdout and lose the output.
+  if (io::is_link_into_dev_or_proc(output_path))
+    throw core::Error(core::ErrorKind::io,
+                      "refusing to replace a symlink into /dev or /proc (" + output_path + ")",
+                      "to write to standard output, use -o -");
   // Only a regular file (or a symlink to one) may be replaced by the renamed temporary: never a directory
   // or a block device, and never a dangling symlink's target silently turned into a file.
   if (!io::is_regular_file(output_path))
@@ -99,6 +123,8 @@ std::unique_ptr<Output> open_output(const std::string& path, bool force) {
     require_open_stdout();
     return std::make_unique<Output>(io::stdout_writer());
   }
+  if (const std::optional<int> fd = io::descriptor_path(path))
+    return std::make_unique<Output>(std::make_unique<io::FdWriter>(*fd, path, false));
   if (io::is_stream_file(path)) return std::make_unique<Output>(io::open_stream_output(path));
   return std::make_unique<Output>(std::make_unique<io::AtomicFileWriter>(path, force));
 }

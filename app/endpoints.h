@@ -30,8 +30,11 @@ struct Input {
 Input open_input(const std::string& path);
 
 // Refusals before anything is created, all core::Error(io) with a hint:
-//  - output_path exists and is the very file being read (even with force);
-//  - output_path exists and force is false.
+//  - output_path exists and is the very regular file being read (even with force);
+//  - output_path is a descriptor path (/dev/stdout, /dev/fd/N: written to that descriptor) that is not open
+//    for writing;
+//  - output_path exists and force is false;
+//  - force, but output_path is not a regular file or is a symlink into /dev or /proc.
 void check_output_path(const Input& input, const std::string& output_path, bool force);
 
 // Output to standard output: refused when standard output is the input file itself (`... f >> f`).
@@ -65,8 +68,9 @@ class Output final : public io::Writer {
   std::atomic<bool> reader_gone_{false};
 };
 
-// "" or "-": standard output; otherwise an atomic file (see io/atomic_file.h) that refuses an existing target
-// unless force.
+// "" or "-": standard output; a descriptor path (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N): that
+// descriptor, written in place; otherwise an atomic file (see io/atomic_file.h) that refuses an existing
+// target unless force.
 std::unique_ptr<Output> open_output(const std::string& path, bool force);
 
 }  // namespace pcrypt::app

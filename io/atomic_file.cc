@@ -57,6 +57,16 @@ void sync_directory(const std::string& dir, const std::string& path) {
   if (rc != 0 && err != EINVAL && err != EROFS) throw_errno("cannot sync the output directory", path, err);
 }
 
+// With force, only a regular file (or a symlink to one that does not pass through /dev or /proc) may be
+// replaced: renaming over /dev/stdout would replace the link, not write where it leads. Checked when the
+// writer is created and again just before the rename.
+void refuse_unreplaceable(const std::string& path) {
+  if (!file_exists(path)) return;
+  if (is_link_into_dev_or_proc(path))
+    throw IoError("refusing to replace a symlink into /dev or /proc (" + path + ")", EEXIST);
+  if (!is_regular_file(path)) throw IoError("output exists and is not a regular file (" + path + ")", EEXIST);
+}
+
 }  // namespace
 
 std::string output_exists_message(const std::string& path) {
@@ -65,6 +75,7 @@ std::string output_exists_message(const std::string& path) {
 
 AtomicFileWriter::AtomicFileWriter(std::string path, bool force) : path_(std::move(path)), force_(force) {
   if (!force_ && file_exists(path_)) throw IoError(output_exists_message(path_), EEXIST);
+  if (force_) refuse_unreplaceable(path_);
   const std::string dir = directory_of(path_);
   std::string pattern =
       (dir == "/" ? std::string("/") : dir + "/") + "." + base_of(path_) + ".pcrypt-tmp-XXXXXX";
@@ -102,6 +113,7 @@ void AtomicFileWriter::commit() {
 
 void AtomicFileWriter::publish() {
   if (!force_) return rename_no_replace(temp_path_, path_);
+  refuse_unreplaceable(path_);
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) throw_errno("cannot create output", path_, errno);
 }
 

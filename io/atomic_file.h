@@ -17,7 +17,9 @@ class AtomicFileWriter final : public Writer {
  public:
   // Without force, refuses (IoError with errno EEXIST, "output file exists (PATH)") if the target exists now,
   // and again, atomically, at commit: a file created meanwhile by someone else is never clobbered. With
-  // force, commit replaces the target. Throws IoError if the temporary cannot be created.
+  // force, commit replaces the target, but only a regular file (or a symlink to one that does not lead
+  // through /dev or /proc): anything else is refused (EEXIST) when opening and again at commit. Throws
+  // IoError if the temporary cannot be created.
   AtomicFileWriter(std::string path, bool force);
   ~AtomicFileWriter() override;
   AtomicFileWriter(const AtomicFileWriter&) = delete;

@@ -24,6 +24,12 @@ bool is_stream_file(const std::string& path);
 // Is path (after symlinks) an existing regular file?
 bool is_regular_file(const std::string& path);
 
+// Is path a symlink whose chain of links passes through /dev or /proc (as /dev/stdout -> /proc/self/fd/1
+// does)? Such a link is the way to a device or a descriptor, even when it ends at a regular file: renaming a
+// file over it would replace the link, not write where it leads. Also true when the chain cannot be
+// followed (too long, unreadable): never replace what cannot be examined.
+bool is_link_into_dev_or_proc(const std::string& path);
+
 // The descriptor a path names through the kernel's descriptor links: /dev/stdin, /dev/stdout, /dev/stderr,
 // /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N and /proc/<our pid>/fd/N. Opening such a path opens the
 // file behind the descriptor anew (its own offset; a rename over it replaces the link, not the data's

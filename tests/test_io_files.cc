@@ -294,3 +294,47 @@ TEST_CASE("file_info answers about real files") {
     ::close(tty);
   }
 }
+
+TEST_CASE("descriptor paths are recognised exactly") {
+  REQUIRE(io::descriptor_path("/dev/stdin") == 0);
+  REQUIRE(io::descriptor_path("/dev/stdout") == 1);
+  REQUIRE(io::descriptor_path("/dev/stderr") == 2);
+  REQUIRE(io::descriptor_path("/dev/fd/7") == 7);
+  REQUIRE(io::descriptor_path("/proc/self/fd/12") == 12);
+  REQUIRE(io::descriptor_path("/proc/thread-self/fd/3") == 3);
+  REQUIRE(io::descriptor_path("/proc/" + std::to_string(::getpid()) + "/fd/4") == 4);
+  for (const char* other : {"/dev/fd/", "/dev/fd/1x", "/dev/fd/-1", "/dev/fd/+1", "/dev/null", "stdout",
+                            "/proc/1/fd/1", "dev/stdout", "/dev/stdout/"})
+    REQUIRE_FALSE(io::descriptor_path(other).has_value());
+}
+
+TEST_CASE("links through /dev or /proc are recognised, and force never replaces them") {
+  TempDir dir;
+  const std::string file = dir / "file", to_file = dir / "to-file", to_proc = dir / "to-proc",
+                    to_dev = dir / "to-dev", chain = dir / "chain", relative = dir / "relative";
+  write_file(file, "x");
+  REQUIRE(::symlink(file.c_str(), to_file.c_str()) == 0);
+  REQUIRE(::symlink("/proc/self/fd/1", to_proc.c_str()) == 0);
+  REQUIRE(::symlink("/dev/null", to_dev.c_str()) == 0);
+  REQUIRE(::symlink(to_dev.c_str(), chain.c_str()) == 0);
+  // "../../../../../../../../proc/self/fd/1" climbs to / from any temporary directory.
+  std::string up;
+  for (int i = 0; i < 32; ++i) up += "../";
+  REQUIRE(::symlink((up + "proc/self/fd/1").c_str(), relative.c_str()) == 0);
+  REQUIRE_FALSE(io::is_link_into_dev_or_proc(file));
+  REQUIRE_FALSE(io::is_link_into_dev_or_proc(to_file));
+  REQUIRE_FALSE(io::is_link_into_dev_or_proc(dir / "missing"));
+  for (const std::string& link : {to_proc, to_dev, chain, relative}) {
+    INFO(link);
+    REQUIRE(io::is_link_into_dev_or_proc(link));
+    REQUIRE(error_number_of([&] { io::AtomicFileWriter w(link, true); }) == EEXIST);
+  }
+  {
+    io::AtomicFileWriter w(to_file, true);  // a link to a regular file elsewhere is still replaceable
+    w.write(reinterpret_cast<const std::uint8_t*>("new"), 3);
+    w.commit();
+  }
+  REQUIRE_FALSE(fs::is_symlink(to_file));
+  REQUIRE(read_file(to_file) == "new");
+  REQUIRE(read_file(file) == "x");
+}

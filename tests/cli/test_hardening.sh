@@ -188,7 +188,74 @@ defect_2() {
   only_these_files key plain
 }
 
-for n in 2 3 6 7 8 9; do
+# 1. -o /dev/stdout (and /dev/stderr, /dev/fd/N, /proc/self/fd/N) writes to that descriptor; -f never renames a
+# file over a link into /dev or /proc. The checks on links of our own come first: against a binary with the
+# bug, the test fails there, before it could replace the real /dev/stdout.
+defect_1() {
+  check "1: -f refuses to replace a symlink into /proc or /dev (it used to turn it into a file)"
+  ln -s /proc/self/fd/1 to-proc
+  ln -s /dev/stdout to-dev
+  local link
+  for link in to-proc to-dev; do
+    expect 1 "$PCRYPT" encrypt -f -k key plain -o "$link" > out.pcrypt
+    expect_one_error "refusing to replace a symlink into /dev or /proc ($link)"
+    [[ -L $link ]] || fail "$link was replaced"
+    [[ ! -s out.pcrypt ]] || fail "output written although refused"
+    expect 1 "$PCRYPT" keygen -f -o "$link" > out.key
+    [[ -L $link ]] || fail "keygen replaced $link"
+  done
+  rm to-proc to-dev out.pcrypt out.key
+
+  check "1: -o /dev/stdout, /dev/fd/1, /proc/self/fd/1 write to standard output, without -f"
+  local path
+  for path in /dev/stdout /dev/fd/1 /proc/self/fd/1; do
+    expect 0 "$PCRYPT" encrypt -k key plain -o "$path" > out.pcrypt
+    "$PCRYPT" decrypt -k key out.pcrypt -o "$path" > back
+    same back plain
+    rm out.pcrypt back
+  done
+  check "1: -o /dev/stderr and -o /dev/fd/3 write to that descriptor"
+  "$PCRYPT" encrypt -k key plain -o /dev/stderr 2> err.pcrypt > /dev/null
+  "$PCRYPT" decrypt -k key err.pcrypt -o back
+  same back plain
+  rm back
+  "$PCRYPT" decrypt -k key err.pcrypt -o /dev/fd/3 3> three > /dev/null
+  same three plain
+  "$PCRYPT" keygen -o /proc/self/fd/3 3> key3
+  "$PCRYPT" encrypt -k key3 plain -o - | "$PCRYPT" decrypt -k key3 -o back
+  same back plain
+  rm err.pcrypt three key3 back
+  check "1: a descriptor that is not open (or read-only) is an error, and nothing is created"
+  expect 1 "$PCRYPT" encrypt -k key plain -o /dev/fd/7
+  expect_one_error "descriptor 7 is not open"
+  expect 1 "$PCRYPT" encrypt -k key plain -o /dev/fd/7 7< key
+  expect_one_error "descriptor 7 is open for reading only"
+  check "1: the input as descriptor output is still refused"
+  cp plain victim
+  expect 1 "$PCRYPT" encrypt -k key victim -o /dev/fd/4 4>> victim
+  expect_one_error "refusing to write over the input"
+  same victim plain
+  rm victim
+  only_these_files key plain
+
+  check "1: -f -o /dev/stdout (encrypt, decrypt, keygen) writes to standard output; /dev/stdout stays a link"
+  if [[ -L /dev/stdout ]]; then
+    expect 0 "$PCRYPT" encrypt -f -k key plain -o /dev/stdout > out.pcrypt
+    [[ -L /dev/stdout ]] || fail "/dev/stdout was replaced"
+    expect 0 "$PCRYPT" decrypt -f -k key out.pcrypt -o /dev/stdout > back
+    same back plain
+    expect 0 "$PCRYPT" keygen -f -o /dev/stdout > key2
+    "$PCRYPT" encrypt -k key2 plain -o - | "$PCRYPT" decrypt -k key2 -o - > back2
+    same back2 plain
+    [[ -L /dev/stdout ]] || fail "/dev/stdout was replaced"
+    rm out.pcrypt back key2 back2
+  else
+    echo "SKIPPED: /dev/stdout is not a symlink here"
+  fi
+  only_these_files key plain
+}
+
+for n in 1 2 3 6 7 8 9; do
   if [[ -z ${ONLY:-} || ${ONLY:-} == "$n" ]]; then "defect_$n"; fi
 done
 echo "all hardening checks passed"
