@@ -50,6 +50,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
     refuse_terminal_stdout(args.force || (args.output_given && args.output == "-"));
   } else {
     check_output_path(input, out_path, args.force);
+    refuse_terminal_output(out_path, args.force);
   }
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
@@ -79,7 +80,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   core::DecryptOptions options = decrypt_options(args);
   const std::string out_path = output_path(args, false);
   Input input = open_input(args.file);
-  refuse_terminal_stdin(input);
+  refuse_terminal_input(input);
   if (out_path.empty())
     check_stdout_target(input);
   else

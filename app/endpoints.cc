@@ -60,6 +60,7 @@ Input open_input(const std::string& path) {
   input.path = input.is_stdin ? std::string() : path;
   input.name = reader->name();
   input.size = reader->size();
+  input.is_terminal = io::is_terminal(reader->fd());
   input.reader = std::move(reader);
   return input;
 }
@@ -103,10 +104,32 @@ void refuse_terminal_stdout(bool insisted) {
         "redirect standard output or use -o FILE (-o - or -f writes it to the terminal anyway)");
 }
 
-void refuse_terminal_stdin(const Input& input) {
-  if (input.is_stdin && io::is_terminal(STDIN_FILENO))
-    throw core::Error(core::ErrorKind::io, "refusing to read encrypted data from a terminal",
-                      "give a FILE or redirect standard input");
+void refuse_terminal_output(const std::string& output_path, bool insisted) {
+  if (insisted) return;
+  bool terminal = false;
+  if (const std::optional<int> descriptor = io::descriptor_path(output_path)) {
+    terminal = io::is_terminal(*descriptor);
+  } else if (io::is_character_device(output_path)) {
+    // Only a terminal answers isatty, and that needs a descriptor. O_NOCTTY: never become its controlling
+    // process; O_NONBLOCK: never wait for a modem line.
+    const int fd = ::open(output_path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+      terminal = io::is_terminal(fd);
+      ::close(fd);
+    }
+  }
+  if (terminal)
+    throw core::Error(core::ErrorKind::io,
+                      "refusing to write encrypted data to a terminal (" + output_path + ")",
+                      "use -f to write it to the terminal anyway, or -o FILE");
+}
+
+void refuse_terminal_input(const Input& input) {
+  if (input.is_terminal)
+    throw core::Error(core::ErrorKind::io,
+                      input.is_stdin ? std::string("refusing to read encrypted data from a terminal")
+                                     : "refusing to read encrypted data from a terminal (" + input.name + ")",
+                      input.is_stdin ? "give a FILE or redirect standard input" : "give an encrypted FILE");
 }
 
 void Output::write(const std::uint8_t* buf, std::size_t n) {

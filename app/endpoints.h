@@ -24,6 +24,7 @@ struct Input {
   std::string name;                   // for messages: the path, or "standard input"
   std::optional<std::uint64_t> size;  // known for regular files (progress percentage)
   bool is_stdin = false;
+  bool is_terminal = false;  // standard input or a path (/dev/tty) that is a terminal
 };
 
 // Opens `path` ("" or "-": standard input). Throws io::IoError / core::Error(io).
@@ -42,8 +43,12 @@ void check_stdout_target(const Input& input);
 
 // Encrypted data must not be dumped onto a terminal unless the user insisted (-o - or -f).
 void refuse_terminal_stdout(bool insisted);
-// Decrypt and info read binary data: a terminal on standard input is a mistake, not a source.
-void refuse_terminal_stdin(const Input& input);
+// The same for an output given by path (-o /dev/tty, -o /dev/pts/3, -o /dev/stderr on a terminal): only -f
+// insists here (-o - is the explicit spelling for standard output).
+void refuse_terminal_output(const std::string& output_path, bool insisted);
+// Decrypt and info read binary data: a terminal as the input, standard input or a path such as /dev/tty, is
+// a mistake, not a source.
+void refuse_terminal_input(const Input& input);
 
 // The reader of our standard output went away (EPIPE): what it wanted was delivered, so main() exits 1
 // without an error line (documented in man/pcrypt.1).

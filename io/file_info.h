@@ -21,6 +21,9 @@ bool file_exists(const std::string& path);
 // Output to it is written in place: nothing is overwritten, and a rename over it would replace the node.
 bool is_stream_file(const std::string& path);
 
+// Is path (after symlinks) an existing character device (a terminal, /dev/null)?
+bool is_character_device(const std::string& path);
+
 // Is path (after symlinks) an existing regular file?
 bool is_regular_file(const std::string& path);
 

@@ -255,7 +255,55 @@ defect_1() {
   only_these_files key plain
 }
 
-for n in 1 2 3 6 7 8 9; do
+# 4. Terminal checks apply to paths too: -o /dev/tty gets no ciphertext without -f, and decrypt/info do not
+# read a terminal given as the input path. script(1) gives the command a pseudo-terminal as its controlling
+# terminal (/dev/tty) and as stdin/stdout/stderr; -e returns the command's exit status.
+on_tty() { # on_tty LOG CMD: runs the shell command CMD on a pseudo-terminal, its output in LOG
+  local log=$1
+  shift
+  timeout 20 script -qec "$1" /dev/null > "$log" 2>&1 < /dev/null
+}
+defect_4() {
+  if ! command -v script > /dev/null || ! script -qec true /dev/null > /dev/null 2>&1 < /dev/null; then
+    echo "SKIPPED: defect 4 (terminal paths) needs script(1) from util-linux and a pseudo-terminal"
+    return 0
+  fi
+  "$PCRYPT" encrypt -k key plain -o plain.pcrypt
+  local path rc
+  for path in /dev/tty /dev/stdout /dev/stderr /dev/fd/1; do
+    check "4: encrypt -o $path on a terminal: refused (exit 1) without -f"
+    rc=0
+    on_tty tty.log "'$PCRYPT' encrypt -k key plain -o $path" || rc=$?
+    [[ $rc == 1 ]] || { cat tty.log; fail "encrypt -o $path to a terminal exited $rc, expected 1"; }
+    grep -qF "refusing to write encrypted data to a terminal ($path)" tty.log ||
+      { cat tty.log; fail "no message about the terminal"; }
+    [[ $(wc -c < tty.log) -lt 1000 ]] || fail "ciphertext reached the terminal"
+  done
+  check "4: -f insists; -o - stays the explicit way to the terminal"
+  on_tty tty.log "'$PCRYPT' encrypt -f -k key plain -o /dev/tty" || fail "encrypt -f -o /dev/tty failed"
+  on_tty tty.log "'$PCRYPT' encrypt -k key plain -o -" || fail "encrypt -o - to a terminal failed"
+  check "4: decrypted (plain) output to -o /dev/tty is allowed, as to standard output"
+  echo "hello terminal" > text
+  "$PCRYPT" encrypt -k key text -o text.pcrypt
+  on_tty tty.log "'$PCRYPT' decrypt -k key text.pcrypt -o /dev/tty" || fail "decrypt -o /dev/tty failed"
+  grep -q "hello terminal" tty.log || fail "the plaintext did not reach the terminal"
+  check "4: decrypt and info refuse a terminal given as the input path"
+  for path in /dev/tty /dev/stdin; do
+    rc=0
+    on_tty tty.log "'$PCRYPT' decrypt -k key $path -o out" || rc=$?
+    [[ $rc == 1 ]] || { cat tty.log; fail "decrypt $path (a terminal) exited $rc, expected 1"; }
+    grep -qF "refusing to read encrypted data from a terminal ($path)" tty.log ||
+      { cat tty.log; fail "no message about the terminal"; }
+    ! exists out || fail "out created"
+    rc=0
+    on_tty tty.log "'$PCRYPT' info $path" || rc=$?
+    [[ $rc == 1 ]] || { cat tty.log; fail "info $path (a terminal) exited $rc, expected 1"; }
+  done
+  rm -f tty.log text text.pcrypt plain.pcrypt
+  only_these_files key plain
+}
+
+for n in 1 2 3 4 6 7 8 9; do
   if [[ -z ${ONLY:-} || ${ONLY:-} == "$n" ]]; then "defect_$n"; fi
 done
 echo "all hardening checks passed"
