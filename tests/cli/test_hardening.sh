@@ -303,7 +303,61 @@ defect_4() {
   only_these_files key plain
 }
 
-for n in 1 2 3 4 6 7 8 9; do
+# 5. Output names of 237-255 bytes are legal and must work (the temporary's name used to add 19 bytes), and
+# where the file system has O_TMPFILE a SIGKILL leaves no hidden plaintext/ciphertext prefix behind.
+defect_5() {
+  local long248 long255
+  long255=$(printf 'n%.0s' {1..255})
+  long248=$(printf 'i%.0s' {1..248})
+  check "5: encrypt/decrypt/keygen to a 255-byte output name"
+  expect 0 "$PCRYPT" encrypt -k key plain -o "$long255"
+  "$PCRYPT" decrypt -k key "$long255" -o back
+  same back plain
+  [[ $(mode_of "$long255") == 600 ]] || fail "the output is not 0600"
+  check "5: -f over an existing 255-byte name; no -f refuses it"
+  expect 1 "$PCRYPT" encrypt -k key plain -o "$long255"
+  expect_one_error "output file exists"
+  expect 0 "$PCRYPT" encrypt -f -k key plain -o "$long255"
+  "$PCRYPT" decrypt -k key "$long255" -o - > back
+  same back plain
+  rm "$long255" back
+  expect 0 "$PCRYPT" keygen -o "$long255"
+  "$PCRYPT" encrypt -k "$long255" plain -o - | "$PCRYPT" decrypt -k "$long255" -o back
+  same back plain
+  rm "$long255" back
+  check "5: the default output name of a 248-byte input is 255 bytes"
+  cp plain "$long248"
+  expect 0 "$PCRYPT" encrypt -k key "$long248"
+  rm "$long248"
+  expect 0 "$PCRYPT" decrypt -k key "$long248.pcrypt"
+  same "$long248" plain
+  rm "$long248" "$long248.pcrypt"
+  only_these_files key plain
+
+  check "5: SIGKILL in the middle of an encrypt leaves no temporary (where O_TMPFILE is supported)"
+  if ! python3 -c 'import os; os.close(os.open(".", os.O_TMPFILE | os.O_WRONLY, 0o600))' 2> /dev/null; then
+    echo "SKIPPED: this file system has no O_TMPFILE (the named temporary is removed on SIGINT/TERM/HUP only)"
+    return 0
+  fi
+  mkfifo slow
+  "$PCRYPT" encrypt -k key -o slow.pcrypt < slow 2> stderr &
+  local pid=$! rc=0
+  exec 3> slow
+  head -c 100000 /dev/urandom >&3
+  for _ in $(seq 400); do
+    output_open "$pid" slow.pcrypt && break
+    sleep 0.05
+  done
+  output_open "$pid" slow.pcrypt || fail "the output was never opened"
+  kill -KILL "$pid"
+  wait "$pid" 2> /dev/null || rc=$?  # (no "Killed" job notice)
+  exec 3>&-
+  [[ $rc == $((128 + 9)) ]] || fail "expected death by SIGKILL (137), got $rc"
+  rm slow
+  only_these_files key plain
+}
+
+for n in 1 2 3 4 5 6 7 8 9; do
   if [[ -z ${ONLY:-} || ${ONLY:-} == "$n" ]]; then "defect_$n"; fi
 done
 echo "all hardening checks passed"
