@@ -12,6 +12,7 @@
 #include "app/report.h"
 #include "app/size_arg.h"
 #include "core/error.h"
+#include "io/file_info.h"
 
 namespace pcrypt::app {
 namespace {
@@ -19,7 +20,8 @@ namespace {
 // Output path for the run: "" means standard output.
 std::string output_path(const CryptArgs& args, bool encrypting) {
   if (args.output_given) return is_standard_stream(args.output) ? std::string() : args.output;
-  if (is_standard_stream(args.file)) return {};
+  // A descriptor path (/dev/stdin, /dev/fd/3) has no file name to derive one from: like "-", standard output.
+  if (is_standard_stream(args.file) || io::descriptor_path(args.file)) return {};
   return encrypting ? encrypted_name(args.file) : decrypted_name(args.file);
 }
 

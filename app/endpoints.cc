@@ -54,7 +54,18 @@ void check_descriptor_output(int fd, const std::string& path) {
 
 Input open_input(const std::string& path) {
   if (is_standard_stream(path)) require_open_stdin();
-  std::unique_ptr<io::FdReader> reader = io::open_input(path);
+  std::unique_ptr<io::FdReader> reader;
+  if (const std::optional<int> fd = io::descriptor_path(path)) {
+    // The descriptor itself, not the file behind it opened anew: its offset is shared (with a passphrase
+    // read from the same standard input, for one), and a closed one is reported as such.
+    if (*fd == STDIN_FILENO) require_open_stdin();
+    if (io::standard_fd_was_closed(*fd) || ::fcntl(*fd, F_GETFD) < 0)
+      throw core::Error(core::ErrorKind::io,
+                        "cannot read " + path + ": descriptor " + std::to_string(*fd) + " is not open");
+    reader = std::make_unique<io::FdReader>(*fd, path, false);
+  } else {
+    reader = io::open_input(path);
+  }
   Input input;
   input.is_stdin = is_standard_stream(path);
   input.path = input.is_stdin ? std::string() : path;

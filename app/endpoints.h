@@ -27,7 +27,8 @@ struct Input {
   bool is_terminal = false;  // standard input or a path (/dev/tty) that is a terminal
 };
 
-// Opens `path` ("" or "-": standard input). Throws io::IoError / core::Error(io).
+// Opens `path` ("" or "-": standard input; a descriptor path such as /dev/stdin or /dev/fd/3: that
+// descriptor, not closed). Throws io::IoError / core::Error(io).
 Input open_input(const std::string& path);
 
 // Refusals before anything is created, all core::Error(io) with a hint:

@@ -45,6 +45,24 @@ defect_1() {
   "$PCRYPT" encrypt -k key3 plain -o - | "$PCRYPT" decrypt -k key3 -o back
   same back plain
   rm err.pcrypt three key3 back
+  check "1: an input descriptor path is read as that descriptor, and the output defaults to standard output"
+  for path in /dev/fd/0 /proc/self/fd/0 /dev/stdin; do
+    expect 0 "$PCRYPT" encrypt -k key "$path" < plain > out.pcrypt
+    expect 0 "$PCRYPT" decrypt -k key "$path" < out.pcrypt > back
+    same back plain
+    rm out.pcrypt back
+  done
+  "$PCRYPT" encrypt -k key plain -o plain.pcrypt
+  "$PCRYPT" decrypt -k key /dev/fd/5 -o back 5< plain.pcrypt
+  same back plain
+  { printf 'pass word\n'; cat plain; } > combined
+  "$PCRYPT" encrypt "${CHEAP_KDF[@]}" --passphrase-file - /dev/stdin < combined > shared.pcrypt
+  PCRYPT_PASSPHRASE="pass word" "$PCRYPT" decrypt -p shared.pcrypt -o back2
+  same back2 plain
+  expect 1 "$PCRYPT" decrypt -k key /dev/fd/8 -o out
+  expect_one_error "descriptor 8 is not open"
+  ! exists out || fail "out created"
+  rm plain.pcrypt back back2 combined shared.pcrypt
   check "1: a descriptor that is not open (or read-only) is an error, and nothing is created"
   expect 1 "$PCRYPT" encrypt -k key plain -o /dev/fd/7
   expect_one_error "descriptor 7 is not open"
