@@ -12,6 +12,7 @@
 #include "app/report.h"
 #include "app/size_arg.h"
 #include "core/error.h"
+#include "io/file_info.h"
 
 namespace pcrypt::app {
 namespace {
@@ -19,7 +20,8 @@ namespace {
 // Output path for the run: "" means standard output.
 std::string output_path(const CryptArgs& args, bool encrypting) {
   if (args.output_given) return is_standard_stream(args.output) ? std::string() : args.output;
-  if (is_standard_stream(args.file)) return {};
+  // A descriptor path (/dev/stdin, /dev/fd/3) has no file name to derive one from: like "-", standard output.
+  if (is_standard_stream(args.file) || io::descriptor_path(args.file)) return {};
   return encrypting ? encrypted_name(args.file) : decrypted_name(args.file);
 }
 
@@ -49,6 +51,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
     refuse_terminal_stdout(args.force || (args.output_given && args.output == "-"));
   } else {
     check_output_path(input, out_path, args.force);
+    refuse_terminal_output(out_path, args.force);
   }
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
@@ -78,7 +81,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   core::DecryptOptions options = decrypt_options(args);
   const std::string out_path = output_path(args, false);
   Input input = open_input(args.file);
-  refuse_terminal_stdin(input);
+  refuse_terminal_input(input);
   if (out_path.empty())
     check_stdout_target(input);
   else

@@ -26,9 +26,17 @@ unsigned parse_threads(const std::string& text) {
 
 std::uint64_t parse_kdf_memory(const std::string& text, const char* option) {
   const std::uint64_t bytes = parse_size(text, option);
-  if (bytes < kMinKdfMemory || bytes > kMaxKdfMemory || bytes % 1024 != 0)
-    throw core::Error(core::ErrorKind::usage, std::string(option) + " " + text + " is out of range",
-                      "Argon2id memory is a whole number of KiB, at least 8KiB, e.g. 64MiB");
+  const std::string given = std::string(option) + " " + text;
+  // Say which rule is broken: "9000" or "1MB" is a fine size, just not one Argon2id can take.
+  if (bytes % 1024 != 0)
+    throw core::Error(core::ErrorKind::usage,
+                      given + " is not a whole number of KiB (" + std::to_string(bytes) + " bytes)",
+                      "Argon2id memory is counted in KiB: use a multiple of 1024 bytes, e.g. 64MiB");
+  if (bytes < kMinKdfMemory)
+    throw core::Error(core::ErrorKind::usage, given + " is below the minimum of 8 KiB");
+  if (bytes > kMaxKdfMemory)
+    throw core::Error(core::ErrorKind::usage,
+                      given + " is above the maximum of " + std::to_string(kMaxKdfMemory / 1024) + " KiB");
   return bytes;
 }
 

@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/pipeline_error.h"
 #include "io/cleanup.h"
+#include "io/std_fds.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {
@@ -98,5 +99,10 @@ int run(int argc, char** argv) {
 }  // namespace pcrypt::app
 
 int main(int argc, char** argv) {
+  // Before anything else opens a file, so nothing can take the number of a closed stdin/stdout/stderr.
+  if (!pcrypt::io::reserve_standard_fds()) {
+    pcrypt::app::print_error("cannot open /dev/null for a closed standard input, output or error");
+    return 1;
+  }
   return pcrypt::app::run(argc, argv);
 }
