@@ -13,7 +13,7 @@ int run_keygen(const KeygenArgs& args) {
 
   const std::string path = is_standard_stream(args.output) ? std::string() : args.output;
   if (!path.empty()) check_output_path(Input{}, path, args.force);
-  const std::unique_ptr<Output> out = open_output(path, args.force);
+  const std::unique_ptr<io::Writer> out = open_output(path, args.force);
   out->write(text.data(), text.size());
   out->commit();
   return 0;

@@ -24,10 +24,19 @@ unsigned parse_threads(const std::string& text) {
 
 std::uint64_t parse_kdf_memory(const std::string& text, const char* option) {
   const std::uint64_t bytes = core::parse_size(text, option);
-  if (!core::kdf_memory_in_range(bytes))
-    throw core::Error(core::ErrorKind::usage, std::string(option) + " " + text + " is out of range",
-                      "Argon2id memory is a whole number of KiB, at least " +
-                          core::format_bytes(std::uint64_t{core::kMinKdfMemoryKib} * 1024) + ", e.g. 64MiB");
+  const std::string given = std::string(option) + " " + text;
+  // Say which rule is broken: "9000" or "1MB" is a fine size, just not one Argon2id can take.
+  if (bytes % 1024 != 0)
+    throw core::Error(core::ErrorKind::usage,
+                      given + " is not a whole number of KiB (" + std::to_string(bytes) + " bytes)",
+                      "Argon2id memory is counted in KiB: use a multiple of 1024 bytes, e.g. 64MiB");
+  if (bytes / 1024 < core::kMinKdfMemoryKib)
+    throw core::Error(core::ErrorKind::usage,
+                      given + " is below the minimum of " +
+                          core::format_bytes(std::uint64_t{core::kMinKdfMemoryKib} * 1024));
+  if (bytes / 1024 > core::kMaxKdfMemoryKib)
+    throw core::Error(core::ErrorKind::usage,
+                      given + " is above the maximum of " + std::to_string(core::kMaxKdfMemoryKib) + " KiB");
   return bytes;
 }
 

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/keys.h"
+#include "core/payload.h"
 
 namespace pcrypt::core {
 namespace {
@@ -37,8 +38,8 @@ PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
 
   const ChunkCipher cipher = payload_cipher(engine, file_key);
   out.write(bytes.data(), bytes.size());
-  return run_pipeline(Direction::seal, cipher, in, out,
-                      PipelineConfig{options.chunk_size, options.threads, options.progress, bytes.size()});
+  return run_pipeline(PayloadCodec(Direction::seal, cipher, {options.chunk_size, bytes.size()}), in, out,
+                      PipelineConfig{options.threads, options.progress});
 }
 
 PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
@@ -48,9 +49,8 @@ PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   const ParsedHeader parsed = read_header(in);
   const SecretBytes file_key = unlock_file_key(parsed, credentials, options.kdf_ceiling);
   const ChunkCipher cipher = payload_cipher(engine, file_key);
-  return run_pipeline(
-      Direction::open, cipher, in, out,
-      PipelineConfig{parsed.header.chunk_size, options.threads, options.progress, parsed.total_bytes()});
+  return run_pipeline(PayloadCodec(Direction::open, cipher, {parsed.header.chunk_size, parsed.total_bytes()}),
+                      in, out, PipelineConfig{options.threads, options.progress});
 }
 
 std::string describe_header(io::Reader& in) {

@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "core/chunk_cipher.h"
 #include "core/keys.h"
+#include "core/payload.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;

@@ -11,8 +11,8 @@
 
 #include "core/aes/engine.h"
 #include "core/aes/sodium_init.h"
-#include "core/chunk_cipher.h"
 #include "core/error.h"
+#include "core/payload.h"
 #include "core/pipeline.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
@@ -57,9 +57,8 @@ void run_file_to_file(core::Direction d, const std::string& from, const std::str
   const auto in = io::open_input(from);
   io::AtomicFileWriter out(to, false);
   core::PipelineConfig cfg;
-  cfg.chunk_size = 64 * 1024;
   cfg.threads = threads;
-  core::run_pipeline(d, cipher(), *in, out, cfg);
+  core::run_pipeline(core::PayloadCodec(d, cipher(), core::PayloadLayout{64 * 1024, 0}), *in, out, cfg);
   out.commit();
 }
 

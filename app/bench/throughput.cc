@@ -22,6 +22,7 @@
 #include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/key_file.h"
+#include "core/payload.h"
 #include "io/memory_stream.h"
 
 namespace pcrypt::app::bench {
