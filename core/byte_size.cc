@@ -58,9 +58,8 @@ std::uint64_t parse_size(std::string_view text, std::string_view option) {
   const auto [stop, ec] = std::from_chars(begin, end, number);
   if (stop == begin) reject(text, option, "it does not start with a number");
   if (ec == std::errc::result_out_of_range) reject(text, option, "too large");
-  std::string_view unit(stop, static_cast<std::size_t>(end - stop));
+  const std::string_view unit(stop, static_cast<std::size_t>(end - stop));
   if (unit.empty()) return number;
-  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
   for (const Unit& u : kUnits) {
     if (!same_ignoring_case(unit, u.name)) continue;
     if (number > std::numeric_limits<std::uint64_t>::max() / u.bytes) reject(text, option, "too large");

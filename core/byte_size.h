@@ -10,9 +10,9 @@
 namespace pcrypt::core {
 
 // The units of dd(1), as README "Usage" and pcrypt(1) "Sizes" document them: a whole number of bytes,
-// optionally followed (spaces allowed in between) by a unit: K, KiB, M, MiB, G, GiB are powers of 1024; kB,
-// MB, GB powers of 1000; B is bytes. Units are case-insensitive ("k" = "K", "64kb" = "64kB" = 64000).
-// Fractions, signs, other units and overflow throw Error(usage) naming `option`.
+// directly followed by an optional unit: K, KiB, M, MiB, G, GiB are powers of 1024; kB, MB, GB powers of
+// 1000; B is bytes. Units are case-insensitive ("k" = "K", "64kb" = "64kB" = 64000). Fractions, signs,
+// spaces, other units and overflow throw Error(usage) naming `option`, with a hint that teaches the grammar.
 std::uint64_t parse_size(std::string_view text, std::string_view option);
 
 enum class ByteStyle {

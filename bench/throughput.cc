@@ -12,10 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include "app/bench/columns.h"
-#include "app/bench/experiments.h"
-#include "app/bench/file_runs.h"
-#include "app/bench/sinks.h"
+#include "bench/columns.h"
+#include "bench/experiments.h"
+#include "bench/file_runs.h"
+#include "bench/sinks.h"
 #include "core/aes/engine.h"
 #include "core/byte_size.h"
 #include "core/crypt.h"

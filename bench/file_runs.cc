@@ -1,4 +1,4 @@
-#include "app/bench/file_runs.h"
+#include "bench/file_runs.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <memory>
 
-#include "app/bench/sinks.h"
+#include "bench/sinks.h"
 #include "core/byte_size.h"
 #include "core/error.h"
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "app/bench/columns.h"
-#include "app/bench/experiments.h"
+#include "bench/columns.h"
+#include "bench/experiments.h"
 #include "core/aes/engine.h"
 #include "core/byte_size.h"
 #include "core/engine_choice.h"
