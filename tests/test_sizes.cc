@@ -71,22 +71,29 @@ TEST_CASE("parse_size: units ignore case, for every option alike") {
 }
 
 TEST_CASE("parse_size: anything else is a usage error naming the option") {
-  const auto error = [](const char* text) { return refusal(text); };
-  CHECK(error("") == "invalid size '' for --chunk-size: it does not start with a number");
-  CHECK(error("MiB") == "invalid size 'MiB' for --chunk-size: it does not start with a number");
-  CHECK(error("-1") == "invalid size '-1' for --chunk-size: it does not start with a number");
-  CHECK(error("+1") == "invalid size '+1' for --chunk-size: it does not start with a number");
-  CHECK(error(" 1") == "invalid size ' 1' for --chunk-size: it does not start with a number");
-  CHECK(error("1.5M") == "invalid size '1.5M' for --chunk-size: unknown unit '.5M'");
-  CHECK(error("1 M") == "invalid size '1 M' for --chunk-size: unknown unit ' M'");
-  CHECK(error("1 MiB") == "invalid size '1 MiB' for --chunk-size: unknown unit ' MiB'");
-  CHECK(error("1 ") == "invalid size '1 ' for --chunk-size: unknown unit ' '");
-  CHECK(error("4T") == "invalid size '4T' for --chunk-size: unknown unit 'T'");
-  CHECK(error("12XB") == "invalid size '12XB' for --chunk-size: unknown unit 'XB'");
-  CHECK(error("12parsecs") == "invalid size '12parsecs' for --chunk-size: unknown unit 'parsecs'");
-  CHECK(error("18446744073709551616") == "invalid size '18446744073709551616' for --chunk-size: too large");
-  CHECK(error("17179869184G") == "invalid size '17179869184G' for --chunk-size: too large");  // 2^64 bytes
-  CHECK(error("17179869183GiB").empty());  // 1 GiB less fits
+  struct Refusal {
+    const char* text;
+    const char* why;  // after "invalid size '<text>' for --chunk-size: "
+  };
+  const Refusal refusals[] = {
+      {"", "it does not start with a number"},
+      {"MiB", "it does not start with a number"},
+      {"-1", "it does not start with a number"},
+      {"+1", "it does not start with a number"},
+      {" 1", "it does not start with a number"},
+      {"1.5M", "unknown unit '.5M'"},
+      {"1 M", "unknown unit ' M'"},
+      {"1 MiB", "unknown unit ' MiB'"},
+      {"1 ", "unknown unit ' '"},
+      {"4T", "unknown unit 'T'"},
+      {"12XB", "unknown unit 'XB'"},
+      {"12parsecs", "unknown unit 'parsecs'"},
+      {"18446744073709551616", "too large"},
+      {"17179869184G", "too large"},  // 2^64 bytes
+  };
+  for (const Refusal& r : refusals)
+    CHECK(refusal(r.text) == "invalid size '" + std::string(r.text) + "' for --chunk-size: " + r.why);
+  CHECK(refusal("17179869183GiB").empty());  // 1 GiB less fits
   // The hint teaches the convention.
   try {
     size("4T");
