@@ -129,7 +129,8 @@ TEST_CASE("malformed recipients are usage errors naming the recipient") {
                     "recipient 'age1");
   check_usage_error([&] { parse_recipient("ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ user@host"); },
                     "SSH key type ssh-rsa is not supported");
-  check_usage_error([&] { parse_recipient("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA"); },
+  check_usage_error([&] { parse_recipient("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA"); }, "not valid base64");
+  check_usage_error([&] { parse_recipient("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA=="); },
                     "not an ssh-ed25519 public key");
   check_usage_error([&] { parse_recipient("ssh-ed25519"); }, "without key data");
   check_usage_error([&] { parse_recipient("hello"); }, "recipient 'hello' is not a recipient");
