@@ -1,0 +1,57 @@
+// Public-key recipients and the identities that open them: parsing of the text forms users already have
+// (age1… / AGE-SECRET-KEY-1… from age-keygen or `pcrypt keygen --identity`, ssh-ed25519 public keys and
+// unencrypted OpenSSH private keys). Errors are core::Error(usage) naming the input; see docs/FORMAT.md §10.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/secret.h"
+
+namespace pcrypt::core {
+
+using PublicKey32 = std::array<std::uint8_t, 32>;
+
+// An age / pcrypt X25519 recipient (slot kind 3).
+struct X25519Recipient {
+  PublicKey32 public_key;
+};
+// An SSH ed25519 recipient (slot kind 4): the key converted to X25519 plus the SSH public key blob it binds.
+struct SshEd25519Recipient {
+  PublicKey32 public_key;          // crypto_sign_ed25519_pk_to_curve25519(ed25519 key)
+  std::vector<std::uint8_t> blob;  // SSH wire blob: string "ssh-ed25519" || string key (51 bytes)
+};
+using Recipient = std::variant<X25519Recipient, SshEd25519Recipient>;
+
+// An identity: the X25519 secret (scalar) and its public key; for SSH also the public key blob.
+struct Identity {
+  enum class Kind { x25519, ssh_ed25519 };
+  Kind kind = Kind::x25519;
+  SecretBytes secret;              // 32-byte X25519 secret key
+  PublicKey32 public_key{};        // crypto_scalarmult_base(secret) for x25519; converted ed25519 key for SSH
+  std::vector<std::uint8_t> blob;  // SSH public key blob (ssh_ed25519 only)
+};
+
+// One recipient string: "age1…" or "ssh-ed25519 AAAA… [comment]". Throws core::Error(usage) naming it.
+Recipient parse_recipient(std::string_view text);
+// A recipients file (`-R`): one recipient per line; blank lines and lines starting with '#' are ignored, CRLF
+// accepted; an authorized_keys line with leading options ("from=… ssh-ed25519 AAAA…") is accepted, the
+// options ignored. `name` (the file name) appears in errors with the line number. Throws if no recipient is
+// found.
+std::vector<Recipient> parse_recipients_file(std::string_view content, std::string_view name);
+// An identity file (`-i`): age-keygen/pcrypt files (AGE-SECRET-KEY-1… lines, '#' comments, CRLF, several
+// identities) or an OpenSSH private key. A public key (age1…, ssh-ed25519 …) gives a clear usage error.
+std::vector<Identity> parse_identity_file(std::string_view content, std::string_view name);
+
+// Text forms of pcrypt's own identities (age's encoding, so age and pcrypt share keys).
+std::string format_x25519_recipient(const PublicKey32& public_key);  // age1…
+std::string format_x25519_identity(const SecretBytes& secret);       // AGE-SECRET-KEY-1…
+Identity generate_x25519_identity();
+Identity x25519_identity_from_secret(const SecretBytes& secret);
+Recipient recipient_of(const Identity& identity);
+
+}  // namespace pcrypt::core

@@ -1,0 +1,121 @@
+// Recipient slots: X25519 key agreement with a per-slot ephemeral key, BLAKE2b wrap key bound to both public
+// keys (and for SSH to the key blob), file key sealed with XChaCha20-Poly1305 under a fixed nonce.
+#include "core/recipient_slot.h"
+
+#include <sodium.h>
+
+#include <cstring>
+#include <string_view>
+
+#include "core/error.h"
+
+namespace pcrypt::core::recipient_slot {
+namespace {
+
+constexpr std::string_view label_x25519 = "pcrypt-x25519-wrap";
+constexpr std::string_view label_ssh = "pcrypt-ssh-ed25519-wrap";
+// Zero nonce: each wrap key seals exactly one message (§3.2 Why).
+constexpr std::array<std::uint8_t, crypto_aead_xchacha20poly1305_ietf_NPUBBYTES> zero_nonce{};
+
+std::array<std::uint8_t, 32> blob_hash(const std::vector<std::uint8_t>& blob) {
+  std::array<std::uint8_t, 32> h{};
+  crypto_hash_sha256(h.data(), blob.data(), blob.size());
+  return h;
+}
+
+// WK = BLAKE2b-256(key = S, message = label || E || R [|| SHA-256(blob)]).
+void wrap_key(std::uint8_t out[32], const std::uint8_t shared[32], std::string_view label,
+              const std::uint8_t e[32], const std::uint8_t r[32],
+              const std::array<std::uint8_t, 32>* blob_digest) {
+  crypto_generichash_state st;
+  crypto_generichash_init(&st, shared, 32, 32);
+  crypto_generichash_update(&st, reinterpret_cast<const std::uint8_t*>(label.data()), label.size());
+  crypto_generichash_update(&st, e, 32);
+  crypto_generichash_update(&st, r, 32);
+  if (blob_digest != nullptr) crypto_generichash_update(&st, blob_digest->data(), 32);
+  crypto_generichash_final(&st, out, 32);
+  sodium_memzero(&st, sizeof st);
+}
+
+// X25519; false when the result is all zero (libsodium also returns -1 then; checked twice on purpose).
+bool agree(std::uint8_t out[32], const std::uint8_t secret[32], const std::uint8_t peer[32]) {
+  if (crypto_scalarmult(out, secret, peer) != 0) return false;
+  return sodium_is_zero(out, 32) == 0;
+}
+
+}  // namespace
+
+std::size_t slot_size(std::uint8_t kind) {
+  if (kind == kind_x25519) return x25519_slot_size;
+  if (kind == kind_ssh_ed25519) return ssh_ed25519_slot_size;
+  return 0;
+}
+
+std::vector<std::uint8_t> wrap_with_ephemeral(const SecretBytes& file_key, const Recipient& recipient,
+                                              std::span<const std::uint8_t, 32> ephemeral_secret,
+                                              Trace* trace) {
+  if (file_key.size() != file_key_size) throw Error(ErrorKind::io, "internal: file key must be 32 bytes");
+  const auto* ssh = std::get_if<SshEd25519Recipient>(&recipient);
+  const PublicKey32& r = ssh ? ssh->public_key : std::get<X25519Recipient>(recipient).public_key;
+  std::array<std::uint8_t, 32> e{};
+  crypto_scalarmult_base(e.data(), ephemeral_secret.data());
+  SecretBytes shared(32), wk(32);
+  if (!agree(shared.data(), ephemeral_secret.data(), r.data()))
+    throw Error(ErrorKind::usage, "recipient public key is a low-order point (no shared secret)",
+                "the recipient is damaged or malicious; ask its owner for the public key again");
+  std::vector<std::uint8_t> slot;
+  std::array<std::uint8_t, 32> digest{};
+  if (ssh) {
+    digest = blob_hash(ssh->blob);
+    wrap_key(wk.data(), shared.data(), label_ssh, e.data(), r.data(), &digest);
+    slot.push_back(kind_ssh_ed25519);
+    slot.insert(slot.end(), digest.begin(), digest.begin() + 4);
+  } else {
+    wrap_key(wk.data(), shared.data(), label_x25519, e.data(), r.data(), nullptr);
+    slot.push_back(kind_x25519);
+  }
+  slot.insert(slot.end(), e.begin(), e.end());
+  const std::size_t at = slot.size();
+  slot.resize(at + file_key_size + crypto_aead_xchacha20poly1305_ietf_ABYTES);
+  crypto_aead_xchacha20poly1305_ietf_encrypt(slot.data() + at, nullptr, file_key.data(), file_key.size(),
+                                             nullptr, 0, nullptr, zero_nonce.data(), wk.data());
+  if (trace != nullptr) {
+    trace->ephemeral_public = e;
+    std::memcpy(trace->shared_secret.data(), shared.data(), 32);
+    std::memcpy(trace->wrap_key.data(), wk.data(), 32);
+    std::memcpy(trace->tag.data(), digest.data(), 4);
+  }
+  return slot;
+}
+
+std::vector<std::uint8_t> wrap(const SecretBytes& file_key, const Recipient& recipient) {
+  SecretBytes eph(32);
+  randombytes_buf(eph.data(), eph.size());
+  return wrap_with_ephemeral(file_key, recipient, std::span<const std::uint8_t, 32>(eph.data(), 32));
+}
+
+std::optional<SecretBytes> unwrap(std::span<const std::uint8_t> slot, const Identity& identity) {
+  if (slot.empty() || slot.size() != slot_size(slot[0])) return std::nullopt;
+  const bool ssh = slot[0] == kind_ssh_ed25519;
+  if (ssh != (identity.kind == Identity::Kind::ssh_ed25519)) return std::nullopt;
+  std::array<std::uint8_t, 32> digest{};
+  std::size_t at = 1;
+  if (ssh) {
+    digest = blob_hash(identity.blob);
+    if (std::memcmp(digest.data(), slot.data() + 1, 4) != 0) return std::nullopt;
+    at += 4;
+  }
+  const std::uint8_t* e = slot.data() + at;
+  SecretBytes shared(32), wk(32);
+  if (!agree(shared.data(), identity.secret.data(), e)) return std::nullopt;
+  wrap_key(wk.data(), shared.data(), ssh ? label_ssh : label_x25519, e, identity.public_key.data(),
+           ssh ? &digest : nullptr);
+  SecretBytes fk(file_key_size);
+  if (crypto_aead_xchacha20poly1305_ietf_decrypt(fk.data(), nullptr, nullptr, slot.data() + at + 32,
+                                                 file_key_size + crypto_aead_xchacha20poly1305_ietf_ABYTES,
+                                                 nullptr, 0, zero_nonce.data(), wk.data()) != 0)
+    return std::nullopt;
+  return fk;
+}
+
+}  // namespace pcrypt::core::recipient_slot
