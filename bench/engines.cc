@@ -151,6 +151,7 @@ void run_aead(const Context& ctx, const EnginesOptions& options,
   std::uint8_t key[32];
   randombytes_buf(key, sizeof key);
   std::vector<Aead> aeads;
+  aeads.reserve(engines.size());
   for (const aes::Engine* e : engines)
     aeads.push_back(
         {std::string(e->name), "AES-256-GCM", e->make_gcm(std::span<const std::uint8_t, 32>(key, 32))});

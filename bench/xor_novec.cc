@@ -1,10 +1,15 @@
-// Built with -fno-tree-vectorize -fno-tree-slp-vectorize (bench/CMakeLists.txt); the attribute
+// Built without auto-vectorisation (bench/CMakeLists.txt); the attribute
 // repeats it so that the loops stay scalar even if this file is compiled some other way.
 #include <cstring>
 
 #include "bench/xor_kernels.h"
 
+#if defined(__clang__)
+// clang has no per-function optimize attribute: its -fno-vectorize -fno-slp-vectorize for this file does it.
+#define PCRYPT_SCALAR_KERNEL __attribute__((noinline))
+#else
 #define PCRYPT_SCALAR_KERNEL __attribute__((noinline, optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
+#endif
 
 namespace pcrypt::app::bench {
 
