@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/secret.h"
+#include "core/aes/secret_bytes.h"
 
 namespace pcrypt::core {
 

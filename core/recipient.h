@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/secret.h"
+#include "core/aes/secret_bytes.h"
 
 namespace pcrypt::core {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/recipient.h"
-#include "core/secret.h"
+#include "core/aes/secret_bytes.h"
 
 namespace pcrypt::core::recipient_slot {
 

@@ -15,6 +15,7 @@
 #include "tests/test_bytes.h"
 
 using namespace pcrypt::core;
+using pcrypt::SecretBytes;
 using pcrypt::test::Bytes;
 using pcrypt::test::from_hex;
 
