@@ -59,6 +59,7 @@ class FakeCodec final : public core::RecordCodec {
       : out_(out), failing_(std::move(failing)), throwing_(throwing) {}
 
   std::size_t input_record_bytes() const override { return kRecordBytes; }
+  std::size_t output_record_bytes() const override { return kFrameHeader + kRecordBytes; }
   std::size_t buffer_bytes() const override { return kRecordBytes + kFrameHeader; }
 
   core::RecordOutcome process(std::uint64_t index, bool last, std::uint8_t* buf,
