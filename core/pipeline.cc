@@ -16,33 +16,64 @@
 // pipeline knows nothing of the format: record sizes, order, the last flag and the codec's verdict are all it
 // uses.
 //
-// Ownership of a buffer: free pool (nobody) -> reader, while it reads the record into it -> published job,
-// owned by whichever worker claimed it -> done job, owned by the writer -> back to the pool only after the
-// writer's write() returned. No stage ever touches a buffer it does not own, and record data is never copied
-// except by read() and write() themselves.
+// That is the sequential path, the one for pipes and terminals, which can only be read and written in order.
+// A regular file can do better, and the pipeline takes what each side offers (io::Reader::positional(),
+// io::Writer::positional(), io/stream.h), independently:
+//
+//  - Positional input (a regular file whose size is its content): there is no reader thread. The size at the
+//    start fixes every record's offset and length and which record is last, and the whole plan counts as
+//    published. A worker claims the next job, takes a buffer and preads its own record into it, so the copy
+//    out of the page cache (about as costly per GiB as GCM itself) runs on every core instead of one. The
+//    file may change while it is read: a record that comes back short means it shrank, and after the last
+//    record the worker reads one byte more, which must not exist, or it grew. Either is an Error(io) at that
+//    record ("input changed size while being read"), so the output is never a silent mix of two versions of
+//    the file, and pread, unlike a mapping, cannot raise SIGBUS on a truncated file. Bytes changed in place
+//    without a change of size cannot be told from the original, on any path.
+//  - Positional output (only the atomic temporary file, which nobody sees before commit): every record but
+//    the last writes exactly the codec's output_record_bytes(), so record `seq` goes to base + seq * that.
+//    The worker that processed it pwrites it there at once, in whatever order records finish, and returns
+//    its buffer to the pool. The writer still takes the records in order, but only to count them: the stats
+//    and the progress callback cover the prefix of records written, so progress only moves forward.
+//
+// With both, each worker reads, processes and writes its own records and the calling thread only keeps
+// count; with neither, it is the design above. Both paths give the same bytes: the record plan is the same
+// (the sequential reader's peek finds the last record where the size says it is) and so are the offsets.
+// Afterwards both streams are left where sequential reading and writing would have left them.
+//
+// Ownership of a buffer: free pool (nobody) -> reader (or, reading positionally, the claiming worker) while
+// the record is read into it -> published job, owned by whichever worker claimed it -> done job, owned by the
+// writer -> back to the pool only after the writer's write() returned (writing positionally: after the
+// worker's own pwrite returned). No stage ever touches a buffer it does not own, and record data is never
+// copied except by the reads and writes themselves.
 //
 // Why memory is bounded: all buffers (pipeline_buffers(workers) = 2 * workers + 3, each the codec's
-// buffer_bytes(), chunk_size + 16 for the payload) are allocated before the first read, and the reader blocks
-// when the pool is empty. A buffer only comes back once its record has been written, so the reader is never
-// more than that many records ahead of the writer, whatever the input size and however slow the output. The
-// ring has a power-of-two number of slots, at least the number of buffers, so a slot is always free when the
-// reader holds a buffer for the next job.
+// buffer_bytes(), chunk_size + 16 for the payload) are allocated before the first read, and nobody reads a
+// record without a free buffer. A job may also start only fewer than that many jobs after the oldest one the
+// writer has not taken yet (job `written`): sequentially the pool alone ensures that, since every buffer is
+// held until its record is written, but workers that write for themselves return buffers out of order, and
+// one slow record must not let the others run arbitrarily far ahead. So the input read is never more than
+// the pool's worth of records ahead of the output, whatever the input size and however slow the output. The
+// ring has a power-of-two number of slots, at least the number of buffers, so a job's slot is always free.
 //
 // The last record: the format seals the final chunk with last=true, and a final chunk that exactly fills its
-// record must be flagged too. After a full record the reader peeks one byte of input: at end of input the
-// record is the last one; otherwise the peeked byte becomes the first byte of the next record. The codec gets
-// the flag with the record.
+// record must be flagged too. Sequentially, after a full record the reader peeks one byte of input: at end of
+// input the record is the last one; otherwise the peeked byte becomes the first byte of the next record.
+// Positionally, the size says it (and the check above confirms it). The codec gets the flag with the record.
 //
 // Errors: every stage reports a failure as a value, an Error bound to the job sequence number where it
 // happened (read failure at the job being read, the codec's error (e.g. authentication failure) at the job
 // that failed, write failure at the job being written). The failure with the lowest sequence number wins,
 // since it is the first one in stream order; later ones are dropped. Once a failure is recorded at
 // `fail_seq`, the reader publishes nothing at or after it, workers claim nothing at or after it, and the
-// writer stops when it reaches it, so no record from the first failed one on is ever written: in the open
-// direction only authenticated plaintext reaches the output. Every wait also wakes on a new failure, so no
-// stage can block forever on one that has stopped. run_pipeline joins all threads before it throws. A read or
-// write failure is thrown as core::StreamError, an Error of kind io that keeps the errno
-// (core/pipeline_error.h); anything else as a plain Error.
+// writer stops when it reaches it. Sequentially, no record from the first failed one on is ever written. A
+// record is only ever written after the codec accepted it, on either path: in the open direction only
+// authenticated plaintext reaches the output, ever. Writing positionally, records after the first failed one
+// that were already in flight may still be written at their offsets (and records before it are all
+// completed), but that output is the temporary file, which a failed run never commits: the caller does not
+// call commit() after an error, the AtomicFileWriter's destructor removes it, and the user never sees a byte
+// of it. Every wait also wakes on a new failure, so no stage can block forever on one that has stopped.
+// run_pipeline joins all threads before it throws. A read or write failure is thrown as core::StreamError,
+// an Error of kind io that keeps the errno (core/pipeline_error.h); anything else as a plain Error.
 //
 // Only a read already in progress can delay the stop: a blocked read() on a pipe or terminal returns only
 // when data or end of input arrives, and run_pipeline waits for it (it must join the reader before
