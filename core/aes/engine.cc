@@ -11,6 +11,8 @@ namespace {
 
 // Fastest first: best_engine() takes the first supported one.
 const std::array kEngines{
+    Engine{"vaes512", "our AES-256-GCM: VAES + VPCLMULQDQ, 512-bit AVX-512", detail::vaes512_supported,
+           detail::make_vaes512_gcm, detail::make_vaes512_block_cipher, detail::vaes512_not_preferred},
     Engine{"vaes", "our AES-256-GCM: VAES + VPCLMULQDQ, 256-bit AVX2", detail::vaes_supported,
            detail::make_vaes_gcm, detail::make_vaes_block_cipher},
     Engine{"aesni", "our AES-256-GCM: AES-NI + PCLMULQDQ, 128-bit", detail::aesni_supported,
@@ -33,10 +35,31 @@ const Engine* find_engine(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+std::string_view not_preferred(const Engine& e) {
+  return e.not_preferred != nullptr ? e.not_preferred() : std::string_view{};
+}
+
+}  // namespace
+
 const Engine& best_engine() {
   for (const Engine& e : kEngines)
-    if (e.supported()) return e;
+    if (e.supported() && not_preferred(e).empty()) return e;
   throw std::runtime_error("no AES engine is supported on this CPU");
+}
+
+std::string best_engine_reason() {
+  const Engine& best = best_engine();
+  std::string passed;
+  for (const Engine& e : kEngines) {
+    if (&e == &best) break;
+    passed += passed.empty() ? "" : "; ";
+    passed += std::string(e.name) + (e.supported() ? " not preferred: " + std::string(not_preferred(e))
+                                                   : " not supported on this CPU");
+  }
+  return std::string(best.name) +
+         (passed.empty() ? " (the fastest engine, supported here)" : " (" + passed + ")");
 }
 
 const Engine& select_engine(std::string_view requested) {
@@ -67,6 +90,8 @@ std::string describe_engines() {
     out += e.description;
     out += '\n';
   }
+  out += "default: " + best_engine_reason() + '\n';
+  if (&chosen != &best_engine()) out += "(" + std::string(chosen.name) + " requested by PCRYPT_ENGINE)\n";
   return out;
 }
 
