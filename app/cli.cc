@@ -1,8 +1,9 @@
 #include "app/cli.h"
 
-#include <stdexcept>
-
+#include "app/environment.h"
 #include "core/aes/engine.h"
+#include "core/engine_choice.h"
+#include "core/error.h"
 
 namespace pcrypt::app {
 namespace {
@@ -19,44 +20,57 @@ constexpr const char* kExitStatusFooter =
     "Environment: PCRYPT_PASSPHRASE (passphrase for -p), PCRYPT_ENGINE (default for --engine).\n"
     "See pcrypt(1) for details.";
 
+// An empty value (`-j ''`, `-o "$UNSET"`) is almost always a script bug; taking it as "the default" would
+// hide it, and for -o it would mean standard output. CLI11 reports it as "<option>: <this text>".
+const CLI::Validator kNonEmpty(
+    [](const std::string& value) {
+      return value.empty() ? std::string("empty value (give a value, or leave the option out)")
+                           : std::string();
+    },
+    "", "NON_EMPTY");
+
 void add_input_output(CLI::App& cmd, CryptArgs& a, const char* default_output) {
-  cmd.add_option("FILE", a.file, "Input file ('-' or none: standard input)");
+  cmd.add_option("FILE", a.file, "Input file ('-' or none: standard input)")->check(kNonEmpty);
   cmd.add_option("-o,--output", a.output,
                  std::string("Output file ('-': standard output). Default: ") + default_output)
+      ->check(kNonEmpty)
       ->each([&a](const std::string&) { a.output_given = true; });
   cmd.add_flag("-f,--force", a.force, "Overwrite an existing output file; allow ciphertext on a terminal");
 }
 
 void add_credentials(CLI::App& cmd, CryptArgs& a, const char* key_help) {
-  cmd.add_option("-k,--key", a.key_files, key_help)->type_name("KEYFILE")->allow_extra_args(false);
+  cmd.add_option("-k,--key", a.key_files, key_help)
+      ->type_name("KEYFILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
   cmd.add_flag(
       "-p,--passphrase", a.passphrase,
       "Use a passphrase: from --passphrase-file, else $PCRYPT_PASSPHRASE, else asked on the terminal");
   cmd.add_option("--passphrase-file", a.passphrase_file,
                  "Read the passphrase from the first line of FILE (implies -p)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(kNonEmpty);
 }
 
 void add_performance(CLI::App& cmd, CryptArgs& a) {
-  cmd.add_option("-j,--threads", a.threads, "Worker threads (default: one per online core)")->type_name("N");
+  cmd.add_option("-j,--threads", a.threads, "Worker threads (default: one per online core)")
+      ->type_name("N")
+      ->check(kNonEmpty);
   cmd.add_option("--engine", a.engine,
-                 "AES engine: vaes, aesni, sodium, portable (default: $PCRYPT_ENGINE or the "
+                 "AES engine: vaes512, vaes, aesni, sodium, portable (default: $PCRYPT_ENGINE or the "
                  "fastest supported; see --version)")
-      ->type_name("NAME");
+      ->type_name("NAME")
+      ->check(kNonEmpty);
 }
 
 }  // namespace
 
 std::string engine_table() {
-  std::string text;
   try {
-    return aes::describe_engines();
-  } catch (const std::invalid_argument& e) {
+    return aes::describe_engines(&core::choose_engine(requested_engine({})));
+  } catch (const core::Error& e) {
     // A bad $PCRYPT_ENGINE must not hide the very list that would show the user what to set it to.
-    for (const aes::Engine& engine : aes::all_engines())
-      text += std::string(engine.name) + (engine.supported() ? "  supported    " : "  unsupported  ") +
-              std::string(engine.description) + "\n";
-    return text + "(PCRYPT_ENGINE: " + e.what() + ")\n";
+    return aes::describe_engines(nullptr) + "(PCRYPT_ENGINE: " + e.what() + ")\n";
   }
 }
 
@@ -85,13 +99,16 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
   s.encrypt
       ->add_option("--chunk-size", args.encrypt.chunk_size,
                    "Plaintext bytes per chunk, e.g. 64KiB (default 1MiB)")
-      ->type_name("SIZE");
+      ->type_name("SIZE")
+      ->check(kNonEmpty);
   s.encrypt
       ->add_option("--kdf-memory", args.encrypt.kdf_memory,
                    "Argon2id memory for passphrase slots, e.g. 256MiB")
-      ->type_name("SIZE");
+      ->type_name("SIZE")
+      ->check(kNonEmpty);
   s.encrypt->add_option("--kdf-ops", args.encrypt.kdf_ops, "Argon2id passes for passphrase slots")
-      ->type_name("N");
+      ->type_name("N")
+      ->check(kNonEmpty);
 
   s.decrypt = app.add_subcommand("decrypt", "Decrypt FILE (or standard input)");
   add_input_output(*s.decrypt, args.decrypt, "FILE without its .pcrypt suffix, or standard output");
@@ -100,19 +117,24 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
   s.decrypt
       ->add_option("--max-kdf-memory", args.decrypt.max_kdf_memory,
                    "Refuse passphrase slots that need more Argon2id memory than SIZE")
-      ->type_name("SIZE");
+      ->type_name("SIZE")
+      ->check(kNonEmpty);
   s.decrypt
       ->add_option("--max-kdf-ops", args.decrypt.max_kdf_ops,
                    "Refuse passphrase slots with more than N passes")
-      ->type_name("N");
+      ->type_name("N")
+      ->check(kNonEmpty);
 
   s.keygen = app.add_subcommand("keygen", "Generate a random key file");
-  s.keygen->add_option("-o,--output", args.keygen.output,
-                       "Key file to create, mode 0600 (default: standard output)");
+  s.keygen
+      ->add_option("-o,--output", args.keygen.output,
+                   "Key file to create, mode 0600 (default: standard output)")
+      ->check(kNonEmpty);
   s.keygen->add_flag("-f,--force", args.keygen.force, "Overwrite an existing key file");
 
   s.info = app.add_subcommand("info", "Describe an encrypted file's header (no key needed)");
-  s.info->add_option("FILE", args.info.file, "Encrypted file ('-' or none: standard input)");
+  s.info->add_option("FILE", args.info.file, "Encrypted file ('-' or none: standard input)")
+      ->check(kNonEmpty);
   s.info->add_flag("--engines", args.info.engines, "List the AES engines and which one would be used");
 
   for (CLI::App* sub : {s.encrypt, s.decrypt, s.keygen, s.info}) sub->footer(kExitStatusFooter);

@@ -10,8 +10,9 @@
 #include "app/output_name.h"
 #include "app/progress.h"
 #include "app/report.h"
-#include "app/size_arg.h"
+#include "core/byte_size.h"
 #include "core/error.h"
+#include "io/file_info.h"
 
 namespace pcrypt::app {
 namespace {
@@ -19,14 +20,14 @@ namespace {
 // Output path for the run: "" means standard output.
 std::string output_path(const CryptArgs& args, bool encrypting) {
   if (args.output_given) return is_standard_stream(args.output) ? std::string() : args.output;
-  if (is_standard_stream(args.file)) return {};
+  // A descriptor path (/dev/stdin, /dev/fd/3) has no file name to derive one from: like "-", standard output.
+  if (is_standard_stream(args.file) || io::descriptor_path(args.file)) return {};
   return encrypting ? encrypted_name(args.file) : decrypted_name(args.file);
 }
 
-// Header and payload errors are about the input; say which one (stdin included). A write error after the
-// reader of our output left is not an error worth a message.
-[[noreturn]] void rethrow_with_context(const core::Error& e, const Input& input, const Output& out) {
-  if (out.reader_gone()) throw OutputClosedEarly();
+// Header and payload errors are about the input; say which one (stdin included). Anything else, I/O errors
+// with their errno included, goes on unchanged.
+[[noreturn]] void rethrow_with_context(const core::Error& e, const Input& input) {
   if (e.kind() == core::ErrorKind::header || e.kind() == core::ErrorKind::payload)
     throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
   throw;
@@ -35,7 +36,7 @@ std::string output_path(const CryptArgs& args, bool encrypting) {
 void log_throughput(const char* verb, std::uint64_t bytes, std::chrono::steady_clock::time_point start) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double rate = seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0.0;
-  spdlog::info("{} {} in {:.2f} s ({:.2f} GB/s)", verb, format_bytes(bytes), seconds, rate);
+  spdlog::info("{} {} in {:.2f} s ({:.2f} GB/s)", verb, core::format_bytes(bytes), seconds, rate);
 }
 
 }  // namespace
@@ -50,14 +51,15 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
     refuse_terminal_stdout(args.force || (args.output_given && args.output == "-"));
   } else {
     check_output_path(input, out_path, args.force);
+    refuse_terminal_output(out_path, args.force);
   }
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
   const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::encrypt);
 
   spdlog::info("engine {}, worker threads {}, chunk size {}", options.engine->name,
-               effective_threads(options.threads), format_bytes(options.chunk_size));
-  const std::unique_ptr<Output> out = open_output(out_path, args.force);
+               effective_threads(options.threads), core::format_bytes(options.chunk_size));
+  const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("encrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
 
@@ -66,7 +68,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   try {
     stats = core::encrypt_stream(*input.reader, *out, credentials, options);
   } catch (const core::Error& e) {
-    rethrow_with_context(e, input, *out);
+    rethrow_with_context(e, input);
   }
   out->commit();
   progress.finish();
@@ -79,7 +81,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   core::DecryptOptions options = decrypt_options(args);
   const std::string out_path = output_path(args, false);
   Input input = open_input(args.file);
-  refuse_terminal_stdin(input);
+  refuse_terminal_input(input);
   if (out_path.empty())
     check_stdout_target(input);
   else
@@ -87,7 +89,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
 
   spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
-  const std::unique_ptr<Output> out = open_output(out_path, args.force);
+  const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
   ProgressLine progress("decrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
@@ -97,7 +99,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   try {
     stats = core::decrypt_stream(*input.reader, *out, credentials, options);
   } catch (const core::Error& e) {
-    rethrow_with_context(e, input, *out);
+    rethrow_with_context(e, input);
   }
   out->commit();
   progress.finish();

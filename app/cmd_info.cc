@@ -15,7 +15,7 @@ int run_info(const InfoArgs& args) {
   if (args.engines && args.file.empty()) return 0;
 
   Input input = open_input(args.file);
-  refuse_terminal_stdin(input);
+  refuse_terminal_input(input);
   std::string description;
   try {
     description = core::describe_header(*input.reader);

@@ -1,13 +1,13 @@
 #include "app/endpoints.h"
 
+#include <fcntl.h>
 #include <unistd.h>
-
-#include <cerrno>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
 #include "io/file_info.h"
+#include "io/std_fds.h"
 
 namespace pcrypt::app {
 namespace {
@@ -20,15 +20,56 @@ std::string path_of(const Input& input) {
   return input.is_stdin ? kStdinPath : input.path;
 }
 
+// Data cannot come from (or go to) a standard stream that was closed at start (io/std_fds.h): it is
+// /dev/null now, and reading it as empty input or writing into it would report a success that is not one.
+void require_open_stdin() {
+  if (io::standard_fd_was_closed(STDIN_FILENO))
+    throw core::Error(core::ErrorKind::io, "standard input is closed",
+                      "give a FILE, or redirect standard input (< FILE)");
+}
+
+void require_open_stdout() {
+  if (io::standard_fd_was_closed(STDOUT_FILENO))
+    throw core::Error(core::ErrorKind::io, "standard output is closed",
+                      "give -o FILE, or redirect standard output (> FILE)");
+}
+
+// -o /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: the descriptor must be open for writing now (a
+// standard one closed at start is /dev/null by now, which would swallow the output).
+void check_descriptor_output(int fd, const std::string& path) {
+  if (fd == STDOUT_FILENO) require_open_stdout();
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (io::standard_fd_was_closed(fd) || flags < 0)
+    throw core::Error(core::ErrorKind::io,
+                      "cannot write to " + path + ": descriptor " + std::to_string(fd) + " is not open",
+                      "open it in the shell (e.g. " + std::to_string(fd) + "> FILE), or use -o FILE");
+  if ((flags & O_ACCMODE) == O_RDONLY)
+    throw core::Error(core::ErrorKind::io, "cannot write to " + path + ": descriptor " + std::to_string(fd) +
+                                               " is open for reading only");
+}
+
 }  // namespace
 
 Input open_input(const std::string& path) {
-  std::unique_ptr<io::FdReader> reader = io::open_input(path);
+  if (is_standard_stream(path)) require_open_stdin();
+  std::unique_ptr<io::FdReader> reader;
+  if (const std::optional<int> fd = io::descriptor_path(path)) {
+    // The descriptor itself, not the file behind it opened anew: its offset is shared (with a passphrase
+    // read from the same standard input, for one), and a closed one is reported as such.
+    if (*fd == STDIN_FILENO) require_open_stdin();
+    if (io::standard_fd_was_closed(*fd) || ::fcntl(*fd, F_GETFD) < 0)
+      throw core::Error(core::ErrorKind::io,
+                        "cannot read " + path + ": descriptor " + std::to_string(*fd) + " is not open");
+    reader = std::make_unique<io::FdReader>(*fd, path, false);
+  } else {
+    reader = io::open_input(path);
+  }
   Input input;
   input.is_stdin = is_standard_stream(path);
   input.path = input.is_stdin ? std::string() : path;
   input.name = reader->name();
   input.size = reader->size();
+  input.is_terminal = io::is_terminal(reader->fd());
   input.reader = std::move(reader);
   return input;
 }
@@ -37,11 +78,20 @@ void check_output_path(const Input& input, const std::string& output_path, bool 
   if (input.reader && io::same_file(path_of(input), output_path))
     throw core::Error(core::ErrorKind::io, "refusing to write over the input (" + output_path + ")",
                       "choose another output file with -o");
+  // A descriptor path is the descriptor, as -o - is standard output: written in place, never replaced.
+  if (const std::optional<int> fd = io::descriptor_path(output_path))
+    return check_descriptor_output(*fd, output_path);
   if (io::is_stream_file(output_path)) return;  // /dev/null, a FIFO: written in place, nothing is lost
   if (!io::file_exists(output_path)) return;
   if (!force)
     throw core::Error(core::ErrorKind::io, "output file exists (" + output_path + ")",
                       "use -f to overwrite it, or -o to choose another name");
+  // A link into /dev or /proc leads to a device or a descriptor: replacing it would, for /dev/stdout,
+  // break the system's /dev/stdout and lose the output.
+  if (io::is_link_into_dev_or_proc(output_path))
+    throw core::Error(core::ErrorKind::io,
+                      "refusing to replace a symlink into /dev or /proc (" + output_path + ")",
+                      "to write to standard output, use -o -");
   // Only a regular file (or a symlink to one) may be replaced by the renamed temporary: never a directory
   // or a block device, and never a dangling symlink's target silently turned into a file.
   if (!io::is_regular_file(output_path))
@@ -50,6 +100,7 @@ void check_output_path(const Input& input, const std::string& output_path, bool 
 }
 
 void check_stdout_target(const Input& input) {
+  require_open_stdout();
   if (input.reader && io::same_file(path_of(input), kStdoutPath))
     throw core::Error(core::ErrorKind::io,
                       "refusing to write over the input (standard output is " + input.name + ")");
@@ -62,25 +113,43 @@ void refuse_terminal_stdout(bool insisted) {
         "redirect standard output or use -o FILE (-o - or -f writes it to the terminal anyway)");
 }
 
-void refuse_terminal_stdin(const Input& input) {
-  if (input.is_stdin && io::is_terminal(STDIN_FILENO))
-    throw core::Error(core::ErrorKind::io, "refusing to read encrypted data from a terminal",
-                      "give a FILE or redirect standard input");
-}
-
-void Output::write(const std::uint8_t* buf, std::size_t n) {
-  try {
-    inner_->write(buf, n);
-  } catch (const io::IoError& e) {
-    if (e.error_number() == EPIPE) reader_gone_ = true;
-    throw;
+void refuse_terminal_output(const std::string& output_path, bool insisted) {
+  if (insisted) return;
+  bool terminal = false;
+  if (const std::optional<int> descriptor = io::descriptor_path(output_path)) {
+    terminal = io::is_terminal(*descriptor);
+  } else if (io::is_character_device(output_path)) {
+    // Only a terminal answers isatty, and that needs a descriptor. O_NOCTTY: never become its controlling
+    // process; O_NONBLOCK: never wait for a modem line.
+    const int fd = ::open(output_path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+      terminal = io::is_terminal(fd);
+      ::close(fd);
+    }
   }
+  if (terminal)
+    throw core::Error(core::ErrorKind::io,
+                      "refusing to write encrypted data to a terminal (" + output_path + ")",
+                      "use -f to write it to the terminal anyway, or -o FILE");
 }
 
-std::unique_ptr<Output> open_output(const std::string& path, bool force) {
-  if (is_standard_stream(path)) return std::make_unique<Output>(io::stdout_writer());
-  if (io::is_stream_file(path)) return std::make_unique<Output>(io::open_stream_output(path));
-  return std::make_unique<Output>(std::make_unique<io::AtomicFileWriter>(path, force));
+void refuse_terminal_input(const Input& input) {
+  if (input.is_terminal)
+    throw core::Error(core::ErrorKind::io,
+                      input.is_stdin ? std::string("refusing to read encrypted data from a terminal")
+                                     : "refusing to read encrypted data from a terminal (" + input.name + ")",
+                      input.is_stdin ? "give a FILE or redirect standard input" : "give an encrypted FILE");
+}
+
+std::unique_ptr<io::Writer> open_output(const std::string& path, bool force) {
+  if (is_standard_stream(path)) {
+    require_open_stdout();
+    return io::stdout_writer();
+  }
+  if (const std::optional<int> fd = io::descriptor_path(path))
+    return std::make_unique<io::FdWriter>(*fd, path, false);
+  if (io::is_stream_file(path)) return io::open_stream_output(path);
+  return std::make_unique<io::AtomicFileWriter>(path, force);
 }
 
 }  // namespace pcrypt::app

@@ -3,11 +3,9 @@
 // without -f). Thin glue over pcrypt::io.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 
 #include "io/stream.h"
@@ -24,14 +22,19 @@ struct Input {
   std::string name;                   // for messages: the path, or "standard input"
   std::optional<std::uint64_t> size;  // known for regular files (progress percentage)
   bool is_stdin = false;
+  bool is_terminal = false;  // standard input or a path (/dev/tty) that is a terminal
 };
 
-// Opens `path` ("" or "-": standard input). Throws io::IoError / core::Error(io).
+// Opens `path` ("" or "-": standard input; a descriptor path such as /dev/stdin or /dev/fd/3: that
+// descriptor, not closed). Throws io::IoError / core::Error(io).
 Input open_input(const std::string& path);
 
 // Refusals before anything is created, all core::Error(io) with a hint:
-//  - output_path exists and is the very file being read (even with force);
-//  - output_path exists and force is false.
+//  - output_path exists and is the very regular file being read (even with force);
+//  - output_path is a descriptor path (/dev/stdout, /dev/fd/N: written to that descriptor) that is not open
+//    for writing;
+//  - output_path exists and force is false;
+//  - force, but output_path is not a regular file or is a symlink into /dev or /proc.
 void check_output_path(const Input& input, const std::string& output_path, bool force);
 
 // Output to standard output: refused when standard output is the input file itself (`... f >> f`).
@@ -39,34 +42,20 @@ void check_stdout_target(const Input& input);
 
 // Encrypted data must not be dumped onto a terminal unless the user insisted (-o - or -f).
 void refuse_terminal_stdout(bool insisted);
-// Decrypt and info read binary data: a terminal on standard input is a mistake, not a source.
-void refuse_terminal_stdin(const Input& input);
+// The same for an output given by path (-o /dev/tty, -o /dev/pts/3, -o /dev/stderr on a terminal): only -f
+// insists here (-o - is the explicit spelling for standard output).
+void refuse_terminal_output(const std::string& output_path, bool insisted);
+// Decrypt and info read binary data: a terminal as the input, standard input or a path such as /dev/tty, is
+// a mistake, not a source.
+void refuse_terminal_input(const Input& input);
 
-// The reader of our standard output went away (EPIPE): what it wanted was delivered, so main() exits 1
-// without an error line (documented in man/pcrypt.1).
-class OutputClosedEarly : public std::runtime_error {
- public:
-  OutputClosedEarly() : std::runtime_error("output closed early (broken pipe)") {}
-};
-
-// The destination of a command: a file output (created 0600 in the target directory as a temporary, published
-// by commit(), removed if the writer is destroyed first or the process is interrupted), or standard output.
-// It remembers an EPIPE, because the pipeline reports write failures as core::Error without the errno.
-class Output final : public io::Writer {
- public:
-  explicit Output(std::unique_ptr<io::Writer> inner) : inner_(std::move(inner)) {}
-  void write(const std::uint8_t* buf, std::size_t n) override;
-  void commit() override { inner_->commit(); }
-  std::string name() const override { return inner_->name(); }
-  bool reader_gone() const { return reader_gone_.load(); }
-
- private:
-  std::unique_ptr<io::Writer> inner_;
-  std::atomic<bool> reader_gone_{false};
-};
-
-// "" or "-": standard output; otherwise an atomic file (see io/atomic_file.h) that refuses an existing target
-// unless force.
-std::unique_ptr<Output> open_output(const std::string& path, bool force);
+// The destination of a command. "" or "-": standard output; a descriptor path (/dev/stdout, /dev/stderr,
+// /dev/fd/N, /proc/self/fd/N): that descriptor, written in place; a stream file (/dev/null, a FIFO): written
+// in place; otherwise an atomic file (see io/atomic_file.h: created 0600 in the target directory as a
+// temporary, published by commit(), removed if the writer is destroyed first or the process is interrupted)
+// that refuses an existing target unless force. A failed write throws io::IoError with its errno; when the
+// pipeline did the writing, the errno travels on in core::StreamError (core/pipeline_error.h), so main() can
+// tell a reader that went away (EPIPE) from a real failure.
+std::unique_ptr<io::Writer> open_output(const std::string& path, bool force);
 
 }  // namespace pcrypt::app

@@ -9,14 +9,16 @@
 #include <string>
 #include <string_view>
 
-#include "app/bench/bench.h"
+#include "bench/bench.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/endpoints.h"
 #include "app/logging.h"
 #include "app/report.h"
 #include "core/error.h"
+#include "core/pipeline_error.h"
 #include "io/cleanup.h"
+#include "io/std_fds.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {
@@ -32,6 +34,15 @@ int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs
   if (sub.info->parsed()) return run_info(args.info);
   if (bench.command->parsed()) return bench.run();
   throw core::Error(core::ErrorKind::usage, "no command given", "see 'pcrypt --help'");
+}
+
+// The reader of our output went away (`pcrypt decrypt ... | head`): what it wanted is delivered, so no error
+// line, and the exit status 1 still says the output is incomplete (man/pcrypt.1). The errno comes with the
+// failure itself: io::IoError from a direct write (the header), core::StreamError from the pipeline.
+bool output_closed_early(int error_number, const char* what) {
+  if (error_number != EPIPE) return false;
+  spdlog::info("output closed early ({})", what);
+  return true;
 }
 
 // CLI11 says "A subcommand is required" both for `pcrypt` and for `pcrypt encrpyt`; name the typo instead.
@@ -65,19 +76,14 @@ int run(int argc, char** argv) {
 
   try {
     return dispatch(sub, bench, args);
-  } catch (const OutputClosedEarly& e) {
-    spdlog::info("{}", e.what());
-    return kExitIo;
   } catch (const core::Error& e) {
+    const auto* stream_error = dynamic_cast<const core::StreamError*>(&e);
+    if (stream_error != nullptr && output_closed_early(stream_error->error_number(), e.what()))
+      return kExitIo;
     print_error(e.what(), e.hint());
     return e.exit_code();
   } catch (const io::IoError& e) {
-    // The reader of our output went away (`pcrypt decrypt ... | head`): what they wanted is delivered, so no
-    // error line; the exit status still says the output is incomplete.
-    if (e.error_number() == EPIPE) {
-      spdlog::info("output closed early ({})", e.what());
-      return kExitIo;
-    }
+    if (output_closed_early(e.error_number(), e.what())) return kExitIo;
     print_error(e.what());
     return kExitIo;
   } catch (const std::bad_alloc&) {
@@ -93,5 +99,10 @@ int run(int argc, char** argv) {
 }  // namespace pcrypt::app
 
 int main(int argc, char** argv) {
+  // Before anything else opens a file, so nothing can take the number of a closed stdin/stdout/stderr.
+  if (!pcrypt::io::reserve_standard_fds()) {
+    pcrypt::app::print_error("cannot open /dev/null for a closed standard input, output or error");
+    return 1;
+  }
   return pcrypt::app::run(argc, argv);
 }

@@ -1,22 +1,16 @@
 // The whole-file operations: header + key handling + pipeline (FORMAT.md §1, §5).
 #include "core/crypt.h"
 
-#include <stdexcept>
-
 #include "core/error.h"
 #include "core/format.h"
 #include "core/keys.h"
+#include "core/payload.h"
 
 namespace pcrypt::core {
 namespace {
 
 const aes::Engine& engine_for(const aes::Engine* requested) {
-  if (requested != nullptr) return *requested;
-  try {
-    return aes::select_engine();
-  } catch (const std::invalid_argument& e) {
-    throw Error(ErrorKind::usage, e.what(), "see `pcrypt --version` for the engines this CPU supports");
-  }
+  return requested != nullptr ? *requested : aes::best_engine();
 }
 
 ChunkCipher payload_cipher(const aes::Engine& engine, const SecretBytes& file_key) {
@@ -44,8 +38,8 @@ PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
 
   const ChunkCipher cipher = payload_cipher(engine, file_key);
   out.write(bytes.data(), bytes.size());
-  return run_pipeline(Direction::seal, cipher, in, out,
-                      PipelineConfig{options.chunk_size, options.threads, options.progress, bytes.size()});
+  return run_pipeline(PayloadCodec(Direction::seal, cipher, {options.chunk_size, bytes.size()}), in, out,
+                      PipelineConfig{options.threads, options.progress});
 }
 
 PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
@@ -55,9 +49,8 @@ PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   const ParsedHeader parsed = read_header(in);
   const SecretBytes file_key = unlock_file_key(parsed, credentials, options.kdf_ceiling);
   const ChunkCipher cipher = payload_cipher(engine, file_key);
-  return run_pipeline(
-      Direction::open, cipher, in, out,
-      PipelineConfig{parsed.header.chunk_size, options.threads, options.progress, parsed.total_bytes()});
+  return run_pipeline(PayloadCodec(Direction::open, cipher, {parsed.header.chunk_size, parsed.total_bytes()}),
+                      in, out, PipelineConfig{options.threads, options.progress});
 }
 
 std::string describe_header(io::Reader& in) {

@@ -1,50 +1,55 @@
-// The parallel payload pipeline.
+// The parallel pipeline.
 //
 // Design
 // ------
-// One reader thread, N worker threads and one writer (the calling thread) pass chunks along a ring of jobs:
+// One reader thread, N worker threads and one writer (the calling thread) pass records along a ring of jobs:
 //
 //   reader --(job seq published)--> workers --(job seq done)--> writer --(buffer freed)--> reader
 //
-// The reader cuts the input into records (chunk_size plaintext bytes when sealing, chunk_size + 16 ciphertext
-// bytes when opening), reading each one straight into a free buffer of the pool. Job number `seq` lives in
-// ring slot `seq & mask`. Workers claim jobs in sequence order but finish them in any order; each seals or
-// opens its chunk in place, holding no lock meanwhile, and marks the job done. The writer waits for job
-// `written` to be done, writes it, returns its buffer to the pool and moves on to `written + 1`, so output
-// order is input order no matter how many workers there are: -j1 and -jN produce the same bytes.
+// The reader cuts the input into records of the codec's input_record_bytes() (for the payload: chunk_size
+// plaintext bytes when sealing, chunk_size + 16 ciphertext bytes when opening), reading each one straight
+// into a free buffer of the pool. Job number `seq` lives in ring slot `seq & mask`. Workers claim jobs in
+// sequence order but finish them in any order; each has the codec process its record in place (seal or open
+// chunk `seq`, see core/payload.h), holding no lock meanwhile, and marks the job done. The writer waits for
+// job `written` to be done, writes it, returns its buffer to the pool and moves on to `written + 1`, so
+// output order is input order no matter how many workers there are: -j1 and -jN produce the same bytes. The
+// pipeline knows nothing of the format: record sizes, order, the last flag and the codec's verdict are all it
+// uses.
 //
 // Ownership of a buffer: free pool (nobody) -> reader, while it reads the record into it -> published job,
 // owned by whichever worker claimed it -> done job, owned by the writer -> back to the pool only after the
-// writer's write() returned. No stage ever touches a buffer it does not own, and chunk data is never copied
+// writer's write() returned. No stage ever touches a buffer it does not own, and record data is never copied
 // except by read() and write() themselves.
 //
-// Why memory is bounded: all buffers (pipeline_buffers(workers) = 2 * workers + 3, each chunk_size + 16
-// bytes) are allocated before the first read, and the reader blocks when the pool is empty. A buffer only
-// comes back once its chunk has been written, so the reader is never more than that many chunks ahead of the
-// writer, whatever the input size and however slow the output. The ring has a power-of-two number of slots,
-// at least the number of buffers, so a slot is always free when the reader holds a buffer for the next job.
+// Why memory is bounded: all buffers (pipeline_buffers(workers) = 2 * workers + 3, each the codec's
+// buffer_bytes(), chunk_size + 16 for the payload) are allocated before the first read, and the reader blocks
+// when the pool is empty. A buffer only comes back once its record has been written, so the reader is never
+// more than that many records ahead of the writer, whatever the input size and however slow the output. The
+// ring has a power-of-two number of slots, at least the number of buffers, so a slot is always free when the
+// reader holds a buffer for the next job.
 //
-// The last chunk: the format seals the final chunk with last=true, and a final chunk that exactly fills its
+// The last record: the format seals the final chunk with last=true, and a final chunk that exactly fills its
 // record must be flagged too. After a full record the reader peeks one byte of input: at end of input the
-// record is the last one; otherwise the peeked byte becomes the first byte of the next record.
+// record is the last one; otherwise the peeked byte becomes the first byte of the next record. The codec gets
+// the flag with the record.
 //
 // Errors: every stage reports a failure as a value, an Error bound to the job sequence number where it
-// happened (read failure at the job being read, authentication failure at the job that failed, write failure
-// at the job being written). The failure with the lowest sequence number wins, since it is the first one in
-// stream order; later ones are dropped. Once a failure is recorded at `fail_seq`, the reader publishes
-// nothing at or after it, workers claim nothing at or after it, and the writer stops when it reaches it, so
-// no chunk from the first failed one on is ever written: in the open direction only authenticated plaintext
-// reaches the output. Every wait also wakes on a new failure, so no stage can block forever on one that has
-// stopped. run_pipeline joins all threads before it throws. A read or write failure is thrown as
-// core::StreamError, an Error of kind io that keeps the errno (core/pipeline_error.h); anything else as a
-// plain Error.
+// happened (read failure at the job being read, the codec's error (e.g. authentication failure) at the job
+// that failed, write failure at the job being written). The failure with the lowest sequence number wins,
+// since it is the first one in stream order; later ones are dropped. Once a failure is recorded at
+// `fail_seq`, the reader publishes nothing at or after it, workers claim nothing at or after it, and the
+// writer stops when it reaches it, so no record from the first failed one on is ever written: in the open
+// direction only authenticated plaintext reaches the output. Every wait also wakes on a new failure, so no
+// stage can block forever on one that has stopped. run_pipeline joins all threads before it throws. A read or
+// write failure is thrown as core::StreamError, an Error of kind io that keeps the errno
+// (core/pipeline_error.h); anything else as a plain Error.
 //
 // Only a read already in progress can delay the stop: a blocked read() on a pipe or terminal returns only
 // when data or end of input arrives, and run_pipeline waits for it (it must join the reader before
 // returning).
 //
-// Offsets in error messages are file offsets of the chunk's record: config.payload_offset (the header length)
-// + index * (chunk_size + 16).
+// The wording of payload errors, with the chunk index and the record's file offset, is the codec's
+// (core/payload.cc).
 #include "core/pipeline.h"
 
 #include <sched.h>
@@ -58,6 +63,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -88,10 +94,6 @@ namespace {
 
 constexpr std::uint64_t kNoFailure = UINT64_MAX;
 constexpr std::size_t kBufferAlign = 64;
-
-const char* const kAuthHint =
-    "the file was corrupted or modified after encryption (bytes changed, chunks reordered, removed or "
-    "appended)";
 
 // pcrypt::io's own streams already say "<what> (<name>): <strerror>"; other Readers and Writers (tests, the
 // bench) may give just the operation, so the name and errno text are added when missing.
@@ -155,23 +157,22 @@ class BufferPool {
 struct Job {
   std::uint8_t* buf = nullptr;  // written by the reader before publishing; cleared by the writer
   std::size_t len = 0;          // record bytes read (reader); then bytes to write (worker)
-  std::size_t plaintext = 0;    // plaintext bytes in this chunk (worker)
+  std::size_t plaintext = 0;    // the codec's counts for this record, for the stats (worker)
+  std::size_t ciphertext = 0;   // (worker)
   bool last = false;            // reader: no input follows this record
   bool done = false;            // set by a worker under the mutex, cleared by the writer under the mutex
 };
 
 class Pipeline {
  public:
-  Pipeline(Direction direction, const ChunkCipher& cipher, io::Reader& in, io::Writer& out,
-           const PipelineConfig& config)
-      : direction_(direction),
-        cipher_(cipher),
+  Pipeline(const RecordCodec& codec, io::Reader& in, io::Writer& out, const PipelineConfig& config)
+      : codec_(codec),
         in_(in),
         out_(out),
         config_(config),
-        record_bytes_(direction == Direction::seal ? config.chunk_size : config.chunk_size + kChunkTagBytes),
+        record_bytes_(codec.input_record_bytes()),
         workers_(pipeline_workers(config.threads)),
-        pool_(pipeline_buffers(workers_), config.chunk_size + kChunkTagBytes),
+        pool_(pipeline_buffers(workers_), codec.buffer_bytes()),
         jobs_(std::bit_ceil(pipeline_buffers(workers_))),
         mask_(jobs_.size() - 1) {}
 
@@ -247,85 +248,28 @@ class Pipeline {
         seq = claimed_++;
         job = &jobs_[seq & mask_];
       }
-      std::optional<Error> failure;
+      // The job is this worker's alone until it is marked done: the codec works on the buffer without a lock.
+      RecordOutcome outcome;
       try {
-        failure = process(seq, *job);
+        outcome = codec_.process(seq, job->last, job->buf, job->len);
       } catch (...) {
-        failure = current_error("");
+        outcome.error = current_error("");
       }
       bool wake_writer;
       {
         std::lock_guard lock(mu_);
-        if (failure) {
-          fail_locked(seq, StreamError(std::move(*failure), 0));
+        if (outcome.error) {
+          fail_locked(seq, StreamError(std::move(*outcome.error), 0));
           continue;  // fail_locked woke everyone
         }
+        job->len = outcome.write_bytes;
+        job->plaintext = outcome.plaintext_bytes;
+        job->ciphertext = outcome.ciphertext_bytes;
         job->done = true;
         wake_writer = seq == written_;
       }
       if (wake_writer) job_done_.notify_one();
     }
-  }
-
-  // Seals or opens one chunk in place; returns the reason if the chunk must not be written.
-  std::optional<Error> process(std::uint64_t seq, Job& job) const {
-    if (direction_ == Direction::seal) {
-      cipher_.seal(seq, job.last, job.buf, job.len);
-      job.plaintext = job.len;
-      job.len += kChunkTagBytes;
-      return std::nullopt;
-    }
-    if (auto bad = check_record_size(seq, job)) return bad;
-    const std::size_t plaintext = job.len - kChunkTagBytes;
-    if (job.last && job.len == record_bytes_) {
-      if (auto bad = open_full_final_record(seq, job)) return bad;
-    } else if (!cipher_.open(seq, job.last, job.buf, plaintext)) {
-      return auth_failure(seq);
-    }
-    job.plaintext = plaintext;
-    job.len = plaintext;
-    return std::nullopt;
-  }
-
-  std::optional<Error> check_record_size(std::uint64_t seq, const Job& job) const {
-    if (!job.last) return std::nullopt;  // the reader only publishes full records before the last one
-    if (job.len == 0)  // only possible for chunk 0: later records start with the peeked byte
-      return Error(ErrorKind::payload,
-                   "truncated payload: the payload is empty (even an empty file has a chunk)");
-    if (job.len < kChunkTagBytes)
-      return Error(ErrorKind::payload, "truncated payload: the final record " + where(seq) + " is " +
-                                           std::to_string(job.len) + " bytes, shorter than its 16-byte tag");
-    if (job.len == kChunkTagBytes && seq > 0)
-      return Error(ErrorKind::payload, "truncated payload: the final record " + where(seq) +
-                                           " holds a tag but no data (only chunk 0 may be empty)");
-    return std::nullopt;
-  }
-
-  // A full-size record at end of input is either the final chunk, exactly filled, or proof that the input was
-  // cut at a chunk boundary. Telling the two apart needs a second try, and a failed open zeroes the buffer,
-  // so keep a copy. This happens at most once per run, so the copy costs nothing measurable.
-  std::optional<Error> open_full_final_record(std::uint64_t seq, Job& job) const {
-    const std::size_t plaintext = job.len - kChunkTagBytes;
-    std::vector<std::uint8_t> copy(job.buf, job.buf + job.len);
-    if (cipher_.open(seq, true, job.buf, plaintext)) return std::nullopt;
-    if (cipher_.open(seq, false, copy.data(), plaintext)) {
-      std::fill(copy.begin(), copy.end(),
-                0);  // authentic plaintext, but never released: the file is incomplete
-      return Error(ErrorKind::payload,
-                   "truncated payload: input ends after chunk " + std::to_string(seq) +
-                       ", at a chunk boundary; " + "the final chunk is missing",
-                   "the file was cut short (an interrupted copy or download?)");
-    }
-    return auth_failure(seq);
-  }
-
-  std::string where(std::uint64_t seq) const {
-    return "(chunk " + std::to_string(seq) + " at offset " +
-           std::to_string(config_.payload_offset + seq * (config_.chunk_size + kChunkTagBytes)) + ")";
-  }
-
-  Error auth_failure(std::uint64_t seq) const {
-    return Error(ErrorKind::payload, "payload authentication failed " + where(seq), kAuthHint);
   }
 
   // --- writer (the calling thread) -----------------------------------------------------------------------
@@ -342,7 +286,7 @@ class Pipeline {
       try {
         out_.write(job.buf, job.len);
         stats_.plaintext_bytes += job.plaintext;
-        stats_.ciphertext_bytes += direction_ == Direction::seal ? job.len : job.len + kChunkTagBytes;
+        stats_.ciphertext_bytes += job.ciphertext;
         stats_.chunks += 1;
         if (config_.progress) config_.progress(stats_.plaintext_bytes);
       } catch (...) {
@@ -373,8 +317,7 @@ class Pipeline {
   }
 
   // Set at construction, read-only afterwards.
-  const Direction direction_;
-  const ChunkCipher& cipher_;
+  const RecordCodec& codec_;
   io::Reader& in_;   // used by the reader thread only
   io::Writer& out_;  // used by the writer only
   const PipelineConfig& config_;
@@ -401,19 +344,20 @@ class Pipeline {
 
 }  // namespace
 
-PipelineStats run_pipeline(Direction direction, const ChunkCipher& cipher, io::Reader& in, io::Writer& out,
+PipelineStats run_pipeline(const RecordCodec& codec, io::Reader& in, io::Writer& out,
                            const PipelineConfig& config) {
-  if (config.chunk_size == 0) throw Error(ErrorKind::usage, "chunk size must be at least 1 byte");
   const std::size_t buffers = pipeline_buffers(pipeline_workers(config.threads));
-  if (config.chunk_size > (SIZE_MAX / 2 - kBufferAlign) / buffers - kChunkTagBytes)
+  if (codec.input_record_bytes() == 0 || codec.buffer_bytes() < codec.input_record_bytes())
+    throw std::logic_error("RecordCodec: records must be at least 1 byte and fit the buffers");
+  if (codec.buffer_bytes() > (SIZE_MAX / 2 - kBufferAlign) / buffers)
     throw Error(ErrorKind::usage, "chunk size too large for " + std::to_string(buffers) + " chunk buffers");
   std::optional<Pipeline> pipeline;
   try {
-    pipeline.emplace(direction, cipher, in, out, config);
+    pipeline.emplace(codec, in, out, config);
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::io,
                 "out of memory for " + std::to_string(buffers) + " chunk buffers of " +
-                    std::to_string(config.chunk_size + kChunkTagBytes) + " bytes",
+                    std::to_string(codec.buffer_bytes()) + " bytes",
                 "use fewer threads (-j)");
   }
   return pipeline->run();

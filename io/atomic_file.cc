@@ -1,12 +1,16 @@
 #include "io/atomic_file.h"
 
 #include <fcntl.h>
+#include <limits.h>  // NAME_MAX
 #include <stdio.h>   // renameat2
 #include <stdlib.h>  // mkostemp
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <random>
+#include <string_view>
 #include <vector>
 
 #include "io/cleanup.h"
@@ -30,6 +34,69 @@ std::string base_of(const std::string& path) {
 
 [[noreturn]] void throw_errno(const char* what, const std::string& name, int err) {
   throw IoError(detail::describe(what, name, err), err);
+}
+
+constexpr std::string_view kTempTag = ".pcrypt-tmp-";
+constexpr std::size_t kRandomChars = 6;  // the XXXXXX of mkostemp
+
+std::size_t name_max(const std::string& dir) {
+  const long n = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  return n > 0 ? static_cast<std::size_t>(n) : NAME_MAX;
+}
+
+// "<dir>/.<base>.pcrypt-tmp-", with <base> cut (at a UTF-8 character boundary) so that the name with its
+// random characters fits the directory's NAME_MAX: a legal output name of 237-255 bytes must not fail only
+// because its temporary's name is longer.
+std::string temp_prefix(const std::string& dir, const std::string& base) {
+  const std::size_t fixed = 1 + kTempTag.size() + kRandomChars;
+  const std::size_t limit = name_max(dir);
+  std::size_t keep = std::min(base.size(), limit > fixed ? limit - fixed : 0);
+  while (keep > 0 && keep < base.size() && (static_cast<unsigned char>(base[keep]) & 0xC0) == 0x80) --keep;
+  return (dir == "/" ? std::string("/") : dir + "/") + "." + base.substr(0, keep) + std::string(kTempTag);
+}
+
+// An unnamed temporary (O_TMPFILE) in dir, or -1 with errno. It can be published only through
+// /proc/self/fd (linkat with AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH), so without /proc: -1, EOPNOTSUPP.
+int open_unnamed(const std::string& dir) {
+  if (::access("/proc/self/fd", X_OK) != 0) {
+    errno = EOPNOTSUPP;
+    return -1;
+  }
+  int fd;
+  do {
+    fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  } while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+// The file system (or kernel) has no O_TMPFILE: use a named temporary. Old kernels fail with EISDIR (they
+// see only O_DIRECTORY), file systems without support with EOPNOTSUPP.
+bool unnamed_unsupported(int err) {
+  return err == EOPNOTSUPP || err == EISDIR || err == EINVAL || err == ENOSYS;
+}
+
+std::string fd_link(int fd) {
+  return "/proc/self/fd/" + std::to_string(fd);
+}
+
+// Gives the unnamed temporary fd the name path; fails with EEXIST if path exists (atomically).
+int link_unnamed(int fd, const std::string& path) {
+  return ::linkat(AT_FDCWD, fd_link(fd).c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW);
+}
+
+// Links the unnamed temporary fd under a fresh hidden name next to the target; returns that name.
+std::string link_unnamed_hidden(int fd, const std::string& dir, const std::string& path) {
+  static constexpr std::string_view kChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device random;
+  std::uniform_int_distribution<std::size_t> pick(0, kChars.size() - 1);
+  const std::string prefix = temp_prefix(dir, base_of(path));
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name = prefix;
+    for (std::size_t i = 0; i < kRandomChars; ++i) name += kChars[pick(random)];
+    if (link_unnamed(fd, name) == 0) return name;
+    if (errno != EEXIST) throw_errno("cannot create output", path, errno);
+  }
+  throw_errno("cannot create output", path, EEXIST);
 }
 
 // Moves temp to path only if path does not exist, atomically. renameat2(RENAME_NOREPLACE) where the file
@@ -57,24 +124,47 @@ void sync_directory(const std::string& dir, const std::string& path) {
   if (rc != 0 && err != EINVAL && err != EROFS) throw_errno("cannot sync the output directory", path, err);
 }
 
+// With force, only a regular file (or a symlink to one that does not pass through /dev or /proc) may be
+// replaced: renaming over /dev/stdout would replace the link, not write where it leads. Checked when the
+// writer is created and again just before the rename.
+void refuse_unreplaceable(const std::string& path) {
+  if (!file_exists(path)) return;
+  if (is_link_into_dev_or_proc(path))
+    throw IoError("refusing to replace a symlink into /dev or /proc (" + path + ")", EEXIST);
+  if (!is_regular_file(path)) throw IoError("output exists and is not a regular file (" + path + ")", EEXIST);
+}
+
 }  // namespace
 
 std::string output_exists_message(const std::string& path) {
   return "output file exists (" + path + ")";
 }
 
-AtomicFileWriter::AtomicFileWriter(std::string path, bool force) : path_(std::move(path)), force_(force) {
+AtomicFileWriter::AtomicFileWriter(std::string path, bool force, TempFile temp)
+    : path_(std::move(path)), force_(force) {
   if (!force_ && file_exists(path_)) throw IoError(output_exists_message(path_), EEXIST);
+  if (force_) refuse_unreplaceable(path_);
   const std::string dir = directory_of(path_);
-  std::string pattern =
-      (dir == "/" ? std::string("/") : dir + "/") + "." + base_of(path_) + ".pcrypt-tmp-XXXXXX";
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  // mkostemp creates the file 0600 whatever the umask, with O_EXCL: it never opens an existing file.
-  fd_ = ::mkostemp(name.data(), O_CLOEXEC);
-  if (fd_ < 0) throw_errno("cannot create output", path_, errno);
-  temp_path_ = name.data();
-  cleanup_slot_ = register_temp_path(temp_path_.c_str());
+  if (temp == TempFile::unnamed_if_supported) {
+    fd_ = open_unnamed(dir);
+    if (fd_ < 0 && !unnamed_unsupported(errno)) throw_errno("cannot create output", path_, errno);
+  }
+  if (fd_ < 0) {
+    const std::string pattern = temp_prefix(dir, base_of(path_)) + std::string(kRandomChars, 'X');
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    // mkostemp opens with O_EXCL: it never opens an existing file.
+    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd_ < 0) throw_errno("cannot create output", path_, errno);
+    temp_path_ = name.data();
+    cleanup_slot_ = register_temp_path(temp_path_.c_str());
+  }
+  // 0600 exactly, whatever the umask (which could also have taken the owner's own bits away).
+  if (::fchmod(fd_, 0600) != 0) {
+    const int err = errno;
+    discard();
+    throw_errno("cannot create output", path_, err);
+  }
 }
 
 AtomicFileWriter::~AtomicFileWriter() {
@@ -90,10 +180,13 @@ void AtomicFileWriter::commit() {
   if (committed_) return;
   if (fd_ < 0) throw IoError(detail::describe("commit after close", path_, 0), EBADF);
   if (::fsync(fd_) != 0) throw_errno("cannot sync output", path_, errno);
+  // An unnamed temporary is linked in through its descriptor, so before the close; a named one is renamed.
+  const bool unnamed = temp_path_.empty();
+  if (unnamed) publish_unnamed();
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0 && errno != EINTR) throw_errno("cannot close output", path_, errno);
-  publish();
+  if (!unnamed) publish();
   committed_ = true;
   unregister_temp_path(cleanup_slot_);
   cleanup_slot_ = -1;
@@ -102,7 +195,22 @@ void AtomicFileWriter::commit() {
 
 void AtomicFileWriter::publish() {
   if (!force_) return rename_no_replace(temp_path_, path_);
+  refuse_unreplaceable(path_);
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) throw_errno("cannot create output", path_, errno);
+}
+
+// The data is complete and synced; fd_ is still open (linking needs it).
+void AtomicFileWriter::publish_unnamed() {
+  if (!force_) {
+    if (link_unnamed(fd_, path_) == 0) return;
+    if (errno == EEXIST) throw IoError(output_exists_message(path_), EEXIST);
+    throw_errno("cannot create output", path_, errno);
+  }
+  // rename() is the only atomic replace, and it needs a name: a hidden one, for the moment between the two
+  // calls (registered, so a signal then still removes it).
+  temp_path_ = link_unnamed_hidden(fd_, directory_of(path_), path_);
+  cleanup_slot_ = register_temp_path(temp_path_.c_str());
+  publish();
 }
 
 void AtomicFileWriter::discard() noexcept {

@@ -1,10 +1,14 @@
 // Output files that appear complete or not at all.
 //
-// Data goes to a temporary file next to the target (same directory, so the final rename is atomic), named
-// ".<base>.pcrypt-tmp-XXXXXX" and created 0600. commit() fsyncs it, renames it over the target and fsyncs the
-// directory, so after a crash the target is either the old file (or absent) or the whole new one. Without
-// commit() (an error, an exception) the destructor removes the temporary; on SIGINT/SIGTERM/SIGHUP the
-// io/cleanup.h handler does. Output files are therefore always created with mode 0600.
+// Data goes to a temporary file in the target's directory (so publishing it is atomic), created 0600
+// whatever the umask. Where the file system supports it (ext4, xfs, btrfs, tmpfs, ...), the temporary is an
+// O_TMPFILE: it has no name until commit() links it in, so even a SIGKILL or a crash leaves nothing behind.
+// Elsewhere it is a hidden ".<base>.pcrypt-tmp-XXXXXX", with <base> shortened so the name fits NAME_MAX
+// (any legal output name works); the io/cleanup.h handler removes it on SIGINT/SIGTERM/SIGHUP and the
+// destructor on an error. commit() fsyncs the data, publishes it (without force: atomically never over an
+// existing file; with force: by a rename over the target, through a short-lived hidden name for an
+// O_TMPFILE) and fsyncs the directory, so after a crash the target is either the old file (or absent) or
+// the whole new one. Output files are therefore always created with mode 0600.
 #pragma once
 
 #include <string>
@@ -13,12 +17,17 @@
 
 namespace pcrypt::io {
 
+// How the temporary is made: unnamed (O_TMPFILE) where possible, or always named (tests of the fallback).
+enum class TempFile { unnamed_if_supported, named };
+
 class AtomicFileWriter final : public Writer {
  public:
   // Without force, refuses (IoError with errno EEXIST, "output file exists (PATH)") if the target exists now,
   // and again, atomically, at commit: a file created meanwhile by someone else is never clobbered. With
-  // force, commit replaces the target. Throws IoError if the temporary cannot be created.
-  AtomicFileWriter(std::string path, bool force);
+  // force, commit replaces the target, but only a regular file (or a symlink to one that does not lead
+  // through /dev or /proc): anything else is refused (EEXIST) when opening and again at commit. Throws
+  // IoError if the temporary cannot be created.
+  AtomicFileWriter(std::string path, bool force, TempFile temp = TempFile::unnamed_if_supported);
   ~AtomicFileWriter() override;
   AtomicFileWriter(const AtomicFileWriter&) = delete;
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
@@ -26,14 +35,16 @@ class AtomicFileWriter final : public Writer {
   void write(const std::uint8_t* buf, std::size_t n) override;
   void commit() override;
   std::string name() const override { return path_; }  // the target, which is what the user named
+  // The hidden temporary's path, or "" while the temporary is unnamed (O_TMPFILE).
   const std::string& temp_path() const { return temp_path_; }
 
  private:
   void publish();
+  void publish_unnamed();
   void discard() noexcept;
 
   std::string path_;
-  std::string temp_path_;
+  std::string temp_path_;  // "" for an O_TMPFILE
   bool force_;
   int fd_ = -1;
   int cleanup_slot_ = -1;

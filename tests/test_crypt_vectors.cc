@@ -147,7 +147,7 @@ TEST_CASE("the over-ceiling vector opens once the ceiling is raised to its cost"
 
 TEST_CASE("write the known-answer files", "[.generate]") {
   fs::create_directories(kDir);
-  const std::string key_text = core::generate_key_file(), other_key_text = core::generate_key_file();
+  const std::string key_text = test::key_file_string(), other_key_text = test::key_file_string();
   write_text(kDir / "test.key", key_text);
   write_text(kDir / "other.key", other_key_text);
   const core::Credential key = test::key_from_text(key_text);

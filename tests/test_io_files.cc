@@ -86,17 +86,29 @@ int error_number_of(const std::function<void()>& f) {
 
 }  // namespace
 
+// Every AtomicFileWriter test runs with both kinds of temporary: unnamed (O_TMPFILE, where supported) and
+// the named fallback.
+io::TempFile either_temp_kind() {
+  return GENERATE(io::TempFile::unnamed_if_supported, io::TempFile::named);
+}
+
 TEST_CASE("commit publishes the whole file with mode 0600 and leaves no temporary") {
+  const io::TempFile kind = either_temp_kind();
   TempDir dir;
   Umask permissive(0);
   const std::string target = dir / "out.bin";
   const Bytes data = pattern_bytes(300000);
   {
-    io::AtomicFileWriter w(target, false);
+    io::AtomicFileWriter w(target, false, kind);
     REQUIRE(w.name() == target);
-    REQUIRE(fs::path(w.temp_path()).parent_path() == fs::path(target).parent_path());
-    REQUIRE(fs::path(w.temp_path()).filename().string().rfind(".out.bin.pcrypt-tmp-", 0) == 0);
-    REQUIRE(mode_of(w.temp_path()) == 0600);
+    if (kind == io::TempFile::named) REQUIRE_FALSE(w.temp_path().empty());
+    if (w.temp_path().empty()) {
+      REQUIRE(dir.entries().empty());  // unnamed: invisible until commit
+    } else {
+      REQUIRE(fs::path(w.temp_path()).parent_path() == fs::path(target).parent_path());
+      REQUIRE(fs::path(w.temp_path()).filename().string().rfind(".out.bin.pcrypt-tmp-", 0) == 0);
+      REQUIRE(mode_of(w.temp_path()) == 0600);
+    }
     w.write(data.data(), 1000);
     w.write(data.data() + 1000, data.size() - 1000);
     REQUIRE_FALSE(io::file_exists(target));  // nothing visible before commit
@@ -108,25 +120,67 @@ TEST_CASE("commit publishes the whole file with mode 0600 and leaves no temporar
   REQUIRE(dir.entries() == std::vector<std::string>{"out.bin"});
 }
 
+TEST_CASE("the output is 0600 even under a umask that takes the owner's bits") {
+  const io::TempFile kind = either_temp_kind();
+  TempDir dir;
+  Umask strict(0777);
+  {
+    io::AtomicFileWriter w(dir / "out.bin", false, kind);
+    w.write(reinterpret_cast<const std::uint8_t*>("x"), 1);
+    w.commit();
+  }
+  REQUIRE(mode_of(dir / "out.bin") == 0600);
+}
+
+TEST_CASE("output names up to NAME_MAX bytes work: the temporary's name stays within it") {
+  const io::TempFile kind = either_temp_kind();
+  const bool force = GENERATE(false, true);
+  TempDir dir;
+  // 255 bytes; and 255 bytes with a 2-byte UTF-8 character where the temporary's name is cut (bytes 235-236),
+  // which must not be split.
+  for (const std::string& name :
+       {std::string(255, 'n'), std::string(235, 'u') + "\xc3\xa9" + std::string(18, 'v')}) {
+    const std::string target = dir / name;
+    if (force) write_file(target, "old");
+    {
+      io::AtomicFileWriter w(target, force, kind);
+      if (!w.temp_path().empty()) {
+        const std::string temp_name = fs::path(w.temp_path()).filename().string();
+        REQUIRE(temp_name.size() <= 255);
+        REQUIRE(temp_name.rfind("." + name.substr(0, 235), 0) == 0);
+        REQUIRE(
+            (temp_name.find('\xc3') == std::string::npos || temp_name.find("\xc3\xa9") != std::string::npos));
+      }
+      w.write(reinterpret_cast<const std::uint8_t*>("new"), 3);
+      w.commit();
+    }
+    REQUIRE(read_file(target) == "new");
+    REQUIRE(dir.entries() == std::vector<std::string>{name});
+    fs::remove(target);
+  }
+}
+
 TEST_CASE("destroying a writer without commit leaves neither file nor temporary") {
+  const io::TempFile kind = either_temp_kind();
   TempDir dir;
   {
-    io::AtomicFileWriter w(dir / "out.bin", false);
+    io::AtomicFileWriter w(dir / "out.bin", false, kind);
     const Bytes data = pattern_bytes(5000);
     w.write(data.data(), data.size());
-    REQUIRE(dir.entries().size() == 1);
+    REQUIRE(dir.entries().size() == (w.temp_path().empty() ? 0u : 1u));
   }
   REQUIRE(dir.entries().empty());
 }
 
 TEST_CASE("an existing output is never overwritten without force") {
+  const io::TempFile kind = either_temp_kind();
   TempDir dir;
   const std::string target = dir / "out.bin";
   write_file(target, "precious");
 
   SECTION("refused when opening") {
     try {
-      io::AtomicFileWriter w(target, false);
+      io::AtomicFileWriter w(target, false, kind);
       FAIL("opened over an existing file");
     } catch (const io::IoError& e) {
       REQUIRE(e.error_number() == EEXIST);
@@ -138,7 +192,7 @@ TEST_CASE("an existing output is never overwritten without force") {
   SECTION("refused at commit when the file appeared meanwhile") {
     const std::string late = dir / "late.bin";
     {
-      io::AtomicFileWriter w(late, false);
+      io::AtomicFileWriter w(late, false, kind);
       w.write(reinterpret_cast<const std::uint8_t*>("new"), 3);
       write_file(late, "someone else's");
       REQUIRE(error_number_of([&] { w.commit(); }) == EEXIST);
@@ -149,12 +203,12 @@ TEST_CASE("an existing output is never overwritten without force") {
   SECTION("a dangling symlink counts as existing") {
     const std::string link = dir / "link.bin";
     REQUIRE(::symlink((dir / "nowhere").c_str(), link.c_str()) == 0);
-    REQUIRE(error_number_of([&] { io::AtomicFileWriter w(link, false); }) == EEXIST);
+    REQUIRE(error_number_of([&] { io::AtomicFileWriter w(link, false, kind); }) == EEXIST);
   }
   SECTION("replaced with force, and made 0600") {
     REQUIRE(::chmod(target.c_str(), 0644) == 0);
     {
-      io::AtomicFileWriter w(target, true);
+      io::AtomicFileWriter w(target, true, kind);
       w.write(reinterpret_cast<const std::uint8_t*>("fresh"), 5);
       w.commit();
     }
@@ -164,7 +218,7 @@ TEST_CASE("an existing output is never overwritten without force") {
   }
   SECTION("force without commit keeps the old file") {
     {
-      io::AtomicFileWriter w(target, true);
+      io::AtomicFileWriter w(target, true, kind);
       w.write(reinterpret_cast<const std::uint8_t*>("partial"), 7);
     }
     REQUIRE(read_file(target) == "precious");
@@ -280,6 +334,7 @@ TEST_CASE("file_info answers about real files") {
   REQUIRE_FALSE(io::same_file(a, other));  // same content, different file
   REQUIRE_FALSE(io::same_file(a, dir / "missing"));
   REQUIRE_FALSE(io::same_file(dir / "missing", dir / "missing"));
+  REQUIRE_FALSE(io::same_file("/dev/null", "/dev/null"));  // not a regular file: nothing to lose
   REQUIRE(io::file_exists(a));
   REQUIRE_FALSE(io::file_exists(dir / "missing"));
   int fds[2];
@@ -292,4 +347,48 @@ TEST_CASE("file_info answers about real files") {
     REQUIRE(io::is_terminal(tty));
     ::close(tty);
   }
+}
+
+TEST_CASE("descriptor paths are recognised exactly") {
+  REQUIRE(io::descriptor_path("/dev/stdin") == 0);
+  REQUIRE(io::descriptor_path("/dev/stdout") == 1);
+  REQUIRE(io::descriptor_path("/dev/stderr") == 2);
+  REQUIRE(io::descriptor_path("/dev/fd/7") == 7);
+  REQUIRE(io::descriptor_path("/proc/self/fd/12") == 12);
+  REQUIRE(io::descriptor_path("/proc/thread-self/fd/3") == 3);
+  REQUIRE(io::descriptor_path("/proc/" + std::to_string(::getpid()) + "/fd/4") == 4);
+  for (const char* other : {"/dev/fd/", "/dev/fd/1x", "/dev/fd/-1", "/dev/fd/+1", "/dev/null", "stdout",
+                            "/proc/1/fd/1", "dev/stdout", "/dev/stdout/"})
+    REQUIRE_FALSE(io::descriptor_path(other).has_value());
+}
+
+TEST_CASE("links through /dev or /proc are recognised, and force never replaces them") {
+  TempDir dir;
+  const std::string file = dir / "file", to_file = dir / "to-file", to_proc = dir / "to-proc",
+                    to_dev = dir / "to-dev", chain = dir / "chain", relative = dir / "relative";
+  write_file(file, "x");
+  REQUIRE(::symlink(file.c_str(), to_file.c_str()) == 0);
+  REQUIRE(::symlink("/proc/self/fd/1", to_proc.c_str()) == 0);
+  REQUIRE(::symlink("/dev/null", to_dev.c_str()) == 0);
+  REQUIRE(::symlink(to_dev.c_str(), chain.c_str()) == 0);
+  // "../../../../../../../../proc/self/fd/1" climbs to / from any temporary directory.
+  std::string up;
+  for (int i = 0; i < 32; ++i) up += "../";
+  REQUIRE(::symlink((up + "proc/self/fd/1").c_str(), relative.c_str()) == 0);
+  REQUIRE_FALSE(io::is_link_into_dev_or_proc(file));
+  REQUIRE_FALSE(io::is_link_into_dev_or_proc(to_file));
+  REQUIRE_FALSE(io::is_link_into_dev_or_proc(dir / "missing"));
+  for (const std::string& link : {to_proc, to_dev, chain, relative}) {
+    INFO(link);
+    REQUIRE(io::is_link_into_dev_or_proc(link));
+    REQUIRE(error_number_of([&] { io::AtomicFileWriter w(link, true); }) == EEXIST);
+  }
+  {
+    io::AtomicFileWriter w(to_file, true);  // a link to a regular file elsewhere is still replaceable
+    w.write(reinterpret_cast<const std::uint8_t*>("new"), 3);
+    w.commit();
+  }
+  REQUIRE_FALSE(fs::is_symlink(to_file));
+  REQUIRE(read_file(to_file) == "new");
+  REQUIRE(read_file(file) == "x");
 }

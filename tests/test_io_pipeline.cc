@@ -10,8 +10,9 @@
 #include <iterator>
 
 #include "core/aes/engine.h"
-#include "core/chunk_cipher.h"
+#include "core/aes/sodium_init.h"
 #include "core/error.h"
+#include "core/payload.h"
 #include "core/pipeline.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
@@ -39,7 +40,7 @@ struct TempDir {
 
 const core::ChunkCipher& cipher() {
   static const core::ChunkCipher c = [] {
-    REQUIRE(sodium_init() >= 0);
+    REQUIRE(sodium_ready());
     std::uint8_t key[aes::kGcmKeyBytes];
     randombytes_buf(key, sizeof key);
     return core::ChunkCipher(aes::select_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(key));
@@ -56,9 +57,8 @@ void run_file_to_file(core::Direction d, const std::string& from, const std::str
   const auto in = io::open_input(from);
   io::AtomicFileWriter out(to, false);
   core::PipelineConfig cfg;
-  cfg.chunk_size = 64 * 1024;
   cfg.threads = threads;
-  core::run_pipeline(d, cipher(), *in, out, cfg);
+  core::run_pipeline(core::PayloadCodec(d, cipher(), core::PayloadLayout{64 * 1024, 0}), *in, out, cfg);
   out.commit();
 }
 

@@ -35,7 +35,8 @@ int run_child(const std::string& dir, int sig, bool ignore_first) {
   if (pid == 0) {
     if (ignore_first) std::signal(sig, SIG_IGN);
     io::install_signal_cleanup();
-    io::AtomicFileWriter w(dir + "/out.bin", false);
+    // Named: an unnamed (O_TMPFILE) temporary needs no handler, the kernel frees it (tested below).
+    io::AtomicFileWriter w(dir + "/out.bin", false, io::TempFile::named);
     const std::uint8_t data[4096] = {1, 2, 3};
     w.write(data, sizeof data);
     if (entries(dir) != 1) ::_exit(10);  // the temporary must exist before the signal
@@ -91,5 +92,29 @@ TEST_CASE("a committed output is not removed by a later signal") {
   REQUIRE(WIFSIGNALED(status));
   REQUIRE(entries(dir) == 1);
   REQUIRE(fs::exists(dir + "/out.bin"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("SIGKILL leaves nothing behind when the temporary is unnamed (O_TMPFILE)") {
+  const std::string dir = make_temp_dir();
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    io::AtomicFileWriter w(dir + "/out.bin", false);
+    const std::uint8_t data[4096] = {1, 2, 3};
+    w.write(data, sizeof data);
+    if (!w.temp_path().empty()) ::_exit(20);  // this file system has no O_TMPFILE
+    ::raise(SIGKILL);                         // no handler can run: only an unnamed file is safe
+    ::_exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 20) {
+    WARN("SKIPPED: no O_TMPFILE on " << dir);
+  } else {
+    REQUIRE(WIFSIGNALED(status));
+    REQUIRE(WTERMSIG(status) == SIGKILL);
+    REQUIRE(entries(dir) == 0);
+  }
   fs::remove_all(dir);
 }

@@ -31,7 +31,7 @@ RunResult run(core::Direction direction, io::Reader& in, test::FaultyWriter& out
   return test::within_deadline([&] {
     RunResult r;
     try {
-      core::run_pipeline(direction, test::test_cipher(), in, out, test::config(kCs, threads));
+      core::run_pipeline(test::codec(direction, kCs), in, out, test::config(threads));
     } catch (const core::Error& e) {
       r.error = e;
     }
@@ -127,13 +127,13 @@ TEST_CASE("a throwing progress callback stops the run") {
   for (const unsigned threads : {1u, 3u}) {
     io::MemoryReader in(plain);
     io::MemoryWriter out;
-    core::PipelineConfig cfg = test::config(kCs, threads);
+    core::PipelineConfig cfg = test::config(threads);
     cfg.progress = [](std::uint64_t bytes) {
       if (bytes >= 2 * kCs) throw core::Error(core::ErrorKind::io, "interrupted by the user");
     };
     const std::string message = test::within_deadline([&] {
       try {
-        core::run_pipeline(core::Direction::seal, test::test_cipher(), in, out, cfg);
+        core::run_pipeline(test::codec(core::Direction::seal, kCs), in, out, cfg);
       } catch (const core::Error& e) {
         return std::string(e.what());
       }
@@ -215,7 +215,7 @@ TEST_CASE("the reader never gets more than the pool size ahead of the writer") {
       GaugedReader in(sealing ? plain : sealed, gauge);
       GaugedWriter out(gauge, direction, bound);
       test::within_deadline([&] {
-        core::run_pipeline(direction, test::test_cipher(), in, out, test::config(kCs, threads));
+        core::run_pipeline(test::codec(direction, kCs), in, out, test::config(threads));
         return 0;
       });
       REQUIRE(gauge.read == (sealing ? plain : sealed).size());
@@ -229,7 +229,7 @@ TEST_CASE("I/O failures keep their errno; other failures carry none") {
   const Bytes plain = test::random_bytes(10 * kCs);
   const auto thrown_errno = [&](io::Reader& in, io::Writer& out, core::Direction d) {
     try {
-      core::run_pipeline(d, test::test_cipher(), in, out, test::config(kCs, 2));
+      core::run_pipeline(test::codec(d, kCs), in, out, test::config(2));
     } catch (const core::StreamError& e) {
       CHECK(e.kind() == core::ErrorKind::io);
       return e.error_number();

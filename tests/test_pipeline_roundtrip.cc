@@ -67,10 +67,9 @@ TEST_CASE("stats and progress report what was written") {
   io::MemoryReader in(plain);
   io::MemoryWriter out;
   std::vector<std::uint64_t> progress;
-  core::PipelineConfig cfg = test::config(cs, 3);
+  core::PipelineConfig cfg = test::config(3);
   cfg.progress = [&](std::uint64_t bytes) { progress.push_back(bytes); };
-  const core::PipelineStats stats =
-      core::run_pipeline(core::Direction::seal, test::test_cipher(), in, out, cfg);
+  const core::PipelineStats stats = core::run_pipeline(test::codec(core::Direction::seal, cs), in, out, cfg);
   REQUIRE(stats.chunks == 6);
   REQUIRE(stats.plaintext_bytes == plain.size());
   REQUIRE(stats.ciphertext_bytes == out.data().size());
@@ -79,8 +78,8 @@ TEST_CASE("stats and progress report what was written") {
 
   io::MemoryReader sealed_in(out.data());
   io::MemoryWriter plain_out;
-  const core::PipelineStats back = core::run_pipeline(core::Direction::open, test::test_cipher(), sealed_in,
-                                                      plain_out, test::config(cs, 2));
+  const core::PipelineStats back =
+      core::run_pipeline(test::codec(core::Direction::open, cs), sealed_in, plain_out, test::config(2));
   REQUIRE(back.chunks == 6);
   REQUIRE(back.plaintext_bytes == plain.size());
   REQUIRE(back.ciphertext_bytes == out.data().size());
@@ -93,7 +92,7 @@ TEST_CASE("a zero or absurd chunk size is a usage error, before any I/O") {
     io::MemoryReader in(plain);
     io::MemoryWriter out;
     try {
-      core::run_pipeline(core::Direction::seal, test::test_cipher(), in, out, test::config(cs, 1));
+      core::run_pipeline(test::codec(core::Direction::seal, cs), in, out, test::config(1));
       FAIL("no error");
     } catch (const core::Error& e) {
       REQUIRE(e.kind() == core::ErrorKind::usage);

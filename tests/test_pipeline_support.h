@@ -1,5 +1,6 @@
-// Shared by the tests/test_pipeline*.cc executables: a keyed ChunkCipher, one-call seal/open, fault-injecting
-// and counting streams, and a watchdog that turns a deadlock into a test failure instead of a hung suite.
+// Shared by the tests/test_pipeline*.cc executables: a keyed ChunkCipher and its payload codec, one-call
+// seal/open, fault-injecting and counting streams, and a watchdog that turns a deadlock into a test failure
+// instead of a hung suite.
 #pragma once
 
 #include <sodium.h>
@@ -19,8 +20,9 @@
 #include <vector>
 
 #include "core/aes/engine.h"
-#include "core/chunk_cipher.h"
+#include "core/aes/sodium_init.h"
 #include "core/error.h"
+#include "core/payload.h"
 #include "core/pipeline.h"
 #include "io/memory_stream.h"
 #include "io/stream.h"
@@ -31,7 +33,7 @@ namespace pcrypt::test {
 // A cipher under a fixed random key (per process), from the engine the product would pick.
 inline const core::ChunkCipher& test_cipher() {
   static const core::ChunkCipher cipher = [] {
-    if (sodium_init() < 0) throw std::runtime_error("sodium_init failed");
+    require_sodium();
     const Bytes key = random_bytes(aes::kGcmKeyBytes);
     return core::ChunkCipher(aes::select_engine(),
                              std::span<const std::uint8_t, aes::kGcmKeyBytes>(key.data(), 32));
@@ -39,9 +41,13 @@ inline const core::ChunkCipher& test_cipher() {
   return cipher;
 }
 
-inline core::PipelineConfig config(std::size_t chunk_size, unsigned threads) {
+// The payload codec over test_cipher(), for a payload at offset 0.
+inline core::PayloadCodec codec(core::Direction direction, std::size_t chunk_size) {
+  return core::PayloadCodec(direction, test_cipher(), core::PayloadLayout{chunk_size, 0});
+}
+
+inline core::PipelineConfig config(unsigned threads) {
   core::PipelineConfig c;
-  c.chunk_size = chunk_size;
   c.threads = threads;
   return c;
 }
@@ -49,7 +55,7 @@ inline core::PipelineConfig config(std::size_t chunk_size, unsigned threads) {
 inline Bytes seal(const Bytes& plain, std::size_t chunk_size, unsigned threads) {
   io::MemoryReader in(plain);
   io::MemoryWriter out;
-  core::run_pipeline(core::Direction::seal, test_cipher(), in, out, config(chunk_size, threads));
+  core::run_pipeline(codec(core::Direction::seal, chunk_size), in, out, config(threads));
   return out.data();
 }
 
@@ -64,7 +70,7 @@ inline OpenResult open(const Bytes& sealed, std::size_t chunk_size, unsigned thr
   io::MemoryWriter out;
   OpenResult r;
   try {
-    core::run_pipeline(core::Direction::open, test_cipher(), in, out, config(chunk_size, threads));
+    core::run_pipeline(codec(core::Direction::open, chunk_size), in, out, config(threads));
   } catch (const core::Error& e) {
     r.error = e;
   }

@@ -70,11 +70,12 @@ const Engine& best_engine();
 // One line saying which engine best_engine() picks and why the faster ones were passed over, e.g.
 // "vaes (vaes512 not preferred: Ice Lake server downclocks on 512-bit code)".
 std::string best_engine_reason();
-// The engine to use: `requested` if non-empty, else $PCRYPT_ENGINE if set and non-empty, else best_engine().
-// Throws std::invalid_argument with a one-line message if the name is unknown or unsupported on this CPU.
-const Engine& select_engine(std::string_view requested = {});
-// One line per engine: "vaes  selected  <description>" etc., then "default: " + best_engine_reason() —
-// for --version and `pcrypt bench`.
-std::string describe_engines();
+// The engine called `name`; best_engine() for "" or "auto". Throws std::invalid_argument with a one-line
+// message if the name is unknown or unsupported on this CPU. (Where the name comes from -- an option, the
+// environment -- is the CLI's business: see core/engine_choice.h.)
+const Engine& select_engine(std::string_view name = {});
+// One line per engine: "vaes      selected     <description>" etc., marking `chosen` (none if nullptr), then
+// "default: " + best_engine_reason(), and a note when `chosen` is not the default.
+std::string describe_engines(const Engine* chosen);
 
 }  // namespace pcrypt::aes

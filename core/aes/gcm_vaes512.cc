@@ -25,12 +25,11 @@
 #endif
 #include <sodium.h>
 
-#include <cstring>
 
 #include "core/aes/engine_registry.h"
+#include "core/aes/gcm_shell.h"
 #include "core/aes/ghash_clmul.h"
 #include "core/aes/key_schedule.h"
-#include "core/aes/secure_box.h"
 
 namespace pcrypt::aes::detail {
 namespace {
@@ -206,16 +205,17 @@ void ctr_tail(const GcmKey& k, __m512i ctr, std::uint8_t* out, const std::uint8_
   }
 }
 
-class Vaes512Gcm final : public Gcm {
- public:
-  explicit Vaes512Gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
+// The bulk loop of the shell in gcm_shell.h (J0, AAD, length block, tag and verify-then-zero live there).
+struct Kernel {
+  using Key = GcmKey;
+
+  static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
     RoundKeys rk;
     expand_key(key.data(), key.size(), rk);
-    GcmKey& k = *key_;
     for (int r = 0; r <= kRounds; ++r)
       k.rk[r] = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(rk.enc[r])));
     sodium_memzero(&rk, sizeof rk);
-    const __m128i h = ghash::times_x_inverse(bswap(encrypt_block(k, _mm_setzero_si128())));
+    const __m128i h = ghash::times_x_inverse(bswap(detail::encrypt_block(k, _mm_setzero_si128())));
     __m128i p = h;
     for (std::size_t i = kBlocks; i-- > 0;) {
       k.pow[i] = p;
@@ -224,12 +224,15 @@ class Vaes512Gcm final : public Gcm {
     }
   }
 
-  void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
-            const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    const GcmKey& k = *key_;
-    const __m128i j0 = initial_counter(nonce);
-    __m512i ctr = first_counters(j0);
-    __m128i s = ghash_absorb(k, _mm_setzero_si128(), aad, aad_len);
+  static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block(k, x); }
+
+  static __m128i ghash(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+    return ghash_absorb(k, s, p, len);
+  }
+
+  static __m128i seal(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t len) {
+    __m512i ctr = counter_quad(first);
     std::size_t off = 0;
     if (len >= kBatch) {
       ctr = crypt_batch<false>(k, ctr, s, out, in, nullptr);
@@ -241,15 +244,12 @@ class Vaes512Gcm final : public Gcm {
       ctr_tail(k, ctr, out + off, in + off, len - off);
       s = ghash_group(k, s, out + off, len - off);
     }
-    finish(k, s, j0, aad_len, len, tag);
+    return s;
   }
 
-  bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
-            const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    const GcmKey& k = *key_;
-    const __m128i j0 = initial_counter(nonce);
-    __m512i ctr = first_counters(j0);
-    __m128i s = ghash_absorb(k, _mm_setzero_si128(), aad, aad_len);
+  static __m128i open(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t len) {
+    __m512i ctr = counter_quad(first);
     std::size_t off = 0;
     for (; off + kBatch <= len; off += kBatch)
       ctr = crypt_batch<true>(k, ctr, s, out + off, in + off, in + off);
@@ -257,42 +257,21 @@ class Vaes512Gcm final : public Gcm {
       s = ghash_group(k, s, in + off, len - off);  // before an in-place write overwrites the ciphertext
       ctr_tail(k, ctr, out + off, in + off, len - off);
     }
-    alignas(16) std::uint8_t expected[kGcmTagBytes];
-    finish(k, s, j0, aad_len, len, expected);
-    if (crypto_verify_16(expected, tag) == 0) return true;
-    if (len > 0) sodium_memzero(out, len);
-    return false;
+    return s;
   }
 
  private:
-  static __m128i initial_counter(const std::uint8_t* nonce) {
-    alignas(16) std::uint8_t b[16] = {};
-    std::memcpy(b, nonce, kGcmNonceBytes);
-    b[15] = 1;
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(b));
+  // Counter blocks c..c+3, lowest lane first (c byte-reversed, so inc32 is a 32-bit add).
+  static __m512i counter_quad(__m128i c) {
+    return _mm512_add_epi32(_mm512_broadcast_i32x4(c),
+                            _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
   }
-
-  // Blocks 2..5 of the message's counter sequence, lowest lane first (block 1, J0, masks the tag).
-  static __m512i first_counters(__m128i j0) {
-    return _mm512_add_epi32(_mm512_broadcast_i32x4(bswap(j0)),
-                            _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1));
-  }
-
-  static void finish(const GcmKey& k, __m128i s, __m128i j0, std::size_t aad_len, std::size_t len,
-                     std::uint8_t* tag) {
-    const __m128i h1 = k.pow[kBlocks - 1];
-    s = ghash::reduce(
-        ghash::mul(_mm_xor_si128(s, ghash::lengths_block(aad_len, len)), h1, k.powk[kBlocks - 1]));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(tag), _mm_xor_si128(bswap(s), encrypt_block(k, j0)));
-  }
-
-  SecureBox<GcmKey> key_;
 };
 
 }  // namespace
 
 std::unique_ptr<Gcm> make_vaes512_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
-  return std::make_unique<Vaes512Gcm>(key);
+  return std::make_unique<GcmShell<Kernel>>(key);
 }
 
 }  // namespace pcrypt::aes::detail

@@ -47,3 +47,15 @@ only_these_files() {
   extra=$(comm -23 <(ls -A | sort) <(printf '%s\n' "$@" stderr | sort))
   [[ -z $extra ]] || fail "unexpected files left: $extra"
 }
+
+# output_open PID NAME: has process PID opened its temporary for output NAME in the current directory? That
+# is an unnamed O_TMPFILE (a descriptor on "DIR/#INODE (deleted)") or the hidden .NAME.pcrypt-tmp-XXXXXX.
+output_open() {
+  local fd target here
+  here=$(pwd -P)
+  for fd in /proc/"$1"/fd/*; do
+    target=$(readlink "$fd" 2> /dev/null) || continue
+    [[ $target == "$here/#"* || $target == "$here/.$2.pcrypt-tmp-"* ]] && return 0
+  done
+  return 1
+}

@@ -65,10 +65,10 @@ exec 3> slow
 head -c 100000 /dev/urandom >&3
 # Wait until the temporary output exists (the writer is open), then kill.
 for _ in $(seq 400); do
-  [[ -n $(ls -A | grep -F 'slow.pcrypt' || true) ]] && break
+  output_open "$pid" slow.pcrypt && break
   sleep 0.05
 done
-[[ -n $(ls -A | grep -F 'slow.pcrypt' || true) ]] || fail "no temporary output appeared"
+output_open "$pid" slow.pcrypt || fail "no temporary output appeared"
 kill -TERM "$pid"
 rc=0
 wait "$pid" || rc=$?
@@ -87,7 +87,7 @@ pid=$!
 exec 3> slow
 head -c 100000 plain.pcrypt >&3
 for _ in $(seq 400); do
-  [[ -n $(ls -A | grep -F 'slow.out' || true) ]] && break
+  output_open "$pid" slow.out && break
   sleep 0.05
 done
 kill -HUP "$pid"
@@ -113,6 +113,7 @@ timeout 20 "$PCRYPT" encrypt -k key big -o - 2> stderr | head -c 10 > /dev/null
 rc=${PIPESTATUS[0]}
 set -o pipefail
 [[ $rc == 1 ]] || fail "encrypt into a closed pipe exited $rc, expected 1"
+[[ ! -s stderr ]] || fail "closed pipe printed: $(cat stderr)"
 
 check "-o /dev/null and -o FIFO are written in place, without -f, and never replaced"
 expect 0 "$PCRYPT" encrypt -k key big -o /dev/null

@@ -1,0 +1,220 @@
+// The pipeline on its own, with a fake codec instead of the payload format: it hands every record to the
+// codec with the right index, length and last flag, writes the codec's output in record order for any number
+// of workers, lets the first failure in record order win, and never uses more buffers than its pool.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "core/pipeline.h"
+#include "core/pipeline_sizing.h"
+#include "core/record_codec.h"
+#include "io/memory_stream.h"
+#include "tests/test_pipeline_support.h"
+
+using namespace pcrypt;
+using test::Bytes;
+
+namespace {
+
+constexpr std::size_t kRecordBytes = 7;
+// What the fake writes for each record: index (8 bytes, little-endian), last flag, input length, then the
+// input bytes, so the output shows exactly what the codec was given and in which order it was written.
+constexpr std::size_t kFrameHeader = 10;
+
+// Counts the records the writer has accepted, so the codec can see how far ahead of the writer it runs.
+class CountingWriter final : public io::Writer {
+ public:
+  void write(const std::uint8_t* buf, std::size_t n) override {
+    std::lock_guard lock(mu_);
+    data_.insert(data_.end(), buf, buf + n);
+    ++records_;
+  }
+  void commit() override {}
+  std::string name() const override { return "counting"; }
+  std::uint64_t records() const {
+    std::lock_guard lock(mu_);
+    return records_;
+  }
+  Bytes data() const {
+    std::lock_guard lock(mu_);
+    return data_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  Bytes data_;
+  std::uint64_t records_ = 0;
+};
+
+class FakeCodec final : public core::RecordCodec {
+ public:
+  FakeCodec(const CountingWriter& out, std::set<std::uint64_t> failing = {},
+            std::uint64_t throwing = UINT64_MAX)
+      : out_(out), failing_(std::move(failing)), throwing_(throwing) {}
+
+  std::size_t input_record_bytes() const override { return kRecordBytes; }
+  std::size_t buffer_bytes() const override { return kRecordBytes + kFrameHeader; }
+
+  core::RecordOutcome process(std::uint64_t index, bool last, std::uint8_t* buf,
+                              std::size_t len) const override {
+    {
+      std::lock_guard lock(mu_);
+      // The reader only reads into a free buffer, and buffers come back only once written.
+      max_ahead_ = std::max(max_ahead_, index + 1 - std::min(index + 1, out_.records()));
+      in_use_.insert(buf);
+      if (!in_flight_.insert(buf).second) shared_buffer_ = true;  // two workers holding one buffer
+    }
+    // Uneven work, so that with several workers records finish out of order.
+    std::this_thread::sleep_for(std::chrono::microseconds((index * 7919) % 5 * 50));
+    std::memmove(buf + kFrameHeader, buf, len);
+    for (int i = 0; i < 8; ++i) buf[i] = static_cast<std::uint8_t>(index >> (8 * i));
+    buf[8] = last ? 1 : 0;
+    buf[9] = static_cast<std::uint8_t>(len);
+    {
+      std::lock_guard lock(mu_);
+      in_flight_.erase(buf);
+    }
+    const bool fails = index == throwing_ || failing_.count(index) != 0;
+    if (fails && index == first_failing()) {
+      // Report last among the failures that are in flight, so that "first" means first in record order, not
+      // first in time. Bounded: with one worker the later failures are never reached before this one.
+      std::unique_lock lock(mu_);
+      later_failure_.wait_for(lock, std::chrono::seconds(1), [&] { return later_failure_reported_; });
+    } else if (fails) {
+      std::lock_guard lock(mu_);
+      later_failure_reported_ = true;
+      later_failure_.notify_all();
+    }
+    if (index == throwing_) throw std::runtime_error("fake codec threw at record " + std::to_string(index));
+    if (failing_.count(index) != 0)
+      return {.error =
+                  core::Error(core::ErrorKind::payload, "fake failure at record " + std::to_string(index))};
+    return {.write_bytes = kFrameHeader + len,
+            .plaintext_bytes = len,
+            .ciphertext_bytes = kFrameHeader + len,
+            .error = std::nullopt};
+  }
+
+  std::uint64_t first_failing() const {
+    return failing_.empty() ? throwing_ : std::min(*failing_.begin(), throwing_);
+  }
+  std::uint64_t max_ahead() const { return max_ahead_; }
+  std::size_t buffers_used() const { return in_use_.size(); }
+  bool shared_buffer() const { return shared_buffer_; }
+
+ private:
+  const CountingWriter& out_;
+  std::set<std::uint64_t> failing_;
+  std::uint64_t throwing_;
+  mutable std::mutex mu_;
+  mutable std::uint64_t max_ahead_ = 0;
+  mutable std::set<const std::uint8_t*> in_use_;
+  mutable std::set<const std::uint8_t*> in_flight_;
+  mutable bool shared_buffer_ = false;
+  mutable std::condition_variable later_failure_;
+  mutable bool later_failure_reported_ = false;
+};
+
+// The output the fake must produce for the first `records` records of `input`.
+Bytes expected_frames(const Bytes& input, std::uint64_t records) {
+  const std::uint64_t total = input.empty() ? 1 : (input.size() + kRecordBytes - 1) / kRecordBytes;
+  Bytes out;
+  for (std::uint64_t i = 0; i < records && i < total; ++i) {
+    const std::size_t begin = i * kRecordBytes;
+    const std::size_t len = std::min(kRecordBytes, input.size() - begin);
+    for (int b = 0; b < 8; ++b) out.push_back(static_cast<std::uint8_t>(i >> (8 * b)));
+    out.push_back(i + 1 == total ? 1 : 0);
+    out.push_back(static_cast<std::uint8_t>(len));
+    out.insert(out.end(), input.begin() + static_cast<std::ptrdiff_t>(begin),
+               input.begin() + static_cast<std::ptrdiff_t>(begin + len));
+  }
+  return out;
+}
+
+std::size_t pool_size(unsigned threads) {
+  return core::pipeline_buffers(core::pipeline_workers(threads));
+}
+
+}  // namespace
+
+TEST_CASE("records reach the codec with index, length and last flag, and come out in order for -j1..-j8") {
+  // Empty input, a short last record, an exactly full last record, and many records.
+  for (const std::size_t size :
+       {std::size_t{0}, std::size_t{3}, kRecordBytes, 10 * kRecordBytes + 4, 100 * kRecordBytes}) {
+    const Bytes input = test::random_bytes(size);
+    const std::uint64_t records = size == 0 ? 1 : (size + kRecordBytes - 1) / kRecordBytes;
+    for (unsigned threads = 1; threads <= 8; ++threads) {
+      INFO(size << " input bytes, " << threads << " threads");
+      io::MemoryReader in(input);
+      CountingWriter out;
+      const FakeCodec codec(out);
+      const core::PipelineStats stats =
+          test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
+      REQUIRE(out.data() == expected_frames(input, records));
+      REQUIRE(stats.chunks == records);
+      REQUIRE(stats.plaintext_bytes == size);
+      REQUIRE(stats.ciphertext_bytes == size + records * kFrameHeader);
+    }
+  }
+}
+
+TEST_CASE("the first failure in record order wins, and nothing from it on is written") {
+  const Bytes input = test::random_bytes(60 * kRecordBytes);
+  for (unsigned threads = 1; threads <= 8; ++threads) {
+    INFO(threads << " threads");
+    io::MemoryReader in(input);
+    CountingWriter out;
+    // Returned errors at 17 and 20 and a thrown exception at 19, within one pool's reach of each other so
+    // that they are in flight together; 17 reports last but comes first in record order.
+    const FakeCodec codec(out, {17, 20}, 19);
+    const std::string message = test::within_deadline([&] {
+      try {
+        core::run_pipeline(codec, in, out, test::config(threads));
+      } catch (const core::Error& e) {
+        REQUIRE(e.kind() == core::ErrorKind::payload);
+        return std::string(e.what());
+      }
+      return std::string("no error");
+    });
+    REQUIRE(message == "fake failure at record 17");
+    REQUIRE(out.data() == expected_frames(input, 17));
+  }
+}
+
+TEST_CASE("a codec that throws fails the run at its record") {
+  const Bytes input = test::random_bytes(20 * kRecordBytes);
+  for (const unsigned threads : {1u, 4u}) {
+    io::MemoryReader in(input);
+    CountingWriter out;
+    const FakeCodec codec(out, {12}, 5);
+    std::string message = "no error";
+    try {
+      test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
+    } catch (const core::Error& e) {
+      message = e.what();
+    }
+    REQUIRE(message == "fake codec threw at record 5");
+    REQUIRE(out.data() == expected_frames(input, 5));
+  }
+}
+
+TEST_CASE("the pipeline never holds more records than its pool of buffers") {
+  const Bytes input = test::random_bytes(500 * kRecordBytes);
+  for (const unsigned threads : {1u, 2u, 5u, 8u}) {
+    INFO(threads << " threads, pool " << pool_size(threads));
+    io::MemoryReader in(input);
+    CountingWriter out;
+    const FakeCodec codec(out);
+    test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
+    REQUIRE(out.records() == 500);
+    REQUIRE_FALSE(codec.shared_buffer());
+    REQUIRE(codec.buffers_used() <= pool_size(threads));
+    REQUIRE(codec.max_ahead() <= pool_size(threads));
+  }
+}
