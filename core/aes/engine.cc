@@ -49,16 +49,29 @@ const Engine& best_engine() {
 }
 
 std::string best_engine_reason() {
+  // Built by appends: GCC 12 at -O3 reports a false -Wrestrict for "literal" + std::string temporaries.
   const Engine& best = best_engine();
   std::string passed;
   for (const Engine& e : kEngines) {
     if (&e == &best) break;
-    passed += passed.empty() ? "" : "; ";
-    passed += std::string(e.name) + (e.supported() ? " not preferred: " + std::string(not_preferred(e))
-                                                   : " not supported on this CPU");
+    if (!passed.empty()) passed += "; ";
+    passed += e.name;
+    if (e.supported()) {
+      passed += " not preferred: ";
+      passed += not_preferred(e);
+    } else {
+      passed += " not supported on this CPU";
+    }
   }
-  return std::string(best.name) +
-         (passed.empty() ? " (the fastest engine, supported here)" : " (" + passed + ")");
+  std::string out(best.name);
+  if (passed.empty()) {
+    out += " (the fastest engine, supported here)";
+  } else {
+    out += " (";
+    out += passed;
+    out += ')';
+  }
+  return out;
 }
 
 const Engine& select_engine(std::string_view requested) {
@@ -84,9 +97,14 @@ std::string describe_engines(const Engine* chosen) {
     out += e.description;
     out += '\n';
   }
-  out += "default: " + best_engine_reason() + '\n';
-  if (chosen != nullptr && chosen != &best_engine())
-    out += "(" + std::string(chosen->name) + " selected by name: --engine or PCRYPT_ENGINE)\n";
+  out += "default: ";
+  out += best_engine_reason();
+  out += '\n';
+  if (chosen != nullptr && chosen != &best_engine()) {
+    out += '(';
+    out += chosen->name;
+    out += " selected by name: --engine or PCRYPT_ENGINE)\n";
+  }
   return out;
 }
 

@@ -25,7 +25,6 @@
 #endif
 #include <sodium.h>
 
-
 #include "core/aes/engine_registry.h"
 #include "core/aes/gcm_shell.h"
 #include "core/aes/ghash_clmul.h"
@@ -153,6 +152,8 @@ __m128i ghash_absorb(const GcmKey& k, __m128i s, const std::uint8_t* p, std::siz
 // One batch of counter mode. With Hash, also absorbs the batch at `hashed` into s between the rounds;
 // `hashed` is either the previous batch's output (seal) or this batch's input (open) -- both read before out
 // is written.
+constexpr int kHashEvery = kRegs <= 6 ? 2 : 1;  // rounds between two registers' GHASH steps
+
 template <bool Hash>
 [[gnu::always_inline]] inline __m512i crypt_batch(const GcmKey& k, __m512i ctr, __m128i& s, std::uint8_t* out,
                                                   const std::uint8_t* in, const std::uint8_t* hashed) {
@@ -171,11 +172,11 @@ template <bool Hash>
     if constexpr (Hash) {
       // One register of hashing every other round, then the reduction: the multiplies' latency hides
       // behind the AES rounds.
-      if (r % 2 == 0 && r / 2 < static_cast<int>(kRegs)) {
-        const auto j = static_cast<std::size_t>(r / 2);
+      if (r % kHashEvery == 0 && r / kHashEvery < static_cast<int>(kRegs)) {
+        const auto j = static_cast<std::size_t>(r / kHashEvery);
         mul_acc4(a, bswap4(load4(hashed + 64 * j)), powers(k, 4 * j), powers_k(k, 4 * j));
       }
-      if (r == 2 * static_cast<int>(kRegs)) s = reduce4(a);
+      if (r == kHashEvery * static_cast<int>(kRegs)) s = reduce4(a);
     }
   }
   const __m512i last = k.rk[kRounds];
@@ -185,23 +186,25 @@ template <bool Hash>
   return ctr;
 }
 
-// Counter mode for the last 0 < len < kBatch bytes: as many registers of keystream as needed, masked
-// loads and stores for the final partial register.
+// Counter mode for the last 0 < len < kBatch bytes, 256 bytes (four registers) of keystream at a time,
+// masked loads and stores for the final partial register.
 void ctr_tail(const GcmKey& k, __m512i ctr, std::uint8_t* out, const std::uint8_t* in, std::size_t len) {
-  const std::size_t regs = (len + 63) / 64;
-  __m512i b[kRegs];
+  for (std::size_t group = 0; group < len; group += 256, ctr = add32(ctr, 16)) {
+    __m512i b[4];
 #pragma GCC unroll 4
-  for (std::size_t j = 0; j < kRegs; ++j) b[j] = x2(bswap4(add32(ctr, static_cast<int>(4 * j))), k.rk[0]);
-  // Rounds on all four registers even when fewer are needed: the unused ones are independent work that fills
-  // latency slots anyway, and a fixed shape keeps this branch-free.
-  for (int r = 1; r < kRounds; ++r) {
+    for (std::size_t j = 0; j < 4; ++j) b[j] = x2(bswap4(add32(ctr, static_cast<int>(4 * j))), k.rk[0]);
+    // Rounds on all four registers even when fewer are needed: the unused ones are independent work that
+    // fills latency slots anyway, and a fixed shape keeps the rounds branch-free.
+    for (int r = 1; r < kRounds; ++r) {
 #pragma GCC unroll 4
-    for (std::size_t j = 0; j < kRegs; ++j) b[j] = _mm512_aesenc_epi128(b[j], k.rk[r]);
-  }
-  for (std::size_t j = 0; j < regs; ++j) {
-    const __mmask64 m = first_bytes(len - 64 * j);
-    const __m512i data = _mm512_maskz_loadu_epi8(m, in + 64 * j);
-    _mm512_mask_storeu_epi8(out + 64 * j, m, _mm512_aesenclast_epi128(b[j], x2(k.rk[kRounds], data)));
+      for (std::size_t j = 0; j < 4; ++j) b[j] = _mm512_aesenc_epi128(b[j], k.rk[r]);
+    }
+    for (std::size_t j = 0; j < 4 && group + 64 * j < len; ++j) {
+      const std::size_t at = group + 64 * j;
+      const __mmask64 m = first_bytes(len - at);
+      const __m512i data = _mm512_maskz_loadu_epi8(m, in + at);
+      _mm512_mask_storeu_epi8(out + at, m, _mm512_aesenclast_epi128(b[j], x2(k.rk[kRounds], data)));
+    }
   }
 }
 
