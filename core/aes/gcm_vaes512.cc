@@ -59,9 +59,6 @@ inline void store4(std::uint8_t* p, __m512i v) {
 inline __m512i x2(__m512i a, __m512i b) {
   return _mm512_xor_si512(a, b);
 }
-inline __m512i x3(__m512i a, __m512i b, __m512i c) {
-  return _mm512_ternarylogic_epi64(a, b, c, 0x96);  // a ^ b ^ c in one instruction
-}
 
 // Reverses the bytes of each 128-bit lane: GCM blocks <-> the v form, and counters <-> counter blocks.
 inline __m512i bswap4(__m512i x) {
