@@ -27,6 +27,20 @@ std::set<std::string> proc_cpuinfo_flags() {
   return {};
 }
 
+// The value of the first "key<tabs>: value" line of /proc/cpuinfo, or empty.
+std::string proc_cpuinfo_field(const std::string& key) {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line)) {
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string name = line.substr(0, colon);
+    while (!name.empty() && (name.back() == '\t' || name.back() == ' ')) name.pop_back();
+    if (name == key) return colon + 2 <= line.size() ? line.substr(colon + 2) : std::string();
+  }
+  return {};
+}
+
 const pcrypt::aes::Engine& engine(const char* name) {
   const pcrypt::aes::Engine* e = pcrypt::aes::find_engine(name);
   REQUIRE(e != nullptr);
@@ -51,8 +65,27 @@ TEST_CASE("detected CPU features match the kernel's /proc/cpuinfo flags") {
   CHECK(f.bmi2 == (flags.count("bmi2") == 1));
   CHECK(f.vaes == (flags.count("vaes") == 1));
   CHECK(f.vpclmulqdq == (flags.count("vpclmulqdq") == 1));
-  // The ymm engines must never be offered without OS support for the ymm state.
+  CHECK(f.avx512f == (flags.count("avx512f") == 1));
+  CHECK(f.avx512bw == (flags.count("avx512bw") == 1));
+  CHECK(f.avx512vl == (flags.count("avx512vl") == 1));
+  CHECK(f.avx512dq == (flags.count("avx512dq") == 1));
+  // The ymm engines must never be offered without OS support for the ymm state, nor zmm ones without zmm.
   if (f.avx2 || f.vaes || f.vpclmulqdq) CHECK(f.os_ymm);
+  if (f.avx512f || f.avx512bw || f.avx512vl || f.avx512dq) CHECK(f.os_zmm);
+}
+
+TEST_CASE("detected vendor, family and model match /proc/cpuinfo (they pick the 512-bit policy)") {
+  const std::string vendor = proc_cpuinfo_field("vendor_id");
+  const std::string family = proc_cpuinfo_field("cpu family");
+  const std::string model = proc_cpuinfo_field("model");
+  if (vendor.empty() || family.empty() || model.empty()) {
+    WARN("SKIPPED: /proc/cpuinfo has no vendor_id/cpu family/model here");
+    return;
+  }
+  const pcrypt::aes::cpu::Features& f = pcrypt::aes::cpu::features();
+  CHECK(f.intel == (vendor == "GenuineIntel"));
+  CHECK(f.family == std::stoul(family));
+  CHECK(f.model == std::stoul(model));
 }
 
 TEST_CASE("engine support follows the features each engine needs") {
@@ -60,20 +93,26 @@ TEST_CASE("engine support follows the features each engine needs") {
   CHECK(engine("aesni").supported() == (f.aesni && f.pclmulqdq && f.ssse3 && f.sse41));
   CHECK(engine("vaes").supported() ==
         (engine("aesni").supported() && f.avx2 && f.bmi2 && f.vaes && f.vpclmulqdq && f.os_ymm));
+  CHECK(engine("vaes512").supported() ==
+        (engine("vaes").supported() && f.os_zmm && f.avx512f && f.avx512bw && f.avx512vl && f.avx512dq));
   CHECK(engine("portable").supported());
   for (const pcrypt::aes::Engine& e : pcrypt::aes::all_engines())
     WARN(e.name << (e.supported() ? ": supported" : ": SKIPPED, not supported on this CPU"));
 }
 
-TEST_CASE("the default engine is the first supported one, fastest first") {
+TEST_CASE("the default engine is the first supported and preferred one, fastest first") {
   const pcrypt::aes::Engine* first = nullptr;
   for (const pcrypt::aes::Engine& e : pcrypt::aes::all_engines())
-    if (first == nullptr && e.supported()) first = &e;
+    if (first == nullptr && e.supported() && (e.not_preferred == nullptr || e.not_preferred().empty()))
+      first = &e;
   REQUIRE(first != nullptr);
   CHECK(&pcrypt::aes::best_engine() == first);
   CHECK(&pcrypt::aes::select_engine() == first);
   CHECK(&pcrypt::aes::select_engine("auto") == first);
-  if (engine("vaes").supported())
+  const bool zmm_ok = pcrypt::aes::cpu::zmm_downclock_reason(pcrypt::aes::cpu::features()).empty();
+  if (engine("vaes512").supported() && zmm_ok)
+    CHECK(first->name == "vaes512");
+  else if (engine("vaes").supported())
     CHECK(first->name == "vaes");
   else if (engine("aesni").supported())
     CHECK(first->name == "aesni");
@@ -82,6 +121,41 @@ TEST_CASE("the default engine is the first supported one, fastest first") {
   CHECK(table.find("selected") == table.rfind("selected"));  // exactly one...
   CHECK(table.find(std::string(first->name) + std::string(10 - first->name.size(), ' ') + "selected") !=
         std::string::npos);
+  // The table says which engine is the default and why the faster ones were passed over.
+  const std::string reason = pcrypt::aes::best_engine_reason();
+  CHECK(reason.rfind(std::string(first->name) + " (", 0) == 0);
+  CHECK(table.find("default: " + reason) != std::string::npos);
+  if (engine("vaes512").supported() && !zmm_ok)
+    CHECK(reason.find("vaes512 not preferred: ") != std::string::npos);
+  if (!engine("vaes512").supported()) CHECK(reason.find("vaes512 not supported") != std::string::npos);
+}
+
+TEST_CASE("512-bit code is avoided exactly on the Intel models that downclock on it") {
+  using pcrypt::aes::cpu::Features;
+  using pcrypt::aes::cpu::zmm_downclock_reason;
+  const auto cpu = [](bool intel, unsigned family, unsigned model) {
+    Features f;
+    f.intel = intel;
+    f.family = family;
+    f.model = model;
+    return f;
+  };
+  // The excluded models, each with a reason naming it.
+  CHECK(zmm_downclock_reason(cpu(true, 6, 0x55)).find("Skylake") != std::string::npos);
+  CHECK(zmm_downclock_reason(cpu(true, 6, 0x6a)) == "Ice Lake server downclocks on 512-bit code");
+  for (unsigned model : {0x6cu, 0x7du, 0x7eu, 0x9du})
+    CHECK(zmm_downclock_reason(cpu(true, 6, model)).find("Ice Lake") != std::string::npos);
+  for (unsigned model : {0x8cu, 0x8du})
+    CHECK(zmm_downclock_reason(cpu(true, 6, model)).find("Tiger Lake") != std::string::npos);
+  // Rocket Lake, Sapphire Rapids, Emerald Rapids, Granite Rapids: 512-bit code is fine.
+  for (unsigned model : {0xa7u, 0x8fu, 0xcfu, 0xadu})
+    CHECK(zmm_downclock_reason(cpu(true, 6, model)).empty());
+  // The same model numbers in another family or from another vendor mean other CPUs (e.g. AMD Zen 4 is
+  // family 0x19): not excluded.
+  CHECK(zmm_downclock_reason(cpu(true, 0xf, 0x6a)).empty());
+  CHECK(zmm_downclock_reason(cpu(false, 6, 0x6a)).empty());
+  CHECK(zmm_downclock_reason(cpu(false, 0x19, 0x11)).empty());
+  CHECK(zmm_downclock_reason(cpu(false, 0x1a, 0x02)).empty());
 }
 
 TEST_CASE("an engine name chooses that engine, and unknown or unsupported names are refused") {

@@ -1,12 +1,14 @@
 // Differential tests: every supported engine against libsodium's AES-256-GCM (the reference) on random keys,
-// nonces, AAD and every length class, in place and out of place, at unaligned addresses; cross-engine
-// opening; tamper rejection; and raw AES / CTR agreement across engines, including counter wrap-arounds.
+// nonces, AAD and every length class (every tail length 0..511 against guard pages), in place and out of
+// place, at unaligned addresses; cross-engine opening; tamper rejection; and raw AES / CTR agreement across
+// engines, including counter wrap-arounds.
 #include <sodium.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <random>
 #include <thread>
 
@@ -119,6 +121,76 @@ TEST_CASE("every engine seals exactly like libsodium and opens what libsodium se
       std::uint8_t* pt = in_place ? in.data : back.data;
       REQUIRE(gcm->open(pt, in.data, len, ptr(ref_tag), ptr(aad), aad_len, ptr(nonce)));
       REQUIRE(std::equal(msg.begin(), msg.end(), pt));
+    }
+  }
+}
+
+// n bytes that end exactly where an inaccessible guard page begins (libsodium's guarded allocation places
+// the user region at the end of its last page): an engine that reads or writes even one byte past a
+// message's end (a too-wide tail load or store) crashes the test instead of passing silently.
+class Guarded {
+ public:
+  explicit Guarded(std::size_t n) : base_(static_cast<std::uint8_t*>(sodium_malloc(n + 1))) {
+    if (base_ == nullptr) throw std::bad_alloc();
+  }
+  ~Guarded() { sodium_free(base_); }
+  Guarded(const Guarded&) = delete;
+  Guarded& operator=(const Guarded&) = delete;
+  std::uint8_t* data() { return base_ + 1; }  // valid (one spare byte before) even for n == 0
+
+ private:
+  std::uint8_t* base_;
+};
+
+TEST_CASE("every tail length 0..511 (and around 1 KiB, 4 KiB, 64 KiB) matches libsodium, AAD or not") {
+  if (!sodium().supported()) {
+    WARN("SKIPPED: libsodium AES-256-GCM (the reference) is not supported on this CPU");
+    return;
+  }
+  const auto engines = gcm_engines();
+  Rng rng;
+  INFO("seed " << test_seed() << " (set PCRYPT_TEST_SEED to repeat)");
+  std::vector<std::size_t> lens;
+  for (std::size_t n = 0; n < 512; ++n) lens.push_back(n);
+  for (std::size_t big : {std::size_t{1024}, std::size_t{4096}, std::size_t{65536}})
+    for (std::size_t d : {big - 17, big - 16, big - 1, big, big + 1, big + 15, big + 16, big + 255})
+      lens.push_back(d);
+  const Bytes key = rng.bytes(32);
+  std::vector<std::unique_ptr<pcrypt::aes::Gcm>> gcms;
+  for (const Engine* e : engines) gcms.push_back(aes_test::make_gcm(*e, key));
+  const auto ref = aes_test::make_gcm(sodium(), key);
+  for (std::size_t len : lens) {
+    // No AAD, and AAD whose own tail length also sweeps 1..511 bytes.
+    for (std::size_t aad_len : {std::size_t{0}, 1 + (len * 7) % 511}) {
+      const Bytes nonce = rng.bytes(12), msg = rng.bytes(len), aad = rng.bytes(aad_len);
+      Bytes ref_ct(len), ref_tag(16);
+      ref->seal(ptr(ref_ct), ptr(ref_tag), ptr(msg), len, ptr(aad), aad_len, ptr(nonce));
+      // Input, output and AAD each end at a guard page.
+      Guarded in_buf(len), out_buf(len), aad_buf(aad_len);
+      std::uint8_t* in = in_buf.data();
+      std::uint8_t* out = out_buf.data();
+      std::uint8_t* guarded_aad = aad_buf.data();
+      if (aad_len > 0) std::memcpy(guarded_aad, aad.data(), aad_len);
+      for (std::size_t i = 0; i < engines.size(); ++i) {
+        INFO("engine " << engines[i]->name << ", len " << len << ", aad_len " << aad_len);
+        const bool in_place = (len + i) % 2 == 0;
+        std::uint8_t* dst = in_place ? in : out;
+        if (len > 0) std::memcpy(in, msg.data(), len);
+        std::uint8_t tag[16];
+        gcms[i]->seal(dst, tag, in, len, guarded_aad, aad_len, ptr(nonce));
+        REQUIRE(std::equal(ref_ct.begin(), ref_ct.end(), dst));
+        REQUIRE(std::equal(ref_tag.begin(), ref_tag.end(), tag));
+
+        if (len > 0) std::memcpy(in, ref_ct.data(), len);
+        REQUIRE(gcms[i]->open(dst, in, len, tag, guarded_aad, aad_len, ptr(nonce)));
+        REQUIRE(std::equal(msg.begin(), msg.end(), dst));
+
+        // A wrong tag: refused, and the output left all zero.
+        if (len > 0) std::memcpy(in, ref_ct.data(), len);
+        tag[len % 16] ^= 0x01;
+        REQUIRE_FALSE(gcms[i]->open(dst, in, len, tag, guarded_aad, aad_len, ptr(nonce)));
+        REQUIRE(std::all_of(dst, dst + len, [](std::uint8_t b) { return b == 0; }));
+      }
     }
   }
 }

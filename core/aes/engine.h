@@ -57,19 +57,25 @@ struct Engine {
   std::unique_ptr<Gcm> (*make_gcm)(std::span<const std::uint8_t, kGcmKeyBytes> key);
   // nullptr for engines without raw AES (libsodium exposes none). key must be 16, 24 or 32 bytes.
   std::unique_ptr<BlockCipher> (*make_block_cipher)(std::span<const std::uint8_t> key);
+  // nullptr, or why this engine, though supported, should not be the default on this CPU (empty: it should).
+  std::string_view (*not_preferred)() = nullptr;
 };
 
 // Every engine compiled in, fastest first, whether or not this CPU supports it.
 std::span<const Engine> all_engines();
 // nullptr if no engine has that name.
 const Engine* find_engine(std::string_view name);
-// The fastest engine this CPU supports (the default).
+// The fastest engine this CPU supports and that is not marked not_preferred here (the default).
 const Engine& best_engine();
+// One line saying which engine best_engine() picks and why the faster ones were passed over, e.g.
+// "vaes (vaes512 not preferred: Ice Lake server downclocks on 512-bit code)".
+std::string best_engine_reason();
 // The engine called `name`; best_engine() for "" or "auto". Throws std::invalid_argument with a one-line
 // message if the name is unknown or unsupported on this CPU. (Where the name comes from -- an option, the
 // environment -- is the CLI's business: see core/engine_choice.h.)
 const Engine& select_engine(std::string_view name = {});
-// One line per engine: "vaes      selected     <description>" etc., marking `chosen` (none if nullptr).
+// One line per engine: "vaes      selected     <description>" etc., marking `chosen` (none if nullptr), then
+// "default: " + best_engine_reason(), and a note when `chosen` is not the default.
 std::string describe_engines(const Engine* chosen);
 
 }  // namespace pcrypt::aes

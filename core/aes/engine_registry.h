@@ -7,6 +7,12 @@
 
 namespace pcrypt::aes::detail {
 
+// VAES + VPCLMULQDQ on 512-bit registers (AVX-512 F/BW/VL/DQ); not preferred where zmm code downclocks.
+bool vaes512_supported();
+std::string_view vaes512_not_preferred();
+std::unique_ptr<Gcm> make_vaes512_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key);
+std::unique_ptr<BlockCipher> make_vaes512_block_cipher(std::span<const std::uint8_t> key);
+
 // VAES + VPCLMULQDQ on 256-bit registers (AVX2).
 bool vaes_supported();
 std::unique_ptr<Gcm> make_vaes_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key);

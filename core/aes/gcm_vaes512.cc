@@ -1,0 +1,277 @@
+// AES-256-GCM on VAES + VPCLMULQDQ with 512-bit registers (AVX-512), four blocks per register.
+//
+// Bulk: 16 counter blocks (4 zmm, 256 bytes) per iteration. GHASH of 16 blocks is multiplied against the
+// precomputed powers H^16..H^1 (four per register, highest first), the Karatsuba pieces are summed unreduced
+// across all four registers, and one reduction finishes the 256 bytes. That hashing is spread step by step
+// between the 13 middle AES rounds, so the AES and carry-less multiply units work at the same time. Sealing
+// hashes the previous batch's ciphertext while encrypting the next; opening hashes the batch it decrypts (all
+// loads happen before the stores, so in place is safe). The data is XORed into the last round key, so
+// `vaesenclast` produces the output directly.
+//
+// Tails (and AAD) use AVX-512BW byte masks: masked loads zero the bytes past the end (and never fault on
+// them), masked stores write only the message bytes, so no stack buffer ever holds keystream or plaintext.
+// A group of n < 16 blocks is hashed against H^n..H^1, read from one descending table of powers at an offset.
+// GCC 12 reports its own AVX-512 intrinsics' deliberately undefined registers (_mm512_undefined_epi32) as
+// uninitialized once they are inlined here (GCC bug 105593, fixed in GCC 13); the false positive is confined
+// to the header's lines.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#include <sodium.h>
+
+#include "core/aes/engine_registry.h"
+#include "core/aes/gcm_shell.h"
+#include "core/aes/ghash_clmul.h"
+#include "core/aes/key_schedule.h"
+
+namespace pcrypt::aes::detail {
+namespace {
+
+using ghash::bswap;
+using ghash::Wide;
+
+constexpr int kRounds = 14;
+constexpr std::size_t kRegs = 4;              // zmm registers of counter blocks per iteration
+constexpr std::size_t kBlocks = 4 * kRegs;    // blocks per iteration
+constexpr std::size_t kBatch = 16 * kBlocks;  // bytes per iteration
+
+struct GcmKey {
+  __m512i rk[kRounds + 1];  // each round key in all four lanes
+  // Hash key powers in the v(H^i x^-1) form of ghash_clmul.h, descending: pow[i] = H^(16-i), and their
+  // Karatsuba factors. A group of n blocks loads its powers H^n..H^1 from pow + 16 - n; the three zero
+  // entries after each table keep that 4-lane load inside the object when n is not a multiple of 4.
+  alignas(64) __m128i pow[kBlocks + 3];
+  alignas(64) __m128i powk[kBlocks + 3];
+};
+
+inline __m512i load4(const std::uint8_t* p) {
+  return _mm512_loadu_si512(p);
+}
+inline void store4(std::uint8_t* p, __m512i v) {
+  _mm512_storeu_si512(p, v);
+}
+inline __m512i x2(__m512i a, __m512i b) {
+  return _mm512_xor_si512(a, b);
+}
+
+// Reverses the bytes of each 128-bit lane: GCM blocks <-> the v form, and counters <-> counter blocks.
+inline __m512i bswap4(__m512i x) {
+  const __m512i m =
+      _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+  return _mm512_shuffle_epi8(x, m);
+}
+
+// Byte mask for the first n bytes of a 64-byte register (n may be > 64 or, as a difference, "negative").
+inline __mmask64 first_bytes(std::size_t n) {
+  return n >= 64 ? ~__mmask64{0} : static_cast<__mmask64>(_bzhi_u64(~0ULL, static_cast<unsigned>(n)));
+}
+
+struct Wide4 {
+  __m512i lo, mid, hi;
+};
+
+inline Wide4 mul4(__m512i x, __m512i h, __m512i hk) {
+  return {_mm512_clmulepi64_epi128(x, h, 0x00),
+          _mm512_clmulepi64_epi128(x2(x, _mm512_shuffle_epi32(x, _MM_PERM_BADC)), hk, 0x00),
+          _mm512_clmulepi64_epi128(x, h, 0x11)};
+}
+
+inline void mul_acc4(Wide4& a, __m512i x, __m512i h, __m512i hk) {
+  a.lo = x2(a.lo, _mm512_clmulepi64_epi128(x, h, 0x00));
+  a.mid = x2(a.mid, _mm512_clmulepi64_epi128(x2(x, _mm512_shuffle_epi32(x, _MM_PERM_BADC)), hk, 0x00));
+  a.hi = x2(a.hi, _mm512_clmulepi64_epi128(x, h, 0x11));
+}
+
+// XOR of the four lanes.
+inline __m128i fold_lanes(__m512i x) {
+  const __m256i y = _mm256_xor_si256(_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64(x, 1));
+  return _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
+}
+
+// All lanes' unreduced products summed, then one reduction (reduction is linear).
+inline __m128i reduce4(const Wide4& a) {
+  return ghash::reduce(Wide{fold_lanes(a.lo), fold_lanes(a.mid), fold_lanes(a.hi)});
+}
+
+inline __m512i powers(const GcmKey& k, std::size_t i) {
+  return _mm512_loadu_si512(&k.pow[i]);
+}
+inline __m512i powers_k(const GcmKey& k, std::size_t i) {
+  return _mm512_loadu_si512(&k.powk[i]);
+}
+
+// Counters stay little-endian (v form) so one 32-bit add per lane is GCM's inc32, wrap included.
+inline __m512i add32(__m512i ctr, int n) {
+  return _mm512_add_epi32(ctr, _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n));
+}
+
+inline __m128i encrypt_block(const GcmKey& k, __m128i x) {
+  x = _mm_xor_si128(x, _mm512_castsi512_si128(k.rk[0]));
+  for (int r = 1; r < kRounds; ++r) x = _mm_aesenc_si128(x, _mm512_castsi512_si128(k.rk[r]));
+  return _mm_aesenclast_si128(x, _mm512_castsi512_si128(k.rk[kRounds]));
+}
+
+// GHASH of one full batch at p (16 blocks), one reduction.
+inline __m128i ghash_batch(const GcmKey& k, __m128i s, const std::uint8_t* p) {
+  Wide4 a = mul4(x2(bswap4(load4(p)), _mm512_zextsi128_si512(s)), powers(k, 0), powers_k(k, 0));
+#pragma GCC unroll 4
+  for (std::size_t j = 1; j < kRegs; ++j)
+    mul_acc4(a, bswap4(load4(p + 64 * j)), powers(k, 4 * j), powers_k(k, 4 * j));
+  return reduce4(a);
+}
+
+// GHASH of 0 < len < kBatch bytes, the last block possibly partial (zero-padded by the masked load), one
+// reduction. Block i of the n is multiplied by H^(n-i).
+__m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+  const std::size_t n = (len + 15) / 16;
+  const std::size_t first = kBlocks - n;  // index of H^n in the descending table
+  Wide4 a{_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  for (std::size_t j = 0; 64 * j < len; ++j) {
+    // Lanes past block n hold zero data (masked load) against the zero padding of the tables.
+    __m512i x = bswap4(_mm512_maskz_loadu_epi8(first_bytes(len - 64 * j), p + 64 * j));
+    if (j == 0) x = x2(x, _mm512_zextsi128_si512(s));
+    mul_acc4(a, x, powers(k, first + 4 * j), powers_k(k, first + 4 * j));
+  }
+  return reduce4(a);
+}
+
+__m128i ghash_absorb(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+  for (; len >= kBatch; p += kBatch, len -= kBatch) s = ghash_batch(k, s, p);
+  return len > 0 ? ghash_group(k, s, p, len) : s;
+}
+
+// One batch of counter mode. With Hash, also absorbs the batch at `hashed` into s between the rounds;
+// `hashed` is either the previous batch's output (seal) or this batch's input (open) -- both read before out
+// is written.
+constexpr int kHashEvery = kRegs <= 6 ? 2 : 1;  // rounds between two registers' GHASH steps
+
+template <bool Hash>
+[[gnu::always_inline]] inline __m512i crypt_batch(const GcmKey& k, __m512i ctr, __m128i& s, std::uint8_t* out,
+                                                  const std::uint8_t* in, const std::uint8_t* hashed) {
+  __m512i b[kRegs];
+#pragma GCC unroll 4
+  for (std::size_t j = 0; j < kRegs; ++j) b[j] = x2(bswap4(add32(ctr, static_cast<int>(4 * j))), k.rk[0]);
+  ctr = add32(ctr, static_cast<int>(kBlocks));
+  Wide4 a{};
+  if constexpr (Hash)
+    a = mul4(x2(bswap4(load4(hashed)), _mm512_zextsi128_si512(s)), powers(k, 0), powers_k(k, 0));
+#pragma GCC unroll 13
+  for (int r = 1; r < kRounds; ++r) {
+    const __m512i key = k.rk[r];
+#pragma GCC unroll 4
+    for (std::size_t j = 0; j < kRegs; ++j) b[j] = _mm512_aesenc_epi128(b[j], key);
+    if constexpr (Hash) {
+      // One register of hashing every other round, then the reduction: the multiplies' latency hides
+      // behind the AES rounds.
+      if (r % kHashEvery == 0 && r / kHashEvery < static_cast<int>(kRegs)) {
+        const auto j = static_cast<std::size_t>(r / kHashEvery);
+        mul_acc4(a, bswap4(load4(hashed + 64 * j)), powers(k, 4 * j), powers_k(k, 4 * j));
+      }
+      if (r == kHashEvery * static_cast<int>(kRegs)) s = reduce4(a);
+    }
+  }
+  const __m512i last = k.rk[kRounds];
+#pragma GCC unroll 4
+  for (std::size_t j = 0; j < kRegs; ++j)
+    store4(out + 64 * j, _mm512_aesenclast_epi128(b[j], x2(last, load4(in + 64 * j))));
+  return ctr;
+}
+
+// Counter mode for the last 0 < len < kBatch bytes, 256 bytes (four registers) of keystream at a time,
+// masked loads and stores for the final partial register.
+void ctr_tail(const GcmKey& k, __m512i ctr, std::uint8_t* out, const std::uint8_t* in, std::size_t len) {
+  for (std::size_t group = 0; group < len; group += 256, ctr = add32(ctr, 16)) {
+    __m512i b[4];
+#pragma GCC unroll 4
+    for (std::size_t j = 0; j < 4; ++j) b[j] = x2(bswap4(add32(ctr, static_cast<int>(4 * j))), k.rk[0]);
+    // Rounds on all four registers even when fewer are needed: the unused ones are independent work that
+    // fills latency slots anyway, and a fixed shape keeps the rounds branch-free.
+    for (int r = 1; r < kRounds; ++r) {
+#pragma GCC unroll 4
+      for (std::size_t j = 0; j < 4; ++j) b[j] = _mm512_aesenc_epi128(b[j], k.rk[r]);
+    }
+    for (std::size_t j = 0; j < 4 && group + 64 * j < len; ++j) {
+      const std::size_t at = group + 64 * j;
+      const __mmask64 m = first_bytes(len - at);
+      const __m512i data = _mm512_maskz_loadu_epi8(m, in + at);
+      _mm512_mask_storeu_epi8(out + at, m, _mm512_aesenclast_epi128(b[j], x2(k.rk[kRounds], data)));
+    }
+  }
+}
+
+// The bulk loop of the shell in gcm_shell.h (J0, AAD, length block, tag and verify-then-zero live there).
+struct Kernel {
+  using Key = GcmKey;
+
+  static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
+    RoundKeys rk;
+    expand_key(key.data(), key.size(), rk);
+    for (int r = 0; r <= kRounds; ++r)
+      k.rk[r] = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(rk.enc[r])));
+    sodium_memzero(&rk, sizeof rk);
+    const __m128i h = ghash::times_x_inverse(bswap(detail::encrypt_block(k, _mm_setzero_si128())));
+    __m128i p = h;
+    for (std::size_t i = kBlocks; i-- > 0;) {
+      k.pow[i] = p;
+      k.powk[i] = ghash::karatsuba_key(p);
+      p = ghash::gf_mul(p, h);
+    }
+  }
+
+  static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block(k, x); }
+
+  static __m128i ghash(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+    return ghash_absorb(k, s, p, len);
+  }
+
+  static __m128i seal(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t len) {
+    __m512i ctr = counter_quad(first);
+    std::size_t off = 0;
+    if (len >= kBatch) {
+      ctr = crypt_batch<false>(k, ctr, s, out, in, nullptr);
+      for (off = kBatch; off + kBatch <= len; off += kBatch)
+        ctr = crypt_batch<true>(k, ctr, s, out + off, in + off, out + off - kBatch);
+      s = ghash_batch(k, s, out + off - kBatch);
+    }
+    if (off < len) {
+      ctr_tail(k, ctr, out + off, in + off, len - off);
+      s = ghash_group(k, s, out + off, len - off);
+    }
+    return s;
+  }
+
+  static __m128i open(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t len) {
+    __m512i ctr = counter_quad(first);
+    std::size_t off = 0;
+    for (; off + kBatch <= len; off += kBatch)
+      ctr = crypt_batch<true>(k, ctr, s, out + off, in + off, in + off);
+    if (off < len) {
+      s = ghash_group(k, s, in + off, len - off);  // before an in-place write overwrites the ciphertext
+      ctr_tail(k, ctr, out + off, in + off, len - off);
+    }
+    return s;
+  }
+
+ private:
+  // Counter blocks c..c+3, lowest lane first (c byte-reversed, so inc32 is a 32-bit add).
+  static __m512i counter_quad(__m128i c) {
+    return _mm512_add_epi32(_mm512_broadcast_i32x4(c),
+                            _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Gcm> make_vaes512_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
+  return std::make_unique<GcmShell<Kernel>>(key);
+}
+
+}  // namespace pcrypt::aes::detail
