@@ -9,12 +9,12 @@
 #include <string>
 #include <string_view>
 
-#include "app/bench/bench.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/endpoints.h"
 #include "app/logging.h"
 #include "app/report.h"
+#include "bench/bench.h"
 #include "core/error.h"
 #include "core/pipeline_error.h"
 #include "io/cleanup.h"

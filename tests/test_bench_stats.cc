@@ -6,11 +6,11 @@
 #include <numeric>
 #include <vector>
 
-#include "app/bench/report.h"
-#include "app/bench/sampler.h"
-#include "app/bench/sinks.h"
-#include "app/bench/stats.h"
-#include "app/bench/units.h"
+#include "bench/report.h"
+#include "bench/sampler.h"
+#include "bench/sinks.h"
+#include "bench/stats.h"
+#include "bench/units.h"
 
 using namespace pcrypt::app::bench;
 

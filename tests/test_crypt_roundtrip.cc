@@ -112,7 +112,12 @@ TEST_CASE("encrypt refuses bad options before writing anything") {
   test::error_of(core::ErrorKind::usage, [&] { encrypt_with({}, 4096, out); });
   test::error_of(core::ErrorKind::usage, [&] { encrypt_with(test::creds(test::passphrase("")), 4096, out); });
   std::vector<core::Credential> five;
-  for (int i = 0; i < 5; ++i) five.push_back(test::passphrase("p" + std::to_string(i)));
+  for (int i = 0; i < 5; ++i) {
+    // Appended rather than "p" + to_string(i): GCC 12 -O3 reports a false -Wrestrict inside the latter.
+    std::string passphrase = "p";
+    passphrase += std::to_string(i);
+    five.push_back(test::passphrase(passphrase));
+  }
   core::EncryptOptions cheap;
   cheap.kdf = test::cheap_kdf();
   io::MemoryReader in(plain);

@@ -11,10 +11,9 @@
 //   static Reg round_key(const std::uint8_t* key16);
 //   template <int R, bool Decrypt>
 //   static void ecb(const Reg* round_keys, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks);
-//   template <int R>                     // counters base + i, low 64 bits never wrap; in == nullptr:
-//   keystream static void ctr(const Reg* round_keys, std::uint8_t* out, const std::uint8_t* in, std::size_t
-//   len,
-//                   __m128i base);       // base: counter (hi, lo) as a 64-bit lane pair, not byte-swapped
+//   template <int R>  // counters base + i, low 64 bits never wrap; in == nullptr: writes the keystream
+//   static void ctr(const Reg* round_keys, std::uint8_t* out, const std::uint8_t* in, std::size_t len,
+//                   __m128i base);  // base: counter (hi, lo) as a 64-bit lane pair, not byte-swapped
 #pragma once
 
 #include <immintrin.h>

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "app/bench/columns.h"
-#include "app/bench/experiments.h"
-#include "app/bench/units.h"
-#include "app/bench/xor_kernels.h"
+#include "bench/columns.h"
+#include "bench/experiments.h"
+#include "bench/units.h"
+#include "bench/xor_kernels.h"
 #include "core/aes/engine.h"
 #include "core/error.h"
 
@@ -68,7 +68,7 @@ std::vector<Variant> variants() {
        "ctr_keystream into a buffer of the request size; the data is not touched"},
       {"keystream_xor_bytes", "keystream + byte-by-byte XOR (as in the original)", xor_bytes_scalar, false,
        "XOR loop: one byte per iteration, compiled with -fno-tree-vectorize -fno-tree-slp-vectorize "
-       "(app/bench/xor_novec.cc) so the compiler cannot turn it into SIMD"},
+       "(bench/xor_novec.cc) so the compiler cannot turn it into SIMD"},
       {"keystream_xor_words32", "keystream + 4-byte-word XOR (as in the original)", xor_words32_scalar, false,
        "XOR loop: one 32-bit word per iteration, compiled without auto-vectorisation (xor_novec.cc)"},
       {"keystream_xor_words64", "keystream + 8-byte-word XOR (ours)", xor_words64_scalar, false,
@@ -81,7 +81,7 @@ std::vector<Variant> variants() {
   };
   if (avx2_supported())
     v.push_back({"keystream_xor_avx2", "keystream + AVX2 XOR (ours)", xor_avx2, false,
-                 "hand-written AVX2 loop, 64 bytes per iteration (app/bench/xor_avx2.cc)"});
+                 "hand-written AVX2 loop, 64 bytes per iteration (bench/xor_avx2.cc)"});
   v.push_back(
       {"ctr_xor_fused", "fused CTR-XOR (ours)", nullptr, true,
        "BlockCipher::ctr_xor encrypts the data in place: keystream never leaves registers. A request that "

@@ -1,4 +1,4 @@
-#include "app/bench/file_runs.h"
+#include "bench/file_runs.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,8 +7,8 @@
 #include <cstring>
 #include <memory>
 
-#include "app/bench/sinks.h"
-#include "app/bench/units.h"
+#include "bench/sinks.h"
+#include "bench/units.h"
 #include "core/error.h"
 
 namespace pcrypt::app::bench {

@@ -12,11 +12,11 @@
 #include <thread>
 #include <vector>
 
-#include "app/bench/columns.h"
-#include "app/bench/experiments.h"
-#include "app/bench/file_runs.h"
-#include "app/bench/sinks.h"
-#include "app/bench/units.h"
+#include "bench/columns.h"
+#include "bench/experiments.h"
+#include "bench/file_runs.h"
+#include "bench/sinks.h"
+#include "bench/units.h"
 #include "core/aes/engine.h"
 #include "core/crypt.h"
 #include "core/error.h"

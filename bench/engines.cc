@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "app/bench/columns.h"
-#include "app/bench/experiments.h"
-#include "app/bench/units.h"
+#include "bench/columns.h"
+#include "bench/experiments.h"
+#include "bench/units.h"
 #include "core/aes/engine.h"
 #include "core/error.h"
 

@@ -1,6 +1,6 @@
 // `pcrypt bench [keystream|throughput|engines]`: option parsing, defaults (full, --quick, summary) and
 // output.
-#include "app/bench/bench.h"
+#include "bench/bench.h"
 
 #include <unistd.h>
 
@@ -10,11 +10,11 @@
 #include <optional>
 #include <string>
 
-#include "app/bench/experiments.h"
-#include "app/bench/interrupt.h"
-#include "app/bench/machine.h"
-#include "app/bench/report.h"
-#include "app/bench/units.h"
+#include "bench/experiments.h"
+#include "bench/interrupt.h"
+#include "bench/machine.h"
+#include "bench/report.h"
+#include "bench/units.h"
 #include "core/aes/engine.h"
 #include "core/error.h"
 
