@@ -2,11 +2,13 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <optional>
 
 #include "app/commands.h"
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
+#include "app/header_peek.h"
 #include "app/output_name.h"
 #include "app/progress.h"
 #include "app/report.h"
@@ -42,7 +44,7 @@ void log_throughput(const char* verb, std::uint64_t bytes, std::chrono::steady_c
 }  // namespace
 
 int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
-  require_credential(args);
+  require_credential(args, PassphrasePurpose::encrypt);
   core::EncryptOptions options = encrypt_options(args);
   const std::string out_path = output_path(args, true);
   Input input = open_input(args.file);
@@ -77,7 +79,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
 }
 
 int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
-  require_credential(args);
+  require_credential(args, PassphrasePurpose::decrypt);
   core::DecryptOptions options = decrypt_options(args);
   const std::string out_path = output_path(args, false);
   Input input = open_input(args.file);
@@ -86,7 +88,16 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
     check_stdout_target(input);
   else
     check_output_path(input, out_path, args.force);
-  const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
+  std::vector<core::Credential> credentials_given = gather_decrypt_credentials(args);
+  // The header first: which slots the file has decides whether -p makes sense, or whether to ask for one.
+  std::optional<PeekedInput> peeked;
+  try {
+    peeked.emplace(*input.reader);
+  } catch (const core::Error& e) {
+    rethrow_with_context(e, input);
+  }
+  const std::vector<core::Credential> credentials =
+      credentials_for_header(args, std::move(credentials_given), peeked->header(), input.name);
 
   spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
@@ -97,7 +108,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   const auto start = std::chrono::steady_clock::now();
   core::PipelineStats stats;
   try {
-    stats = core::decrypt_stream(*input.reader, *out, credentials, options);
+    stats = core::decrypt_stream(*peeked, *out, credentials, options);
   } catch (const core::Error& e) {
     rethrow_with_context(e, input);
   }

@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
@@ -83,6 +85,12 @@ void check_output_path(const Input& input, const std::string& output_path, bool 
     return check_descriptor_output(*fd, output_path);
   if (io::is_stream_file(output_path)) return;  // /dev/null, a FIFO: written in place, nothing is lost
   if (!io::file_exists(output_path)) return;
+  // Not "exists, use -f": -f could not help, and cp's habit (write into it) is not what -o means here.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(output_path, ignored))
+    throw core::Error(core::ErrorKind::io, "output is a directory (" + output_path + ")",
+                      "-o takes a file name: to write into the directory, use -o " +
+                          (output_path.ends_with('/') ? output_path : output_path + "/") + "NAME");
   if (!force)
     throw core::Error(core::ErrorKind::io, "output file exists (" + output_path + ")",
                       "use -f to overwrite it, or -o to choose another name");

@@ -103,12 +103,16 @@ core::SecretBytes obtain_passphrase(const std::string& passphrase_file, Passphra
   if (!passphrase_file.empty()) return read_passphrase_file(passphrase_file);
   if (const char* env = std::getenv("PCRYPT_PASSPHRASE"); env != nullptr) return from_environment(env);
 
-  if (purpose == PassphrasePurpose::decrypt) return checked(prompt_hidden("Passphrase: "), "terminal");
+  if (purpose == PassphrasePurpose::decrypt) return ask_passphrase();
   core::SecretBytes first = checked(prompt_hidden("Enter passphrase: "), "terminal");
   const core::SecretBytes second = prompt_hidden("Confirm passphrase: ");
   if (!same_bytes(first, second))
     throw core::Error(core::ErrorKind::usage, "the two passphrases do not match");
   return first;
+}
+
+core::SecretBytes ask_passphrase() {
+  return checked(prompt_hidden("Passphrase: "), "terminal");
 }
 
 }  // namespace pcrypt::app

@@ -66,3 +66,69 @@ if want help; then
   [[ $rc == 143 ]] || fail "SIGTERM gave status $rc, not 143"
   ! exists out.pcrypt || fail "output left after SIGTERM"
 fi
+
+if want credentials; then
+  "$PCRYPT" encrypt -k key s.txt -o s.pcrypt
+  check "-k FILE.pcrypt: an encrypted file, not a key file (2)"
+  expect 2 "$PCRYPT" decrypt -k s.pcrypt s.pcrypt -o out
+  expect_one_error "s.pcrypt is an encrypted pcrypt file, not a key file"
+  check "decrypt without a credential names -k, -i and -p, not keygen (2)"
+  expect 2 "$PCRYPT" decrypt s.pcrypt -o out < /dev/null
+  expect_one_error "use -k KEYFILE, -i IDENTITY or -p"
+  ! grep -q keygen stderr || fail "decrypt's hint points at keygen"
+  check "encrypt without a credential still points at keygen"
+  expect 2 "$PCRYPT" encrypt s.txt -o out.pcrypt < /dev/null
+  grep -q "hint: .*pcrypt keygen" stderr || fail "encrypt's hint lost keygen"
+  check "-o DIR says it is a directory, with or without -f (1)"
+  mkdir dir
+  expect 1 "$PCRYPT" encrypt -k key s.txt -o dir
+  expect_one_error "output is a directory (dir)"
+  grep -qF "hint: -o takes a file name: to write into the directory, use -o dir/NAME" stderr || fail "no hint"
+  expect 1 "$PCRYPT" decrypt -f -k key s.pcrypt -o dir/
+  expect_one_error "output is a directory (dir/)"
+  [[ -d dir ]] || fail "dir replaced"
+fi
+
+if want header; then
+  "$PCRYPT" encrypt -k key s.txt -o keyonly.pcrypt
+  PCRYPT_PASSPHRASE=pw "$PCRYPT" encrypt -p "${CHEAP_KDF[@]}" s.txt -o pwonly.pcrypt
+  check "-p on a file without a passphrase slot: refused before any prompt (3), naming its slots"
+  # Without a terminal, a prompt would have failed with 2 ("no terminal"); PCRYPT_PASSPHRASE would be tried.
+  if command -v setsid > /dev/null; then
+    expect 3 setsid -w "$PCRYPT" decrypt -p keyonly.pcrypt -o out < /dev/null
+  else
+    expect 3 "$PCRYPT" decrypt -p keyonly.pcrypt -o out < /dev/null
+  fi
+  expect_one_error "keyonly.pcrypt has no passphrase slot, only 1 key-file slot"
+  ! exists out || fail "out created"
+  expect 3 env PCRYPT_PASSPHRASE=pw "$PCRYPT" decrypt -p keyonly.pcrypt -o out
+  expect_one_error "no passphrase slot"
+  check "-p with -k on such a file: -p is ignored with a warning"
+  expect 0 "$PCRYPT" decrypt -p -k key keyonly.pcrypt -o out
+  grep -q "no passphrase slot; -p ignored" stderr || fail "no warning"
+  same out s.txt
+  rm out
+  check "a passphrase-only file and no credential: no terminal -> usage error naming the slots (2)"
+  expect 2 "$PCRYPT" decrypt pwonly.pcrypt -o out < /dev/null
+  expect_one_error "no key given"
+  check "a passphrase-only file and no credential on a terminal: the passphrase is asked for"
+  if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then
+    mkfifo answers
+    script -qefc "'$PCRYPT' decrypt pwonly.pcrypt -o asked.out" typescript < answers > /dev/null 2>&1 &
+    pid=$!
+    exec 4> answers
+    for _ in $(seq 600); do grep -qF "Passphrase:" typescript 2> /dev/null && break; sleep 0.05; done
+    grep -qF "Passphrase:" typescript || fail "no passphrase prompt"
+    printf 'pw\n' >&4
+    wait "$pid" || fail "decrypt with the asked passphrase failed"
+    exec 4>&-
+    same asked.out s.txt
+    check "... but a file with a key-file slot is not asked for, on a terminal either"
+    script -qefc "'$PCRYPT' decrypt keyonly.pcrypt -o asked2.out" typescript < /dev/null > /dev/null 2>&1 &&
+      fail "decrypt without a credential succeeded"
+    grep -qF "keyonly.pcrypt has 1 key-file slot" typescript || fail "the error does not name the slots"
+    ! grep -qF "Passphrase:" typescript || fail "asked for a passphrase the file cannot take"
+  else
+    echo "SKIPPED: terminal checks need script(1) from util-linux"
+  fi
+fi
