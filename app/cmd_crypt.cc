@@ -100,7 +100,8 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
       credentials_for_header(args, std::move(credentials_given), peeked->header(), input.name);
 
   spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
-  const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
+  // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
+  const std::unique_ptr<io::Writer> out = open_output(out_path, args.force, io::Permissions::umask);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
   ProgressLine progress("decrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };

@@ -149,7 +149,7 @@ void refuse_terminal_input(const Input& input) {
                       input.is_stdin ? "give a FILE or redirect standard input" : "give an encrypted FILE");
 }
 
-std::unique_ptr<io::Writer> open_output(const std::string& path, bool force) {
+std::unique_ptr<io::Writer> open_output(const std::string& path, bool force, io::Permissions permissions) {
   if (is_standard_stream(path)) {
     require_open_stdout();
     return io::stdout_writer();
@@ -157,7 +157,7 @@ std::unique_ptr<io::Writer> open_output(const std::string& path, bool force) {
   if (const std::optional<int> fd = io::descriptor_path(path))
     return std::make_unique<io::FdWriter>(*fd, path, false);
   if (io::is_stream_file(path)) return io::open_stream_output(path);
-  return std::make_unique<io::AtomicFileWriter>(path, force);
+  return std::make_unique<io::AtomicFileWriter>(path, force, io::TempFile::unnamed_if_supported, permissions);
 }
 
 }  // namespace pcrypt::app

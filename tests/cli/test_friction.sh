@@ -132,3 +132,22 @@ if want header; then
     echo "SKIPPED: terminal checks need script(1) from util-linux"
   fi
 fi
+
+if want permissions; then
+  check "decrypted files honour the umask (0666 & ~umask); encrypted and key files stay 0600"
+  "$PCRYPT" encrypt -k key s.txt -o perm.pcrypt
+  for mask in 022 077 002 000; do
+    rm -f perm.out
+    (umask $mask && "$PCRYPT" decrypt -k key perm.pcrypt -o perm.out)
+    want_mode=$(printf %o $((0666 & ~0$mask)))
+    [[ $(mode_of perm.out) == "$want_mode" ]] || fail "umask $mask: decrypted mode $(mode_of perm.out), not $want_mode"
+    rm -f perm2.pcrypt k2
+    (umask $mask && "$PCRYPT" encrypt -k key s.txt -o perm2.pcrypt && "$PCRYPT" keygen -o k2)
+    [[ $(mode_of perm2.pcrypt) == 600 ]] || fail "umask $mask: encrypted mode $(mode_of perm2.pcrypt)"
+    [[ $(mode_of k2) == 600 ]] || fail "umask $mask: key file mode $(mode_of k2)"
+  done
+  check "-f: the replacement has its own mode, not the replaced file's"
+  chmod 600 perm.out
+  (umask 022 && "$PCRYPT" decrypt -f -k key perm.pcrypt -o perm.out)
+  [[ $(mode_of perm.out) == 644 ]] || fail "decrypt -f over a 0600 file gave $(mode_of perm.out)"
+fi

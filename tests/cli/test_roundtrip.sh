@@ -31,7 +31,7 @@ exists f.pcrypt || fail "f.pcrypt not created"
 rm f
 "$PCRYPT" decrypt -k key f.pcrypt
 same f plain
-[[ $(mode_of f) == 600 ]] || fail "decrypted f mode is $(mode_of f)"
+[[ $(mode_of f) == $(printf %o $((0666 & ~$(umask)))) ]] || fail "decrypted f mode is $(mode_of f), not 0666 & ~umask"
 
 check "stdin -> stdout both ways (no FILE, and '-')"
 "$PCRYPT" encrypt -k key < plain > p.pcrypt
