@@ -40,6 +40,8 @@ void add_input_output(CLI::App& cmd, CryptArgs& a, const char* default_output) {
       ->check(kNonEmpty)
       ->each([&a](const std::string&) { a.output_given = true; });
   cmd.add_flag("-f,--force", a.force, "Overwrite an existing output file; allow ciphertext on a terminal");
+  cmd.add_flag("--progress", a.progress,
+               "Show progress even when standard error is not a terminal (by default only on one)");
 }
 
 void add_credentials(CLI::App& cmd, CryptArgs& a, const char* key_help) {

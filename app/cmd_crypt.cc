@@ -14,6 +14,7 @@
 #include "app/report.h"
 #include "app/size_arg.h"
 #include "core/error.h"
+#include "core/format.h"
 #include "io/file_info.h"
 
 namespace pcrypt::app {
@@ -35,10 +36,22 @@ std::string output_path(const CryptArgs& args, bool encrypting) {
   throw;
 }
 
-void log_throughput(const char* verb, std::uint64_t bytes, std::chrono::steady_clock::time_point start) {
+// -v's last line, zstd style: "NAME: IN -> OUT in T s, RATE".
+void log_summary(const std::string& out_path, std::uint64_t in_bytes, std::uint64_t out_bytes,
+                 std::chrono::steady_clock::time_point start) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double rate = seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0.0;
-  spdlog::info("{} {} in {:.2f} s ({:.2f} GB/s)", verb, format_bytes(bytes), seconds, rate);
+  spdlog::info("{}",
+               format_summary(out_path.empty() ? "standard output" : out_path, in_bytes, out_bytes, seconds));
+}
+
+// What encrypt_stream wrote before the payload (docs/FORMAT.md §3): fixed fields, one slot per credential,
+// MAC.
+std::uint64_t header_bytes(const std::vector<core::Credential>& credentials) {
+  std::uint64_t bytes = core::kFixedHeaderBytes + core::kHeaderMacBytes;
+  for (const core::Credential& c : credentials)
+    bytes +=
+        c.kind == core::Credential::Kind::passphrase ? core::kPassphraseSlotBytes : core::kKeyFileSlotBytes;
+  return bytes;
 }
 
 }  // namespace
@@ -62,7 +75,8 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   spdlog::info("engine {}, worker threads {}, chunk size {}", options.engine->name,
                effective_threads(options.threads), format_bytes(options.chunk_size));
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
-  ProgressLine progress("encrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
+  ProgressLine progress("encrypting", input.size,
+                        progress_wanted(verbosity == Verbosity::quiet, args.progress));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
 
   const auto start = std::chrono::steady_clock::now();
@@ -74,7 +88,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   }
   out->commit();
   progress.finish();
-  log_throughput("encrypted", stats.plaintext_bytes, start);
+  log_summary(out_path, stats.plaintext_bytes, header_bytes(credentials) + stats.ciphertext_bytes, start);
   return 0;
 }
 
@@ -103,7 +117,8 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force, io::Permissions::umask);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
-  ProgressLine progress("decrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
+  ProgressLine progress("decrypting", input.size,
+                        progress_wanted(verbosity == Verbosity::quiet, args.progress));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
 
   const auto start = std::chrono::steady_clock::now();
@@ -115,7 +130,7 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   }
   out->commit();
   progress.finish();
-  log_throughput("decrypted", stats.plaintext_bytes, start);
+  log_summary(out_path, peeked->header_bytes() + stats.ciphertext_bytes, stats.plaintext_bytes, start);
   return 0;
 }
 

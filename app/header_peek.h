@@ -20,6 +20,7 @@ class PeekedInput final : public io::Reader {
   explicit PeekedInput(io::Reader& in);
 
   const core::FileHeader& header() const { return header_; }
+  std::uint64_t header_bytes() const { return peeked_.size(); }
   // The header's bytes first, then the rest of `in`.
   std::size_t read(std::uint8_t* buf, std::size_t n) override;
   std::string name() const override { return in_.name(); }

@@ -151,3 +151,20 @@ if want permissions; then
   (umask 022 && "$PCRYPT" decrypt -f -k key perm.pcrypt -o perm.out)
   [[ $(mode_of perm.out) == 644 ]] || fail "decrypt -f over a 0600 file gave $(mode_of perm.out)"
 fi
+
+if want progress; then
+  check "no progress when standard error is not a terminal (scripts), even without -q"
+  { head -c 3000000 /dev/zero; sleep 1; head -c 3000000 /dev/zero; } |
+    "$PCRYPT" encrypt -k key --chunk-size 64KiB -o p.pcrypt 2> stderr
+  [[ ! -s stderr ]] || fail "something was written to a non-terminal stderr"
+  check "--progress asks for it anyway: from a pipe, bytes and the current rate, erased at the end"
+  { head -c 3000000 /dev/zero; sleep 1; head -c 3000000 /dev/zero; } |
+    "$PCRYPT" encrypt --progress -k key --chunk-size 64KiB -o p2.pcrypt 2> stderr
+  grep -qaE $'\rencrypting  [0-9.]+ (B|KiB|MiB)  ([0-9.]+ (B|KiB|MiB)|--)/s  0:0[0-9]' stderr ||
+    fail "no pipe-style progress line"
+  [[ $(tail -c 1 stderr) == $'\r' ]] || fail "the progress line is not erased at the end"
+  check "-v ends with a zstd-like summary line"
+  "$PCRYPT" -v decrypt -k key p.pcrypt -o p.out 2> stderr
+  grep -qE '^pcrypt: p.out: [0-9.]+ MiB -> 5.72 MiB in [0-9.]+ s, [0-9.]+ (MiB|GiB)/s$' stderr ||
+    fail "no summary line"
+fi

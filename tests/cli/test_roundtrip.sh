@@ -93,7 +93,7 @@ grep -q 'Exit status' help.txt || fail "--help has no exit status section"
 check "-v reports engine, threads and throughput; -q prints nothing"
 "$PCRYPT" -v encrypt -k key plain -o v.pcrypt 2> verbose.txt
 grep -q 'engine' verbose.txt || fail "-v does not name the engine"
-grep -Eq 'encrypted .* in .* s \(.* GB/s\)' verbose.txt || fail "-v does not report throughput"
+grep -Eq '^pcrypt: v.pcrypt: .* -> .* in .* s, .*/s$' verbose.txt || fail "-v does not report the summary line"
 "$PCRYPT" decrypt -q -k key v.pcrypt -o - 2> quiet.txt > /dev/null
 [[ ! -s quiet.txt ]] || fail "-q printed something"
 
