@@ -160,7 +160,7 @@ if want progress; then
   check "--progress asks for it anyway: from a pipe, bytes and the current rate, erased at the end"
   { head -c 3000000 /dev/zero; sleep 1; head -c 3000000 /dev/zero; } |
     "$PCRYPT" encrypt --progress -k key --chunk-size 64KiB -o p2.pcrypt 2> stderr
-  grep -qaE $'\rencrypting  [0-9.]+ (B|KiB|MiB)  ([0-9.]+ (B|KiB|MiB)|--)/s  0:0[0-9]' stderr ||
+  grep -qaE $'\rencrypting +[0-9.]+ (B|KiB|MiB) +([0-9.]+ (B|KiB|MiB)|--)/s 0:0[0-9]' stderr ||
     fail "no pipe-style progress line"
   [[ $(tail -c 1 stderr) == $'\r' ]] || fail "the progress line is not erased at the end"
   check "-v ends with a zstd-like summary line"
