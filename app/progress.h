@@ -1,9 +1,9 @@
 // Progress on stderr (pv/zstd style): only when stderr is a terminal and not --quiet, at most six updates a
 // second, one line rewritten in place with \r and erased when done, so the terminal is left clean and any
 // error message that follows starts on a fresh line. With a known total:
-//   decrypting [########........]  45%  1.20 GiB / 2.66 GiB  850.00 MiB/s  0:02 ETA 0:02
-// from a pipe (no total):
-//   encrypting  1.20 GiB  850.00 MiB/s  0:02
+//   decrypting [####......]  45%   1.20 GiB / 2.66 GiB  850.00 MiB/s 0:02 ETA 0:02
+// (fields padded so the line keeps its length; the bar takes the width the text leaves), from a pipe:
+//   encrypting   1.20 GiB  850.00 MiB/s 0:02
 // The rate is the current one (over the last ~2 s), not the average since the start, so a stall shows. Sizes
 // and rates share format_bytes' binary units (MiB with MiB/s). The formatting is pure (format_progress,
 // format_summary), for tests; ProgressLine does the timing and the drawing.
