@@ -21,7 +21,7 @@ namespace {
 
 // Key files are tiny (FORMAT.md §7 caps them at 4 KiB); reading a little more lets the parser report the
 // oversize instead of us silently truncating.
-constexpr std::size_t kKeyFileReadLimit = 64 * 1024;
+constexpr std::size_t kKeyFileReadLimit = std::size_t{64} * 1024;
 
 // Wipes the key text on every path out of read_key_file.
 class WipedString {
