@@ -16,9 +16,14 @@ constexpr const char* kExitStatusFooter =
     "  2  usage error (bad option or value, unknown engine, missing .pcrypt suffix without -o)\n"
     "  3  wrong key or passphrase, or not a (valid) pcrypt header\n"
     "  4  corrupted, truncated or reordered payload\n"
+    "  130, 143, 129  interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP: the partial output is removed and\n"
+    "     pcrypt dies of the signal, which shells report as 128 + its number\n"
     "\n"
     "Environment: PCRYPT_PASSPHRASE (passphrase for -p), PCRYPT_ENGINE (default for --engine).\n"
-    "See pcrypt(1) for details.";
+    "Commands: 'pcrypt help COMMAND' describes one. See pcrypt(1) for details.";
+
+// Subcommands' help stays about the command; the table above is in one place.
+constexpr const char* kSubcommandFooter = "Exit status and environment: see 'pcrypt --help' or pcrypt(1).";
 
 // An empty value (`-j ''`, `-o "$UNSET"`) is almost always a script bug; taking it as "the default" would
 // hide it, and for -o it would mean standard output. CLI11 reports it as "<option>: <this text>".
@@ -36,6 +41,8 @@ void add_input_output(CLI::App& cmd, CryptArgs& a, const char* default_output) {
       ->check(kNonEmpty)
       ->each([&a](const std::string&) { a.output_given = true; });
   cmd.add_flag("-f,--force", a.force, "Overwrite an existing output file; allow ciphertext on a terminal");
+  cmd.add_flag("--progress", a.progress,
+               "Show progress even when standard error is not a terminal (by default only on one)");
 }
 
 void add_credentials(CLI::App& cmd, CryptArgs& a, const char* key_help) {
@@ -83,7 +90,7 @@ std::string version_text() {
 Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
   app.description("Streaming, parallel file encryption with AES-256-GCM.");
   app.footer(kExitStatusFooter);
-  app.set_version_flag("--version", [] { return version_text(); });
+  app.set_version_flag("-V,--version", [] { return version_text(); });
   app.require_subcommand(1);
   // -q/-v are accepted before or after the subcommand name.
   app.fallthrough();
@@ -137,7 +144,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->check(kNonEmpty);
   s.info->add_flag("--engines", args.info.engines, "List the AES engines and which one would be used");
 
-  for (CLI::App* sub : {s.encrypt, s.decrypt, s.keygen, s.info}) sub->footer(kExitStatusFooter);
+  for (CLI::App* sub : {s.encrypt, s.decrypt, s.keygen, s.info}) sub->footer(kSubcommandFooter);
   return s;
 }
 

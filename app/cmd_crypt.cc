@@ -2,16 +2,19 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <optional>
 
 #include "app/commands.h"
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
+#include "app/header_peek.h"
 #include "app/output_name.h"
 #include "app/progress.h"
 #include "app/report.h"
 #include "core/byte_size.h"
 #include "core/error.h"
+#include "core/format.h"
 #include "io/file_info.h"
 
 namespace pcrypt::app {
@@ -33,16 +36,28 @@ std::string output_path(const CryptArgs& args, bool encrypting) {
   throw;
 }
 
-void log_throughput(const char* verb, std::uint64_t bytes, std::chrono::steady_clock::time_point start) {
+// -v's last line, zstd style: "NAME: IN -> OUT in T s, RATE".
+void log_summary(const std::string& out_path, std::uint64_t in_bytes, std::uint64_t out_bytes,
+                 std::chrono::steady_clock::time_point start) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double rate = seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0.0;
-  spdlog::info("{} {} in {:.2f} s ({:.2f} GB/s)", verb, core::format_bytes(bytes), seconds, rate);
+  spdlog::info("{}",
+               format_summary(out_path.empty() ? "standard output" : out_path, in_bytes, out_bytes, seconds));
+}
+
+// What encrypt_stream wrote before the payload (docs/FORMAT.md §3): fixed fields, one slot per credential,
+// MAC.
+std::uint64_t header_bytes(const std::vector<core::Credential>& credentials) {
+  std::uint64_t bytes = core::kFixedHeaderBytes + core::kHeaderMacBytes;
+  for (const core::Credential& c : credentials)
+    bytes +=
+        c.kind == core::Credential::Kind::passphrase ? core::kPassphraseSlotBytes : core::kKeyFileSlotBytes;
+  return bytes;
 }
 
 }  // namespace
 
 int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
-  require_credential(args);
+  require_credential(args, PassphrasePurpose::encrypt);
   core::EncryptOptions options = encrypt_options(args);
   const std::string out_path = output_path(args, true);
   Input input = open_input(args.file);
@@ -60,7 +75,8 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   spdlog::info("engine {}, worker threads {}, chunk size {}", options.engine->name,
                effective_threads(options.threads), core::format_bytes(options.chunk_size));
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
-  ProgressLine progress("encrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
+  ProgressLine progress("encrypting", input.size,
+                        progress_wanted(verbosity == Verbosity::quiet, args.progress));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
 
   const auto start = std::chrono::steady_clock::now();
@@ -72,12 +88,12 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   }
   out->commit();
   progress.finish();
-  log_throughput("encrypted", stats.plaintext_bytes, start);
+  log_summary(out_path, stats.plaintext_bytes, header_bytes(credentials) + stats.ciphertext_bytes, start);
   return 0;
 }
 
 int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
-  require_credential(args);
+  require_credential(args, PassphrasePurpose::decrypt);
   core::DecryptOptions options = decrypt_options(args);
   const std::string out_path = output_path(args, false);
   Input input = open_input(args.file);
@@ -86,24 +102,35 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
     check_stdout_target(input);
   else
     check_output_path(input, out_path, args.force);
-  const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
+  std::vector<core::Credential> credentials_given = gather_decrypt_credentials(args);
+  // The header first: which slots the file has decides whether -p makes sense, or whether to ask for one.
+  std::optional<PeekedInput> peeked;
+  try {
+    peeked.emplace(*input.reader);
+  } catch (const core::Error& e) {
+    rethrow_with_context(e, input);
+  }
+  const std::vector<core::Credential> credentials =
+      credentials_for_header(args, std::move(credentials_given), peeked->header(), input.name);
 
   spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
-  const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
+  // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
+  const std::unique_ptr<io::Writer> out = open_output(out_path, args.force, io::Permissions::umask);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
-  ProgressLine progress("decrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
+  ProgressLine progress("decrypting", input.size,
+                        progress_wanted(verbosity == Verbosity::quiet, args.progress));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
 
   const auto start = std::chrono::steady_clock::now();
   core::PipelineStats stats;
   try {
-    stats = core::decrypt_stream(*input.reader, *out, credentials, options);
+    stats = core::decrypt_stream(*peeked, *out, credentials, options);
   } catch (const core::Error& e) {
     rethrow_with_context(e, input);
   }
   out->commit();
   progress.finish();
-  log_throughput("decrypted", stats.plaintext_bytes, start);
+  log_summary(out_path, peeked->header_bytes() + stats.ciphertext_bytes, stats.plaintext_bytes, start);
   return 0;
 }
 

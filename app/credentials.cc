@@ -3,23 +3,35 @@
 #include <sodium.h>
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
+#include "app/header_peek.h"
 #include "app/secret_file.h"
 #include "core/error.h"
+#include "core/format.h"
 #include "core/key_file.h"
+#include "io/file_info.h"
 
 namespace pcrypt::app {
 namespace {
 
 // Key files are tiny (FORMAT.md §7 caps them at 4 KiB); reading a little more lets the parser report the
 // oversize instead of us silently truncating.
-constexpr std::size_t kKeyFileReadLimit = 64 * 1024;
+constexpr std::size_t kKeyFileReadLimit = std::size_t{64} * 1024;
 
 core::Credential read_key_file(const std::string& path) {
   SecretBytes text(kKeyFileReadLimit);
   const std::size_t len = read_secret_file(path, "key file", text.data(), text.size(),
                                            "create one with 'pcrypt keygen -o " + path + "'");
+  // `-k secret.pcrypt` (the file to decrypt given as the key) is a common slip; say so plainly.
+  if (len >= core::kMagic.size() && std::memcmp(text.data(), core::kMagic.data(), core::kMagic.size()) == 0)
+    throw core::Error(core::ErrorKind::usage, path + " is an encrypted pcrypt file, not a key file",
+                      "give it as the FILE to decrypt, and its key file with -k KEYFILE");
   return core::parse_key_file(core::key_file_text(text).substr(0, len), path);
 }
 
@@ -47,24 +59,82 @@ void add_key_file(std::vector<core::Credential>& credentials, std::vector<std::s
   warned.push_back(false);
 }
 
-}  // namespace
-
-void require_credential(const CryptArgs& args) {
-  if (args.key_files.empty() && !wants_passphrase(args))
-    throw core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE or -p",
-                      "create a key file with 'pcrypt keygen -o KEYFILE'");
+bool can_ask_passphrase() {
+  return io::is_terminal(STDIN_FILENO) && io::is_terminal(STDERR_FILENO);
 }
 
-std::vector<core::Credential> gather_credentials(const CryptArgs& args, PassphrasePurpose purpose) {
-  require_credential(args);
+core::Error no_decryption_credential(const std::string& hint) {
+  return core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE, -i IDENTITY or -p", hint);
+}
+
+std::vector<core::Credential> gather_key_files(const CryptArgs& args) {
   std::vector<core::Credential> credentials;
   std::vector<std::string> paths;
   std::vector<bool> warned;
   for (const std::string& path : args.key_files) add_key_file(credentials, paths, warned, path);
+  return credentials;
+}
+
+}  // namespace
+
+void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
+  if (!args.key_files.empty() || wants_passphrase(args)) return;
+  if (purpose == PassphrasePurpose::encrypt)
+    throw core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE or -p",
+                      "create a key file with 'pcrypt keygen -o KEYFILE'");
+  if (!can_ask_passphrase()) throw no_decryption_credential("'pcrypt info FILE' lists the file's key slots");
+}
+
+std::vector<core::Credential> gather_credentials(const CryptArgs& args, PassphrasePurpose purpose) {
+  require_credential(args, purpose);
+  std::vector<core::Credential> credentials = gather_key_files(args);
   if (wants_passphrase(args))
     credentials.push_back(core::Credential{core::Credential::Kind::passphrase,
                                            obtain_passphrase(args.passphrase_file, purpose)});
   return credentials;
+}
+
+std::vector<core::Credential> gather_decrypt_credentials(const CryptArgs& args) {
+  std::vector<core::Credential> credentials = gather_key_files(args);
+  if (wants_passphrase(args) &&
+      (!args.passphrase_file.empty() || std::getenv("PCRYPT_PASSPHRASE") != nullptr))
+    credentials.push_back(
+        core::Credential{core::Credential::Kind::passphrase,
+                         obtain_passphrase(args.passphrase_file, PassphrasePurpose::decrypt)});
+  return credentials;
+}
+
+std::vector<core::Credential> credentials_for_header(const CryptArgs& args,
+                                                     std::vector<core::Credential> credentials,
+                                                     const core::FileHeader& header,
+                                                     const std::string& file) {
+  const std::size_t passphrase_slots = count_slots(header, core::SlotKind::passphrase);
+  const auto is_passphrase = [](const core::Credential& c) {
+    return c.kind == core::Credential::Kind::passphrase;
+  };
+  const bool has_keys = !std::all_of(credentials.begin(), credentials.end(), is_passphrase);
+  if (wants_passphrase(args) && passphrase_slots == 0) {
+    if (!has_keys)
+      throw core::Error(
+          core::ErrorKind::header,
+          file + " has no passphrase slot, only " + describe_slots(header) + ": -p cannot open it",
+          "decrypt it with -k KEYFILE (or -i IDENTITY)");
+    spdlog::warn("{} has no passphrase slot; -p ignored", file);
+    std::erase_if(credentials, is_passphrase);
+    return credentials;
+  }
+  if (wants_passphrase(args)) {
+    if (std::none_of(credentials.begin(), credentials.end(), is_passphrase))
+      credentials.push_back(core::Credential{core::Credential::Kind::passphrase, ask_passphrase()});
+    return credentials;
+  }
+  if (!credentials.empty()) return credentials;
+  // No credential at all: require_credential let this through only on a terminal.
+  if (passphrase_slots == header.slots.size() && can_ask_passphrase()) {
+    credentials.push_back(core::Credential{core::Credential::Kind::passphrase, ask_passphrase()});
+    return credentials;
+  }
+  throw no_decryption_credential(file + " has " + describe_slots(header));
 }
 
 }  // namespace pcrypt::app

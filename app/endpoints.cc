@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
@@ -83,6 +85,12 @@ void check_output_path(const Input& input, const std::string& output_path, bool 
     return check_descriptor_output(*fd, output_path);
   if (io::is_stream_file(output_path)) return;  // /dev/null, a FIFO: written in place, nothing is lost
   if (!io::file_exists(output_path)) return;
+  // Not "exists, use -f": -f could not help, and cp's habit (write into it) is not what -o means here.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(output_path, ignored))
+    throw core::Error(core::ErrorKind::io, "output is a directory (" + output_path + ")",
+                      "-o takes a file name: to write into the directory, use -o " +
+                          (output_path.ends_with('/') ? output_path : output_path + "/") + "NAME");
   if (!force)
     throw core::Error(core::ErrorKind::io, "output file exists (" + output_path + ")",
                       "use -f to overwrite it, or -o to choose another name");
@@ -141,7 +149,7 @@ void refuse_terminal_input(const Input& input) {
                       input.is_stdin ? "give a FILE or redirect standard input" : "give an encrypted FILE");
 }
 
-std::unique_ptr<io::Writer> open_output(const std::string& path, bool force) {
+std::unique_ptr<io::Writer> open_output(const std::string& path, bool force, io::Permissions permissions) {
   if (is_standard_stream(path)) {
     require_open_stdout();
     return io::stdout_writer();
@@ -149,7 +157,7 @@ std::unique_ptr<io::Writer> open_output(const std::string& path, bool force) {
   if (const std::optional<int> fd = io::descriptor_path(path))
     return std::make_unique<io::FdWriter>(*fd, path, false);
   if (io::is_stream_file(path)) return io::open_stream_output(path);
-  return std::make_unique<io::AtomicFileWriter>(path, force);
+  return std::make_unique<io::AtomicFileWriter>(path, force, io::TempFile::unnamed_if_supported, permissions);
 }
 
 }  // namespace pcrypt::app

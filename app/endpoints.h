@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "io/atomic_file.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {
@@ -51,11 +52,13 @@ void refuse_terminal_input(const Input& input);
 
 // The destination of a command. "" or "-": standard output; a descriptor path (/dev/stdout, /dev/stderr,
 // /dev/fd/N, /proc/self/fd/N): that descriptor, written in place; a stream file (/dev/null, a FIFO): written
-// in place; otherwise an atomic file (see io/atomic_file.h: created 0600 in the target directory as a
+// in place; otherwise an atomic file (see io/atomic_file.h: created in the target directory as a
 // temporary, published by commit(), removed if the writer is destroyed first or the process is interrupted)
 // that refuses an existing target unless force. A failed write throws io::IoError with its errno; when the
 // pipeline did the writing, the errno travels on in core::StreamError (core/pipeline_error.h), so main() can
 // tell a reader that went away (EPIPE) from a real failure.
-std::unique_ptr<io::Writer> open_output(const std::string& path, bool force);
+// `permissions`: the mode of a created file (io::Permissions: 0600, or 0666 & ~umask for decrypted data).
+std::unique_ptr<io::Writer> open_output(const std::string& path, bool force,
+                                        io::Permissions permissions = io::Permissions::owner_only);
 
 }  // namespace pcrypt::app

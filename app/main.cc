@@ -7,12 +7,12 @@
 #include <csignal>
 #include <new>
 #include <string>
-#include <string_view>
 
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/endpoints.h"
 #include "app/logging.h"
+#include "app/parse_errors.h"
 #include "app/report.h"
 #include "bench/bench.h"
 #include "core/error.h"
@@ -45,15 +45,6 @@ bool output_closed_early(int error_number, const char* what) {
   return true;
 }
 
-// CLI11 says "A subcommand is required" both for `pcrypt` and for `pcrypt encrpyt`; name the typo instead.
-std::string missing_command_message(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (!arg.starts_with('-')) return "unknown command '" + std::string(arg) + "'";
-  }
-  return "no command given";
-}
-
 int run(int argc, char** argv) {
   // A closed pipe must surface as EPIPE from write() (handled below), not kill us before cleanup runs.
   std::signal(SIGPIPE, SIG_IGN);
@@ -63,13 +54,19 @@ int run(int argc, char** argv) {
   ParsedArgs args;
   const Subcommands sub = define_cli(app, args);
   const BenchCommand bench = add_bench_command(app);
+  HelpRewrite words = rewrite_help_command(app, argc, argv);
+  if (words.error) {
+    print_error(words.error->message, words.error->hint);
+    return kExitUsage;
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(words.args.size()), words.args.data());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
       return app.exit(e);  // --help, --version
-    print_error(app.get_subcommands().empty() ? missing_command_message(argc, argv) : std::string(e.what()),
-                "see 'pcrypt --help'");
+    const UsageMessage usage =
+        describe_parse_error(app, e, static_cast<int>(words.args.size()), words.args.data());
+    print_error(usage.message, usage.hint);
     return kExitUsage;
   }
   setup_logging(args.verbosity());

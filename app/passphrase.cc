@@ -102,12 +102,16 @@ SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurp
   if (!passphrase_file.empty()) return read_passphrase_file(passphrase_file);
   if (const char* env = passphrase_from_environment(); env != nullptr) return from_environment(env);
 
-  if (purpose == PassphrasePurpose::decrypt) return checked(prompt_hidden("Passphrase: "), "terminal");
+  if (purpose == PassphrasePurpose::decrypt) return ask_passphrase();
   SecretBytes first = checked(prompt_hidden("Enter passphrase: "), "terminal");
   const SecretBytes second = prompt_hidden("Confirm passphrase: ");
   if (!same_bytes(first, second))
     throw core::Error(core::ErrorKind::usage, "the two passphrases do not match");
   return first;
+}
+
+SecretBytes ask_passphrase() {
+  return checked(prompt_hidden("Passphrase: "), "terminal");
 }
 
 }  // namespace pcrypt::app

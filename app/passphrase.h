@@ -14,4 +14,8 @@ enum class PassphrasePurpose { encrypt, decrypt };
 // refused (core::Error(usage)).
 SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose);
 
+// The terminal prompt alone (no file, no environment): decrypting a passphrase-only file with no credential
+// given. An empty passphrase is refused as above.
+SecretBytes ask_passphrase();
+
 }  // namespace pcrypt::app

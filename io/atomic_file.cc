@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <random>
 #include <string_view>
 #include <vector>
@@ -136,11 +137,26 @@ void refuse_unreplaceable(const std::string& path) {
 
 }  // namespace
 
+mode_t current_umask() {
+  if (std::FILE* status = std::fopen("/proc/self/status", "re")) {
+    char line[256];
+    unsigned mask = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, status) != nullptr)
+      found = std::sscanf(line, "Umask: %o", &mask) == 1;
+    std::fclose(status);
+    if (found) return static_cast<mode_t>(mask);
+  }
+  const mode_t mask = ::umask(077);
+  ::umask(mask);
+  return mask;
+}
+
 std::string output_exists_message(const std::string& path) {
   return "output file exists (" + path + ")";
 }
 
-AtomicFileWriter::AtomicFileWriter(std::string path, bool force, TempFile temp)
+AtomicFileWriter::AtomicFileWriter(std::string path, bool force, TempFile temp, Permissions permissions)
     : path_(std::move(path)), force_(force) {
   if (!force_ && file_exists(path_)) throw IoError(output_exists_message(path_), EEXIST);
   if (force_) refuse_unreplaceable(path_);
@@ -159,8 +175,10 @@ AtomicFileWriter::AtomicFileWriter(std::string path, bool force, TempFile temp)
     temp_path_ = name.data();
     cleanup_slot_ = register_temp_path(temp_path_.c_str());
   }
-  // 0600 exactly, whatever the umask (which could also have taken the owner's own bits away).
-  if (::fchmod(fd_, 0600) != 0) {
+  // The final mode now, before any data: owner_only is 0600 exactly, whatever the umask (which could also
+  // have taken the owner's own bits away).
+  const mode_t mode = permissions == Permissions::owner_only ? 0600 : 0666 & ~current_umask();
+  if (::fchmod(fd_, mode) != 0) {
     const int err = errno;
     discard();
     throw_errno("cannot create output", path_, err);

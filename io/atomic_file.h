@@ -1,15 +1,18 @@
 // Output files that appear complete or not at all.
 //
 // Data goes to a temporary file in the target's directory (so publishing it is atomic), created 0600
-// whatever the umask. Where the file system supports it (ext4, xfs, btrfs, tmpfs, ...), the temporary is an
-// O_TMPFILE: it has no name until commit() links it in, so even a SIGKILL or a crash leaves nothing behind.
-// Elsewhere it is a hidden ".<base>.pcrypt-tmp-XXXXXX", with <base> shortened so the name fits NAME_MAX
-// (any legal output name works); the io/cleanup.h handler removes it on SIGINT/SIGTERM/SIGHUP and the
-// destructor on an error. commit() fsyncs the data, publishes it (without force: atomically never over an
-// existing file; with force: by a rename over the target, through a short-lived hidden name for an
-// O_TMPFILE) and fsyncs the directory, so after a crash the target is either the old file (or absent) or
-// the whole new one. Output files are therefore always created with mode 0600.
+// whatever the umask, and given its final mode (Permissions) before any data is written. Where the file
+// system supports it (ext4, xfs, btrfs, tmpfs, ...), the temporary is an O_TMPFILE: it has no name until
+// commit() links it in, so even a SIGKILL or a crash leaves nothing behind. Elsewhere it is a hidden
+// ".<base>.pcrypt-tmp-XXXXXX", with <base> shortened so the name fits NAME_MAX (any legal output name works);
+// the io/cleanup.h handler removes it on SIGINT/SIGTERM/SIGHUP and the destructor on an error. commit()
+// fsyncs the data, publishes it (without force: atomically never over an existing file; with force: by a
+// rename over the target, through a short-lived hidden name for an O_TMPFILE) and fsyncs the directory, so
+// after a crash the target is either the old file (or absent) or the whole new one. With -f, the new file has
+// its own mode, not the replaced file's.
 #pragma once
+
+#include <sys/types.h>
 
 #include <string>
 
@@ -20,6 +23,11 @@ namespace pcrypt::io {
 // How the temporary is made: unnamed (O_TMPFILE) where possible, or always named (tests of the fallback).
 enum class TempFile { unnamed_if_supported, named };
 
+// The published file's mode. owner_only: 0600 exactly, whatever the umask (secrets: key files, and
+// ciphertext, which pcrypt keeps private by default); umask: 0666 & ~umask, as any program creating a plain
+// file (decrypted data: what cp, age or gpg would give it).
+enum class Permissions { owner_only, umask };
+
 class AtomicFileWriter final : public Writer, public PositionalWriter {
  public:
   // Without force, refuses (IoError with errno EEXIST, "output file exists (PATH)") if the target exists now,
@@ -27,7 +35,8 @@ class AtomicFileWriter final : public Writer, public PositionalWriter {
   // force, commit replaces the target, but only a regular file (or a symlink to one that does not lead
   // through /dev or /proc): anything else is refused (EEXIST) when opening and again at commit. Throws
   // IoError if the temporary cannot be created.
-  AtomicFileWriter(std::string path, bool force, TempFile temp = TempFile::unnamed_if_supported);
+  AtomicFileWriter(std::string path, bool force, TempFile temp = TempFile::unnamed_if_supported,
+                   Permissions permissions = Permissions::owner_only);
   ~AtomicFileWriter() override;
   AtomicFileWriter(const AtomicFileWriter&) = delete;
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
@@ -55,6 +64,10 @@ class AtomicFileWriter final : public Writer, public PositionalWriter {
   int cleanup_slot_ = -1;
   bool committed_ = false;
 };
+
+// The process's umask, read without changing it where /proc allows (umask(2) can only read it by setting it,
+// which would race with files other threads create at that moment).
+mode_t current_umask();
 
 // The IoError message for a refused existing target; exposed so callers can recognise or reproduce it.
 std::string output_exists_message(const std::string& path);

@@ -132,6 +132,21 @@ TEST_CASE("the output is 0600 even under a umask that takes the owner's bits") {
   REQUIRE(mode_of(dir / "out.bin") == 0600);
 }
 
+TEST_CASE("Permissions::umask gives 0666 & ~umask (decrypted files), from the first byte on") {
+  const io::TempFile kind = either_temp_kind();
+  const mode_t mask = GENERATE(mode_t{022}, mode_t{077}, mode_t{002}, mode_t{0});
+  TempDir dir;
+  Umask set(mask);
+  REQUIRE(io::current_umask() == mask);
+  {
+    io::AtomicFileWriter w(dir / "plain.txt", false, kind, io::Permissions::umask);
+    if (!w.temp_path().empty()) REQUIRE(mode_of(w.temp_path()) == (0666 & ~mask));
+    w.write(reinterpret_cast<const std::uint8_t*>("x"), 1);
+    w.commit();
+  }
+  REQUIRE(mode_of(dir / "plain.txt") == (0666 & ~mask));
+}
+
 TEST_CASE("output names up to NAME_MAX bytes work: the temporary's name stays within it") {
   const io::TempFile kind = either_temp_kind();
   const bool force = GENERATE(false, true);

@@ -104,7 +104,7 @@ expect 2 "$PCRYPT"
 expect_one_error "no command"
 expect 2 "$PCRYPT" frobnicate
 expect_one_error "frobnicate"
-grep -q "^pcrypt: hint: see 'pcrypt --help'" stderr || fail "CLI parse error has no hint"
+grep -q "^pcrypt: hint: commands: encrypt, decrypt" stderr || fail "unknown command: no list of commands"
 expect 2 "$PCRYPT" encrypt --no-such-option -k key plain
 expect 2 "$PCRYPT" encrypt plain -o x.pcrypt
 expect_one_error "-k"

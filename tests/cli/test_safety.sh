@@ -132,7 +132,7 @@ check "-f never replaces a directory or a dangling symlink with a file"
 mkdir adir
 ln -s nowhere dangling
 expect 1 "$PCRYPT" encrypt -k key big -f -o adir
-expect_one_error "not a regular file"
+expect_one_error "output is a directory (adir)"
 expect 1 "$PCRYPT" encrypt -k key big -f -o dangling
 [[ -d adir && -L dangling ]] || fail "a non-regular output was replaced"
 rm -r adir dangling

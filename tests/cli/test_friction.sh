@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# The friction items of issue 11: pcrypt's own parse errors with suggestions, `help`, -V, credential hints,
+# the exit-code table, credentials chosen from the header, progress and output permissions. ONLY=NAME runs one
+# group (errors, help, credentials, header, permissions, progress).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+"$PCRYPT" keygen -o key
+printf 'secret\n' > s.txt
+
+want() { [[ -z ${ONLY:-} || $ONLY == "$1" ]]; }
+
+# hint_is TEXT: the hint line is exactly TEXT.
+hint_is() {
+  grep -qxF -- "pcrypt: hint: $1" stderr || fail "hint is not '$1'"
+}
+
+if want errors; then
+  check "unknown option: pcrypt's own error line and a did-you-mean, no CLI11 text"
+  expect 2 "$PCRYPT" encrypt s.txt -K key
+  expect_one_error "unknown option '-K' for 'encrypt'"
+  hint_is "did you mean '-k'?"
+  ! grep -q "were not expected" stderr || fail "CLI11's raw message leaked"
+  expect 2 "$PCRYPT" decrypt --kye key s.txt.pcrypt
+  expect_one_error "unknown option '--kye'"
+  hint_is "did you mean '--key'?"
+  expect 2 "$PCRYPT" decrypt --Force -k key s.txt.pcrypt
+  hint_is "did you mean '--force'?"
+  check "an option nothing resembles points to the command's help"
+  expect 2 "$PCRYPT" encrypt --frobnicate -k key s.txt
+  expect_one_error "unknown option '--frobnicate'"
+  hint_is "see 'pcrypt help encrypt'"
+  check "a second FILE is named"
+  expect 2 "$PCRYPT" encrypt -k key s.txt t.txt
+  expect_one_error "unexpected argument 't.txt'"
+  check "mistyped command: did you mean"
+  expect 2 "$PCRYPT" encrpyt -k key s.txt
+  expect_one_error "unknown command 'encrpyt'"
+  hint_is "did you mean 'encrypt'?"
+  expect 2 "$PCRYPT" Info s.txt
+  hint_is "did you mean 'info'?"
+fi
+
+if want help; then
+  check "pcrypt help, pcrypt help COMMAND, -V"
+  "$PCRYPT" help > help.txt 2> stderr || fail "pcrypt help failed"
+  grep -q '^Usage: pcrypt' help.txt || fail "pcrypt help does not print the usage"
+  "$PCRYPT" help decrypt > help_decrypt.txt 2> stderr || fail "pcrypt help decrypt failed"
+  grep -q '^Usage: pcrypt decrypt' help_decrypt.txt || fail "pcrypt help decrypt does not describe decrypt"
+  expect 2 "$PCRYPT" help decrpyt
+  expect_one_error "unknown command 'decrpyt'"
+  "$PCRYPT" -V > v.txt || fail "-V failed"
+  grep -q '^pcrypt [0-9]' v.txt || fail "-V does not print the version"
+  check "the exit-code table is complete in --help, and only there"
+  "$PCRYPT" --help > help.txt
+  for code in 0 1 2 3 4 130 143; do
+    grep -qE "^  ([0-9]+, )*$code[ ,]" help.txt || fail "--help does not document exit code $code"
+  done
+  ! grep -q '^Exit status:' help_decrypt.txt || fail "decrypt --help repeats the exit-code table"
+  grep -q "see 'pcrypt --help'" help_decrypt.txt || fail "decrypt --help does not point to the table"
+  check "the documented 143: SIGTERM during a run removes the output and the process dies of the signal"
+  mkfifo fifo
+  rc=0
+  { "$PCRYPT" encrypt -k key fifo -o out.pcrypt 2> stderr & pid=$!; exec 7> fifo; sleep 0.3; kill -TERM $pid
+    wait $pid || rc=$?; exec 7>&-; }
+  [[ $rc == 143 ]] || fail "SIGTERM gave status $rc, not 143"
+  ! exists out.pcrypt || fail "output left after SIGTERM"
+fi
+
+if want credentials; then
+  "$PCRYPT" encrypt -k key s.txt -o s.pcrypt
+  check "-k FILE.pcrypt: an encrypted file, not a key file (2)"
+  expect 2 "$PCRYPT" decrypt -k s.pcrypt s.pcrypt -o out
+  expect_one_error "s.pcrypt is an encrypted pcrypt file, not a key file"
+  check "decrypt without a credential names -k, -i and -p, not keygen (2)"
+  expect 2 "$PCRYPT" decrypt s.pcrypt -o out < /dev/null
+  expect_one_error "use -k KEYFILE, -i IDENTITY or -p"
+  ! grep -q keygen stderr || fail "decrypt's hint points at keygen"
+  check "encrypt without a credential still points at keygen"
+  expect 2 "$PCRYPT" encrypt s.txt -o out.pcrypt < /dev/null
+  grep -q "hint: .*pcrypt keygen" stderr || fail "encrypt's hint lost keygen"
+  check "-o DIR says it is a directory, with or without -f (1)"
+  mkdir dir
+  expect 1 "$PCRYPT" encrypt -k key s.txt -o dir
+  expect_one_error "output is a directory (dir)"
+  grep -qF "hint: -o takes a file name: to write into the directory, use -o dir/NAME" stderr || fail "no hint"
+  expect 1 "$PCRYPT" decrypt -f -k key s.pcrypt -o dir/
+  expect_one_error "output is a directory (dir/)"
+  [[ -d dir ]] || fail "dir replaced"
+fi
+
+if want header; then
+  "$PCRYPT" encrypt -k key s.txt -o keyonly.pcrypt
+  PCRYPT_PASSPHRASE=pw "$PCRYPT" encrypt -p "${CHEAP_KDF[@]}" s.txt -o pwonly.pcrypt
+  check "-p on a file without a passphrase slot: refused before any prompt (3), naming its slots"
+  # Without a terminal, a prompt would have failed with 2 ("no terminal"); PCRYPT_PASSPHRASE would be tried.
+  if command -v setsid > /dev/null; then
+    expect 3 setsid -w "$PCRYPT" decrypt -p keyonly.pcrypt -o out < /dev/null
+  else
+    expect 3 "$PCRYPT" decrypt -p keyonly.pcrypt -o out < /dev/null
+  fi
+  expect_one_error "keyonly.pcrypt has no passphrase slot, only 1 key-file slot"
+  ! exists out || fail "out created"
+  expect 3 env PCRYPT_PASSPHRASE=pw "$PCRYPT" decrypt -p keyonly.pcrypt -o out
+  expect_one_error "no passphrase slot"
+  check "-p with -k on such a file: -p is ignored with a warning"
+  expect 0 "$PCRYPT" decrypt -p -k key keyonly.pcrypt -o out
+  grep -q "no passphrase slot; -p ignored" stderr || fail "no warning"
+  same out s.txt
+  rm out
+  check "a passphrase-only file and no credential: no terminal -> usage error naming the slots (2)"
+  expect 2 "$PCRYPT" decrypt pwonly.pcrypt -o out < /dev/null
+  expect_one_error "no key given"
+  check "a passphrase-only file and no credential on a terminal: the passphrase is asked for"
+  if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then
+    mkfifo answers
+    script -qefc "'$PCRYPT' decrypt pwonly.pcrypt -o asked.out" typescript < answers > /dev/null 2>&1 &
+    pid=$!
+    exec 4> answers
+    for _ in $(seq 600); do grep -qF "Passphrase:" typescript 2> /dev/null && break; sleep 0.05; done
+    grep -qF "Passphrase:" typescript || fail "no passphrase prompt"
+    printf 'pw\n' >&4
+    wait "$pid" || fail "decrypt with the asked passphrase failed"
+    exec 4>&-
+    same asked.out s.txt
+    check "... but a file with a key-file slot is not asked for, on a terminal either"
+    script -qefc "'$PCRYPT' decrypt keyonly.pcrypt -o asked2.out" typescript < /dev/null > /dev/null 2>&1 &&
+      fail "decrypt without a credential succeeded"
+    grep -qF "keyonly.pcrypt has 1 key-file slot" typescript || fail "the error does not name the slots"
+    ! grep -qF "Passphrase:" typescript || fail "asked for a passphrase the file cannot take"
+  else
+    echo "SKIPPED: terminal checks need script(1) from util-linux"
+  fi
+fi
+
+if want permissions; then
+  check "decrypted files honour the umask (0666 & ~umask); encrypted and key files stay 0600"
+  "$PCRYPT" encrypt -k key s.txt -o perm.pcrypt
+  for mask in 022 077 002 000; do
+    rm -f perm.out
+    (umask $mask && "$PCRYPT" decrypt -k key perm.pcrypt -o perm.out)
+    want_mode=$(printf %o $((0666 & ~0$mask)))
+    [[ $(mode_of perm.out) == "$want_mode" ]] || fail "umask $mask: decrypted mode $(mode_of perm.out), not $want_mode"
+    rm -f perm2.pcrypt k2
+    (umask $mask && "$PCRYPT" encrypt -k key s.txt -o perm2.pcrypt && "$PCRYPT" keygen -o k2)
+    [[ $(mode_of perm2.pcrypt) == 600 ]] || fail "umask $mask: encrypted mode $(mode_of perm2.pcrypt)"
+    [[ $(mode_of k2) == 600 ]] || fail "umask $mask: key file mode $(mode_of k2)"
+  done
+  check "-f: the replacement has its own mode, not the replaced file's"
+  chmod 600 perm.out
+  (umask 022 && "$PCRYPT" decrypt -f -k key perm.pcrypt -o perm.out)
+  [[ $(mode_of perm.out) == 644 ]] || fail "decrypt -f over a 0600 file gave $(mode_of perm.out)"
+fi
+
+if want progress; then
+  check "no progress when standard error is not a terminal (scripts), even without -q"
+  { head -c 3000000 /dev/zero; sleep 1; head -c 3000000 /dev/zero; } |
+    "$PCRYPT" encrypt -k key --chunk-size 64KiB -o p.pcrypt 2> stderr
+  [[ ! -s stderr ]] || fail "something was written to a non-terminal stderr"
+  check "--progress asks for it anyway: from a pipe, bytes and the current rate, erased at the end"
+  { head -c 3000000 /dev/zero; sleep 1; head -c 3000000 /dev/zero; } |
+    "$PCRYPT" encrypt --progress -k key --chunk-size 64KiB -o p2.pcrypt 2> stderr
+  grep -qaE $'\rencrypting +[0-9.]+ (B|KiB|MiB) +([0-9.]+ (B|KiB|MiB)|--)/s 0:0[0-9]' stderr ||
+    fail "no pipe-style progress line"
+  [[ $(tail -c 1 stderr) == $'\r' ]] || fail "the progress line is not erased at the end"
+  check "-v ends with a zstd-like summary line"
+  "$PCRYPT" -v decrypt -k key p.pcrypt -o p.out 2> stderr
+  grep -qE '^pcrypt: p.out: [0-9.]+ MiB -> 5.7 MiB in [0-9.]+ s, [0-9.]+ (MiB|GiB)/s$' stderr ||
+    fail "no summary line"
+fi
