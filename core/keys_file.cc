@@ -37,7 +37,7 @@ std::string_view trim(std::string_view s) {
 }
 
 // The one line that is neither blank nor a comment.
-std::string_view key_line(const std::string& text, const std::string& source) {
+std::string_view key_line(std::string_view text, const std::string& source) {
   std::string_view rest = text, found;
   bool have = false;
   while (!rest.empty()) {
@@ -78,7 +78,10 @@ Credential parse_key_file(const std::string& text, const std::string& source) {
   if (sodium_init() < 0) throw Error(ErrorKind::io, "libsodium failed to initialise");
   if (text.size() > kMaxKeyFileBytes)
     throw Error(ErrorKind::usage, source + " is not a pcrypt key file (larger than 4 KiB)", kKeygenHint);
-  const std::string_view line = key_line(text, source);
+  // Some editors (Notepad before 2019) start a UTF-8 file with a byte order mark; it is not part of the text.
+  std::string_view body = text;
+  if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
+  const std::string_view line = key_line(body, source);
   if (line.substr(0, kPrefix.size()) != kPrefix) {
     if (line.substr(0, kAnyVersionPrefix.size()) == kAnyVersionPrefix)
       throw Error(ErrorKind::usage, source + " is a key file of an unsupported version",
