@@ -4,12 +4,18 @@
 _pcrypt() {
   local cur prev words cword
   if declare -F _init_completion >/dev/null 2>&1; then
-    _init_completion || return
+    _init_completion -s || return  # -s: `--engine=va` completes like `--engine va`
   else
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
+    # Without bash-completion, `--engine=va` arrives as the words "--engine" "=" "va".
+    if [[ $cur == = ]]; then
+      cur=""
+    elif [[ $prev == = && $cword -ge 2 ]]; then
+      prev=${COMP_WORDS[COMP_CWORD - 2]}
+    fi
   fi
 
   # The command path: the subcommand (and bench's experiment) typed so far.

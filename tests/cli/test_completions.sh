@@ -50,38 +50,48 @@ bash -n "$dir/pcrypt.bash" || fail "bash -n completions/pcrypt.bash"
 # bash_complete PATH CURRENT_WORD: the candidates _pcrypt offers for `pcrypt PATH CURRENT_WORD`.
 bash_complete() {
   # shellcheck disable=SC2016,SC2086
-  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"
-    COMP_POINT=${#COMP_LINE}; _pcrypt; printf "%s\n" "${COMPREPLY[@]}"' _ "$dir/pcrypt.bash" pcrypt $1 "$2"
+  bash -c 'source "$1"; source "$2"; shift 2; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"
+    COMP_POINT=${#COMP_LINE}; _pcrypt; printf "%s\n" "${COMPREPLY[@]}"' _ "$bash_completion" "$dir/pcrypt.bash" \
+    pcrypt $1 "$2"
 }
-for p in "${paths[@]}"; do check_path bash "$p" bash_complete; done
-check "bash: values for --engine, files for -k, directories for bench --dir"
-[[ $(bash_complete "encrypt --engine" "" | sort | tr '\n' ' ') == "aesni portable sodium vaes " ]] ||
-  fail "bash: --engine does not complete the engine names"
 mkdir -p sub.d && touch keyfile.k
-[[ $(bash_complete "decrypt -k" "keyf") == keyfile.k ]] || fail "bash: -k does not complete file names"
-[[ $(bash_complete "encrypt" "keyf") == keyfile.k ]] || fail "bash: FILE does not complete file names"
-[[ $(bash_complete "bench throughput --dir" "") == sub.d ]] || fail "bash: --dir does not complete directories"
+# Without bash-completion's helpers (the completion has its own fallback), then with them if installed.
+bash_completion=/dev/null
+libraries=(/dev/null)
+[[ -f /usr/share/bash-completion/bash_completion ]] && libraries+=(/usr/share/bash-completion/bash_completion)
+for bash_completion in "${libraries[@]}"; do
+  for p in "${paths[@]}"; do check_path bash "$p" bash_complete; done
+  check "bash (helpers: $bash_completion): values for --engine, files for -k and FILE, directories for --dir"
+  [[ $(bash_complete "encrypt --engine" "" | sort | tr '\n' ' ') == "aesni portable sodium vaes " ]] ||
+    fail "bash: --engine does not complete the engine names"
+  [[ $(bash_complete "decrypt -k" "keyf") == keyfile.k ]] || fail "bash: -k does not complete file names"
+  [[ $(bash_complete "encrypt" "keyf") == keyfile.k ]] || fail "bash: FILE does not complete file names"
+  [[ $(bash_complete "bench throughput --dir" "") == sub.d ]] || fail "bash: --dir does not complete directories"
+done
+(( ${#libraries[@]} == 2 )) || echo "SKIPPED: bash with bash-completion's helpers (bash-completion is not installed)"
 
 if command -v zsh > /dev/null; then
   check "zsh: completions/_pcrypt parses and its _arguments specs name what --help lists"
   zsh -n "$dir/_pcrypt" || fail "zsh -n completions/_pcrypt"
-  # With _arguments/_describe stubbed to print what they are given, each _pcrypt_cmd_* function shows its
-  # option specs; an option's name is what follows an optional "(exclusions)" and "*".
+  # _pcrypt_specs_<path> holds the _arguments specs of each command path; an option's name is what follows
+  # an optional "(exclusions)" and "*". Subcommands come from the spec for argument 1: a "(list)" or
+  # _pcrypt_commands, run here with _describe stubbed to print the names it is given.
   zsh_run() {
     # shellcheck disable=SC2016
-    zsh -fc '_arguments() { printf "%s\n" "$@"; }
-      _describe() { local -a list=("${(@P)4}"); printf "%s\n" "${list[@]%%:*}"; }
+    zsh -fc '_describe() { local -a list=("${(@P)4}"); printf "%s\n" "${list[@]%%:*}"; }
       compdef() { :; }
-      source "$1"; shift; "$@"' _ "$dir/_pcrypt" "$@"
+      source "$1"; shift; eval "$1"' _ "$dir/_pcrypt" "$1"
   }
   zsh_complete() {  # zsh_complete PATH -|'' : the options (-) or subcommands ('') of PATH
-    local fn=_pcrypt_cmd_${1:-top}
-    fn=${fn// /_}
+    local specs=_pcrypt_specs_${1:-top} all
+    specs=${specs// /_}
+    all=$(zsh_run "print -rl -- \"\${${specs}[@]}\"")
+    [[ -n $all ]] || fail "zsh: no array $specs in completions/_pcrypt"
     if [[ $2 == - ]]; then
-      zsh_run "$fn" | grep -v '^-C$' | sed -E 's/^\([^)]*\)//; s/^\*//' | grep -oE '^--?[A-Za-z][-A-Za-z]*' || true
+      sed -E 's/^\([^)]*\)//; s/^\*//' <<< "$all" | grep -oE '^--?[A-Za-z][-A-Za-z]*' || true
     else
-      zsh_run "$fn" | sed -nE 's/^1:[^:]*:\((.*)\)$/\1/p' | tr ' ' '\n'
-      zsh_run "$fn" | grep -q '^1:[^:]*:_pcrypt_commands$' && zsh_run _pcrypt_commands
+      sed -nE 's/^1:[^:]*:\((.*)\)$/\1/p' <<< "$all" | tr ' ' '\n'
+      if grep -q '^1:[^:]*:_pcrypt_commands$' <<< "$all"; then zsh_run _pcrypt_commands; fi
     fi
   }
   for p in "${paths[@]}"; do check_path zsh "$p" zsh_complete; done
