@@ -39,8 +39,8 @@ is_stripped inst/usr/bin/pcrypt || fail "cmake --install --strip left symbols in
 cmp -s inst/usr/share/bash-completion/completions/pcrypt "$SOURCE_DIR/completions/pcrypt.bash" ||
   fail "the installed bash completion is not completions/pcrypt.bash"
 
-if ! command -v dpkg-deb > /dev/null; then
-  echo "SKIPPED: .deb checks (dpkg-deb is not installed)"
+if ! command -v dpkg-deb > /dev/null || ! command -v dpkg-shlibdeps > /dev/null; then
+  echo "SKIPPED: .deb checks (dpkg-deb and dpkg-shlibdeps from dpkg-dev are needed)"
   exit 0
 fi
 check "cpack builds a .deb whose dpkg -c lists the binary, man page, completions and docs"
