@@ -47,18 +47,18 @@ _pcrypt() {
 
   case $prev in
     -o | --output | -k | --key | --passphrase-file)
-      COMPREPLY=($(compgen -f -- "$cur"))
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       compopt -o filenames 2>/dev/null
       return ;;
     --dir)
-      COMPREPLY=($(compgen -d -- "$cur"))
+      mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       compopt -o filenames 2>/dev/null
       return ;;
     --engine)
-      COMPREPLY=($(compgen -W "vaes aesni sodium portable" -- "$cur"))
+      mapfile -t COMPREPLY < <(compgen -W "vaes aesni sodium portable" -- "$cur")
       return ;;
     --format)
-      [[ $cmd == bench ]] && COMPREPLY=($(compgen -W "table markdown csv json" -- "$cur"))
+      [[ $cmd == bench ]] && mapfile -t COMPREPLY < <(compgen -W "table markdown csv json" -- "$cur")
       return ;;
     -j | --threads | --chunk-size | --kdf-memory | --kdf-ops | --max-kdf-memory | --max-kdf-ops | \
       --max-samples | --max-time | --data-size | --sizes | --runs | --msg-sizes)
@@ -66,13 +66,13 @@ _pcrypt() {
   esac
 
   if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
   elif [[ -z $cmd ]]; then
-    COMPREPLY=($(compgen -W "encrypt decrypt keygen info bench" -- "$cur"))
+    mapfile -t COMPREPLY < <(compgen -W "encrypt decrypt keygen info bench" -- "$cur")
   elif [[ $cmd == bench && -z $sub ]]; then
-    COMPREPLY=($(compgen -W "keystream throughput engines" -- "$cur"))
+    mapfile -t COMPREPLY < <(compgen -W "keystream throughput engines" -- "$cur")
   elif [[ $cmd == encrypt || $cmd == decrypt || $cmd == info ]]; then
-    COMPREPLY=($(compgen -f -- "$cur"))
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     compopt -o filenames 2>/dev/null
   fi
 }

@@ -32,8 +32,8 @@ compare() {
   local missing extra
   missing=$(comm -23 <(sort -u <<< "$4") <(sort -u <<< "$5"))
   extra=$(comm -13 <(sort -u <<< "$4"$'\n'"${6:-}") <(sort -u <<< "$5") | grep -v '^$' || true)
-  [[ -z $missing ]] || fail "$1 completion of 'pcrypt $2' lacks $3: $(echo $missing)"
-  [[ -z $extra ]] || fail "$1 completion of 'pcrypt $2' offers $3 that --help does not list: $(echo $extra)"
+  [[ -z $missing ]] || fail "$1 completion of 'pcrypt $2' lacks $3: ${missing//$'\n'/ }"
+  [[ -z $extra ]] || fail "$1 completion of 'pcrypt $2' offers $3 that --help does not list: ${extra//$'\n'/ }"
 }
 
 check_path() {  # check_path SHELL PATH COMPLETE_FUNCTION

@@ -26,7 +26,7 @@ expected=(
 # is_stripped FILE: no symbol table and no DWARF left.
 is_stripped() {
   if command -v readelf > /dev/null; then
-    ! readelf -S "$1" | grep -qE '\.symtab|\.debug_info'
+    if readelf -S "$1" | grep -qE '\.symtab|\.debug_info'; then return 1; fi
   else
     file "$1" | grep -q ', stripped'
   fi
