@@ -1,8 +1,9 @@
 #include "app/cli.h"
 
-#include <stdexcept>
-
+#include "app/environment.h"
 #include "core/aes/engine.h"
+#include "core/engine_choice.h"
+#include "core/error.h"
 
 namespace pcrypt::app {
 namespace {
@@ -65,15 +66,11 @@ void add_performance(CLI::App& cmd, CryptArgs& a) {
 }  // namespace
 
 std::string engine_table() {
-  std::string text;
   try {
-    return aes::describe_engines();
-  } catch (const std::invalid_argument& e) {
+    return aes::describe_engines(&core::choose_engine(requested_engine({})));
+  } catch (const core::Error& e) {
     // A bad $PCRYPT_ENGINE must not hide the very list that would show the user what to set it to.
-    for (const aes::Engine& engine : aes::all_engines())
-      text += std::string(engine.name) + (engine.supported() ? "  supported    " : "  unsupported  ") +
-              std::string(engine.description) + "\n";
-    return text + "(PCRYPT_ENGINE: " + e.what() + ")\n";
+    return aes::describe_engines(nullptr) + "(PCRYPT_ENGINE: " + e.what() + ")\n";
   }
 }
 

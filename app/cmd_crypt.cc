@@ -10,7 +10,7 @@
 #include "app/output_name.h"
 #include "app/progress.h"
 #include "app/report.h"
-#include "app/size_arg.h"
+#include "core/byte_size.h"
 #include "core/error.h"
 #include "io/file_info.h"
 
@@ -36,7 +36,7 @@ std::string output_path(const CryptArgs& args, bool encrypting) {
 void log_throughput(const char* verb, std::uint64_t bytes, std::chrono::steady_clock::time_point start) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double rate = seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0.0;
-  spdlog::info("{} {} in {:.2f} s ({:.2f} GB/s)", verb, format_bytes(bytes), seconds, rate);
+  spdlog::info("{} {} in {:.2f} s ({:.2f} GB/s)", verb, core::format_bytes(bytes), seconds, rate);
 }
 
 }  // namespace
@@ -58,7 +58,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::encrypt);
 
   spdlog::info("engine {}, worker threads {}, chunk size {}", options.engine->name,
-               effective_threads(options.threads), format_bytes(options.chunk_size));
+               effective_threads(options.threads), core::format_bytes(options.chunk_size));
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("encrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };

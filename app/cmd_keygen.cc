@@ -1,26 +1,20 @@
 // `pcrypt keygen`: like age-keygen, the key goes to standard output unless -o names a file (created 0600,
 // never over an existing file without -f).
-#include <sodium.h>
-
 #include <string>
 
 #include "app/commands.h"
 #include "app/endpoints.h"
-#include "core/crypt.h"
+#include "core/key_file.h"
 
 namespace pcrypt::app {
 
 int run_keygen(const KeygenArgs& args) {
-  std::string text = core::generate_key_file();
-  struct Wipe {
-    std::string& s;
-    ~Wipe() { sodium_memzero(s.data(), s.size()); }
-  } wipe{text};
+  const SecretBytes text = core::generate_key_file();
 
   const std::string path = is_standard_stream(args.output) ? std::string() : args.output;
   if (!path.empty()) check_output_path(Input{}, path, args.force);
   const std::unique_ptr<io::Writer> out = open_output(path, args.force);
-  out->write(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  out->write(text.data(), text.size());
   out->commit();
   return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "app/secret_file.h"
 #include "core/error.h"
+#include "core/key_file.h"
 
 namespace pcrypt::app {
 namespace {
@@ -15,22 +16,11 @@ namespace {
 // oversize instead of us silently truncating.
 constexpr std::size_t kKeyFileReadLimit = 64 * 1024;
 
-// Wipes the key text on every path out of read_key_file.
-class WipedString {
- public:
-  ~WipedString() { sodium_memzero(text.data(), text.size()); }
-  std::string text;
-};
-
 core::Credential read_key_file(const std::string& path) {
-  WipedString buf;
-  buf.text.resize(kKeyFileReadLimit);
-  const std::size_t len =
-      read_secret_file(path, "key file", reinterpret_cast<std::uint8_t*>(buf.text.data()), buf.text.size(),
-                       "create one with 'pcrypt keygen -o " + path + "'");
-  // Shrinking keeps the buffer, so the destructor still wipes every byte that was read.
-  buf.text.resize(len);
-  return core::parse_key_file(buf.text, path);
+  SecretBytes text(kKeyFileReadLimit);
+  const std::size_t len = read_secret_file(path, "key file", text.data(), text.size(),
+                                           "create one with 'pcrypt keygen -o " + path + "'");
+  return core::parse_key_file(core::key_file_text(text).substr(0, len), path);
 }
 
 bool same_secret(const core::Credential& a, const core::Credential& b) {

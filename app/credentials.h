@@ -5,7 +5,7 @@
 
 #include "app/cli.h"
 #include "app/passphrase.h"
-#include "core/crypt.h"
+#include "core/credential.h"
 
 namespace pcrypt::app {
 

@@ -10,8 +10,8 @@ namespace pcrypt::app {
 core::EncryptOptions encrypt_options(const CryptArgs& args);
 core::DecryptOptions decrypt_options(const CryptArgs& args);
 
-// --engine / $PCRYPT_ENGINE, as core::Error(usage) when unknown or unsupported here.
-const aes::Engine& chosen_engine(const std::string& requested);
+// --engine, else $PCRYPT_ENGINE, else the fastest; core::Error(usage) when unknown or unsupported here.
+const aes::Engine& chosen_engine(const std::string& option);
 
 // Workers the pipeline will actually run (0 = one per core this process may use), for -v.
 unsigned effective_threads(unsigned requested);

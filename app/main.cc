@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/bench/bench.h"
+#include "bench/bench.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/endpoints.h"

@@ -5,11 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <span>
 
+#include "app/environment.h"
 #include "app/secret_file.h"
 #include "app/tty_prompt.h"
 #include "core/error.h"
@@ -21,27 +21,27 @@ namespace {
 
 using Bytes = std::span<const std::uint8_t>;
 
-core::SecretBytes checked(core::SecretBytes passphrase, const std::string& source) {
+SecretBytes checked(SecretBytes passphrase, const std::string& source) {
   if (passphrase.empty())
     throw core::Error(core::ErrorKind::usage, "empty passphrase refused (" + source + ")");
   return passphrase;
 }
 
 // The first line of buf[0, len), without its line ending.
-core::SecretBytes first_line(const core::SecretBytes& buf, std::size_t len, const std::string& path) {
+SecretBytes first_line(const SecretBytes& buf, std::size_t len, const std::string& path) {
   const auto* newline = static_cast<const std::uint8_t*>(std::memchr(buf.data(), '\n', len));
   std::size_t line = newline != nullptr ? static_cast<std::size_t>(newline - buf.data()) : len;
   if (line > kMaxPassphraseBytes)
     throw core::Error(core::ErrorKind::usage, "passphrase in " + path + " is longer than " +
                                                   std::to_string(kMaxPassphraseBytes) + " bytes");
   if (line > 0 && buf.data()[line - 1] == '\r') --line;
-  return checked(core::SecretBytes(Bytes(buf.data(), line)), "passphrase file " + path);
+  return checked(SecretBytes(Bytes(buf.data(), line)), "passphrase file " + path);
 }
 
 // Reads fd one byte at a time up to and including the first newline, so that not a byte more is consumed:
 // the rest of a pipe or of standard input is left for whoever reads it next (the data, with
 // `{ echo pw; cat data; } | pcrypt encrypt --passphrase-file -`). A passphrase is short; the cost is nil.
-std::size_t read_line_bytewise(int fd, core::SecretBytes& buf, const std::string& path) {
+std::size_t read_line_bytewise(int fd, SecretBytes& buf, const std::string& path) {
   std::size_t len = 0;
   while (len < buf.size()) {
     const ssize_t got = ::read(fd, buf.data() + len, 1);
@@ -58,7 +58,7 @@ std::size_t read_line_bytewise(int fd, core::SecretBytes& buf, const std::string
 // A passphrase file that is not a regular file: "-" or a descriptor path (/dev/stdin, /dev/fd/N, ...) is
 // read from that very descriptor, whose offset the data reader shares (opening /dev/stdin anew would
 // start a regular file over at byte 0); a FIFO or device is read up to the newline only.
-std::optional<std::size_t> read_if_stream(const std::string& path, core::SecretBytes& buf) {
+std::optional<std::size_t> read_if_stream(const std::string& path, SecretBytes& buf) {
   std::optional<int> fd = path == "-" ? std::optional<int>(STDIN_FILENO) : io::descriptor_path(path);
   if (fd) {
     if (*fd == STDIN_FILENO && io::standard_fd_was_closed(STDIN_FILENO))
@@ -77,35 +77,34 @@ std::optional<std::size_t> read_if_stream(const std::string& path, core::SecretB
 }
 
 // First line of the file, without its line ending; read straight into guarded memory.
-core::SecretBytes read_passphrase_file(const std::string& path) {
-  core::SecretBytes buf(kMaxPassphraseBytes + 1);
+SecretBytes read_passphrase_file(const std::string& path) {
+  SecretBytes buf(kMaxPassphraseBytes + 1);
   if (const std::optional<std::size_t> len = read_if_stream(path, buf)) return first_line(buf, *len, path);
   const std::size_t len = read_secret_file(path, "passphrase file", buf.data(), buf.size());
   return first_line(buf, len, path);
 }
 
-core::SecretBytes from_environment(const char* value) {
+SecretBytes from_environment(const char* value) {
   const std::size_t len = std::strlen(value);
   if (len > kMaxPassphraseBytes)
     throw core::Error(core::ErrorKind::usage,
                       "PCRYPT_PASSPHRASE is longer than " + std::to_string(kMaxPassphraseBytes) + " bytes");
-  return checked(core::SecretBytes(Bytes(reinterpret_cast<const std::uint8_t*>(value), len)),
-                 "PCRYPT_PASSPHRASE");
+  return checked(SecretBytes(Bytes(reinterpret_cast<const std::uint8_t*>(value), len)), "PCRYPT_PASSPHRASE");
 }
 
-bool same_bytes(const core::SecretBytes& a, const core::SecretBytes& b) {
+bool same_bytes(const SecretBytes& a, const SecretBytes& b) {
   return a.size() == b.size() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 }  // namespace
 
-core::SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose) {
+SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose) {
   if (!passphrase_file.empty()) return read_passphrase_file(passphrase_file);
-  if (const char* env = std::getenv("PCRYPT_PASSPHRASE"); env != nullptr) return from_environment(env);
+  if (const char* env = passphrase_from_environment(); env != nullptr) return from_environment(env);
 
   if (purpose == PassphrasePurpose::decrypt) return checked(prompt_hidden("Passphrase: "), "terminal");
-  core::SecretBytes first = checked(prompt_hidden("Enter passphrase: "), "terminal");
-  const core::SecretBytes second = prompt_hidden("Confirm passphrase: ");
+  SecretBytes first = checked(prompt_hidden("Enter passphrase: "), "terminal");
+  const SecretBytes second = prompt_hidden("Confirm passphrase: ");
   if (!same_bytes(first, second))
     throw core::Error(core::ErrorKind::usage, "the two passphrases do not match");
   return first;

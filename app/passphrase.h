@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/secret.h"
+#include "core/aes/secret_bytes.h"
 
 namespace pcrypt::app {
 
@@ -12,6 +12,6 @@ enum class PassphrasePurpose { encrypt, decrypt };
 // In order: --passphrase-file FILE if given (its first line), else $PCRYPT_PASSPHRASE if set, else a no-echo
 // prompt on the terminal, asked twice for encryption (both entries must match). An empty passphrase is
 // refused (core::Error(usage)).
-core::SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose);
+SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose);
 
 }  // namespace pcrypt::app

@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdio>
 
-#include "app/size_arg.h"
+#include "core/byte_size.h"
 
 namespace pcrypt::app {
 namespace {
@@ -40,10 +40,11 @@ void ProgressLine::update(std::uint64_t bytes) {
   if (total_ && *total_ > 0) {
     const double percent = 100.0 * static_cast<double>(bytes) / static_cast<double>(*total_);
     width = std::snprintf(line.data(), line.size(), "%s: %s of %s (%.0f%%), %.0f MB/s", verb_.c_str(),
-                          format_bytes(bytes).c_str(), format_bytes(*total_).c_str(), percent, rate_mb);
+                          core::format_bytes(bytes).c_str(), core::format_bytes(*total_).c_str(), percent,
+                          rate_mb);
   } else {
     width = std::snprintf(line.data(), line.size(), "%s: %s, %.0f MB/s", verb_.c_str(),
-                          format_bytes(bytes).c_str(), rate_mb);
+                          core::format_bytes(bytes).c_str(), rate_mb);
   }
   if (width < 0) return;
   const auto new_width = static_cast<std::size_t>(width);

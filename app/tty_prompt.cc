@@ -90,13 +90,13 @@ void write_all(int fd, std::string_view text) {
 
 }  // namespace
 
-core::SecretBytes prompt_hidden(std::string_view prompt) {
+SecretBytes prompt_hidden(std::string_view prompt) {
   const Fd tty(open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC));
   if (tty.get() < 0)
     throw core::Error(core::ErrorKind::usage, "no terminal to ask for a passphrase",
                       "set PCRYPT_PASSPHRASE or use --passphrase-file FILE");
 
-  core::SecretBytes line(kMaxPassphraseBytes);
+  SecretBytes line(kMaxPassphraseBytes);
   std::size_t len = 0;
   {
     // Echo goes off before the prompt appears (as getpass does): nothing typed after the prompt is shown.
@@ -117,7 +117,7 @@ core::SecretBytes prompt_hidden(std::string_view prompt) {
     }
   }
   if (len > 0 && line.data()[len - 1] == '\r') --len;
-  return core::SecretBytes(std::span<const std::uint8_t>(line.data(), len));
+  return SecretBytes(std::span<const std::uint8_t>(line.data(), len));
 }
 
 }  // namespace pcrypt::app

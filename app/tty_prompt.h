@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "core/secret.h"
+#include "core/aes/secret_bytes.h"
 
 namespace pcrypt::app {
 
@@ -13,6 +13,6 @@ inline constexpr std::size_t kMaxPassphraseBytes = 4096;
 // stdin/stdout are pipes (the data streams), since it talks to /dev/tty directly. Throws core::Error(usage)
 // when there is no terminal, core::Error(io) on end of input or a line longer than kMaxPassphraseBytes.
 // If SIGINT/SIGTERM/SIGHUP arrives while echo is off, echo is restored before the process dies.
-core::SecretBytes prompt_hidden(std::string_view prompt);
+SecretBytes prompt_hidden(std::string_view prompt);
 
 }  // namespace pcrypt::app

@@ -1,8 +1,6 @@
 // The whole-file operations: header + key handling + pipeline (FORMAT.md §1, §5).
 #include "core/crypt.h"
 
-#include <stdexcept>
-
 #include "core/error.h"
 #include "core/format.h"
 #include "core/keys.h"
@@ -12,12 +10,7 @@ namespace pcrypt::core {
 namespace {
 
 const aes::Engine& engine_for(const aes::Engine* requested) {
-  if (requested != nullptr) return *requested;
-  try {
-    return aes::select_engine();
-  } catch (const std::invalid_argument& e) {
-    throw Error(ErrorKind::usage, e.what(), "see `pcrypt --version` for the engines this CPU supports");
-  }
+  return requested != nullptr ? *requested : aes::best_engine();
 }
 
 ChunkCipher payload_cipher(const aes::Engine& engine, const SecretBytes& file_key) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/byte_size.h"
 #include "core/error.h"
 
 namespace pcrypt::core {
@@ -93,7 +94,7 @@ KeySlot read_slot(HeaderInput& input, std::size_t index) {
     p += 8 + kKdfSaltBytes;
     get_bytes(slot.wrap_nonce, p);
     get_bytes(slot.wrapped_key, p + kWrapNonceBytes);
-    if (slot.kdf_ops < kMinKdfOps || slot.kdf_memory_kib < kMinKdfMemoryKib)
+    if (!kdf_ops_in_range(slot.kdf_ops) || !kdf_memory_in_range(std::uint64_t{slot.kdf_memory_kib} * 1024))
       throw corrupt("invalid Argon2id parameters" + where + " (ops " + std::to_string(slot.kdf_ops) +
                     ", memory " + std::to_string(slot.kdf_memory_kib) + " KiB)");
   } else if (kind == static_cast<std::uint8_t>(SlotKind::key_file)) {
@@ -110,9 +111,10 @@ KeySlot read_slot(HeaderInput& input, std::size_t index) {
 }  // namespace
 
 void check_chunk_size(std::size_t chunk_size) {
-  if (chunk_size < kMinChunkSize || chunk_size > kMaxChunkSize)
-    throw Error(ErrorKind::usage, "chunk size " + std::to_string(chunk_size) + " is out of range",
-                "use a chunk size from 4 KiB to 64 MiB");
+  if (!chunk_size_in_range(chunk_size))
+    throw Error(
+        ErrorKind::usage, "chunk size " + std::to_string(chunk_size) + " is out of range",
+        "use a chunk size from " + format_bytes(kMinChunkSize) + " to " + format_bytes(kMaxChunkSize));
 }
 
 std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header) {
@@ -133,8 +135,10 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
   for (const KeySlot& slot : header.slots) {
     out.push_back(static_cast<std::uint8_t>(slot.kind));
     if (slot.kind == SlotKind::passphrase) {
-      if (slot.kdf_ops < kMinKdfOps || slot.kdf_memory_kib < kMinKdfMemoryKib)
-        throw Error(ErrorKind::usage, "Argon2id cost too low (minimum: 1 pass, 8 KiB)");
+      if (!kdf_ops_in_range(slot.kdf_ops) || !kdf_memory_in_range(std::uint64_t{slot.kdf_memory_kib} * 1024))
+        throw Error(ErrorKind::usage, "Argon2id cost too low (minimum: " + std::to_string(kMinKdfOps) +
+                                          " pass, " + format_bytes(std::uint64_t{kMinKdfMemoryKib} * 1024) +
+                                          ")");
       put_u32(out, slot.kdf_ops);
       put_u32(out, slot.kdf_memory_kib);
       put_bytes(out, slot.kdf_salt);
@@ -169,7 +173,7 @@ ParsedHeader read_header(io::Reader& in) {
     throw Error(ErrorKind::header,
                 "unsupported cipher suite " + std::to_string(h.suite) + " (known: 1 = AES-256-GCM)",
                 "the file may have been written by a newer pcrypt");
-  if (h.chunk_size < kMinChunkSize || h.chunk_size > kMaxChunkSize)
+  if (!chunk_size_in_range(h.chunk_size))
     throw corrupt("invalid chunk size " + std::to_string(h.chunk_size) +
                   " in header (allowed 4096 to 67108864)");
   if (slot_count == 0 || slot_count > kMaxSlots)

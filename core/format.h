@@ -20,6 +20,9 @@ inline constexpr std::uint8_t kSuiteAes256Gcm = 1;
 inline constexpr std::size_t kMinChunkSize = std::size_t{4} << 10;
 inline constexpr std::size_t kMaxChunkSize = std::size_t{64} << 20;
 inline constexpr std::size_t kDefaultChunkSize = std::size_t{1} << 20;
+constexpr bool chunk_size_in_range(std::uint64_t chunk_size) {
+  return chunk_size >= kMinChunkSize && chunk_size <= kMaxChunkSize;
+}
 inline constexpr std::size_t kMaxSlots = 16;
 inline constexpr std::size_t kMaxPassphraseSlots = 4;
 
@@ -32,8 +35,20 @@ inline constexpr std::size_t kKdfSaltBytes = 16;
 inline constexpr std::size_t kKeyFileSlotBytes = 1 + kWrapNonceBytes + kWrappedKeyBytes;
 inline constexpr std::size_t kPassphraseSlotBytes =
     1 + 4 + 4 + kKdfSaltBytes + kWrapNonceBytes + kWrappedKeyBytes;
+// Argon2id costs a passphrase slot can carry (§3.2): uint32 fields, at least one pass and 8 KiB (libsodium's
+// minimum). The one definition: the header parser, make_slot and the CLI's option checks all use these.
 inline constexpr std::uint32_t kMinKdfOps = 1;
+inline constexpr std::uint32_t kMaxKdfOps = UINT32_MAX;
 inline constexpr std::uint32_t kMinKdfMemoryKib = 8;
+inline constexpr std::uint32_t kMaxKdfMemoryKib = UINT32_MAX;
+
+constexpr bool kdf_ops_in_range(std::uint64_t ops) {
+  return ops >= kMinKdfOps && ops <= kMaxKdfOps;
+}
+// A whole number of KiB within the bounds above.
+constexpr bool kdf_memory_in_range(std::uint64_t bytes) {
+  return bytes % 1024 == 0 && bytes / 1024 >= kMinKdfMemoryKib && bytes / 1024 <= kMaxKdfMemoryKib;
+}
 
 enum class SlotKind : std::uint8_t { key_file = 1, passphrase = 2 };
 
@@ -76,7 +91,7 @@ ParsedHeader read_header(io::Reader& in);
 // `pcrypt info`: every field as "name: value" lines (docs/FORMAT.md §8).
 std::string describe_parsed_header(const ParsedHeader& parsed);
 
-// Throws Error(usage) unless kMinChunkSize <= chunk_size <= kMaxChunkSize.
+// Throws Error(usage) unless chunk_size_in_range(chunk_size).
 void check_chunk_size(std::size_t chunk_size);
 
 }  // namespace pcrypt::core

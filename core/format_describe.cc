@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/byte_size.h"
 #include "core/format.h"
 
 namespace pcrypt::core {
@@ -17,21 +18,8 @@ std::string hex(const std::array<std::uint8_t, N>& bytes) {
 
 // "1048576 bytes (1 MiB)", "6000 bytes (5.9 KiB)": exact value first, a readable one after.
 std::string bytes_in_words(std::uint64_t n) {
-  std::string out = std::to_string(n) + " bytes";
-  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(n);
-  int unit = -1;
-  while (v >= 1024 && unit < 3) {
-    v /= 1024;
-    ++unit;
-  }
-  if (unit < 0) return out;
-  char buf[32];
-  if (v == static_cast<double>(static_cast<std::uint64_t>(v)))
-    std::snprintf(buf, sizeof buf, "%llu %s", static_cast<unsigned long long>(v), units[unit]);
-  else
-    std::snprintf(buf, sizeof buf, "%.1f %s", v, units[unit]);
-  return out + " (" + buf + ")";
+  const std::string exact = std::to_string(n) + " bytes";
+  return n < 1024 ? exact : exact + " (" + format_bytes(n) + ")";
 }
 
 }  // namespace

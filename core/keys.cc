@@ -4,17 +4,11 @@
 
 #include <stdexcept>
 
+#include "core/aes/sodium_init.h"
+#include "core/byte_size.h"
 #include "core/error.h"
 
 namespace pcrypt::core {
-namespace {
-
-void require_sodium() {
-  if (sodium_init() < 0) throw Error(ErrorKind::io, "libsodium failed to initialise");
-}
-
-}  // namespace
-
 SecretBytes new_file_key() {
   require_sodium();
   SecretBytes key(kFileKeyBytes);
@@ -58,11 +52,11 @@ KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, con
     kek = derive_subkey(credential.secret.span(), kLabelKeyFileKek);
   } else {
     if (credential.secret.empty()) throw Error(ErrorKind::usage, "the passphrase is empty");
-    if (kdf.opslimit < kMinKdfOps || kdf.opslimit > UINT32_MAX)
+    if (!kdf_ops_in_range(kdf.opslimit))
       throw Error(ErrorKind::usage, "Argon2id passes must be between 1 and 4294967295");
-    if (kdf.memlimit_bytes % 1024 != 0 || kdf.memlimit_bytes / 1024 < kMinKdfMemoryKib ||
-        kdf.memlimit_bytes / 1024 > UINT32_MAX)
-      throw Error(ErrorKind::usage, "Argon2id memory must be a whole number of KiB, at least 8 KiB");
+    if (!kdf_memory_in_range(kdf.memlimit_bytes))
+      throw Error(ErrorKind::usage, "Argon2id memory must be a whole number of KiB, at least " +
+                                        format_bytes(std::uint64_t{kMinKdfMemoryKib} * 1024));
     slot.kind = SlotKind::passphrase;
     slot.kdf_ops = static_cast<std::uint32_t>(kdf.opslimit);
     slot.kdf_memory_kib = static_cast<std::uint32_t>(kdf.memlimit_bytes / 1024);

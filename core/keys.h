@@ -1,25 +1,32 @@
-// Key handling for the v1 format (docs/FORMAT.md §2, §3.2, §3.3, §5, §7): the per-file key, its subkeys,
+// Key handling for the v1 format (docs/FORMAT.md §2, §3.2, §3.3, §5): the per-file key, its subkeys,
 // key slots (wrap/unwrap), Argon2id, and the decrypt-side unlock procedure.
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
 
-#include "core/crypt.h"
+#include "core/aes/secret_bytes.h"
+#include "core/credential.h"
 #include "core/format.h"
-#include "core/secret.h"
 
 namespace pcrypt::core {
-
-inline constexpr std::size_t kKeyFileKeyBytes = 32;
 
 // The 8-byte BLAKE2b KDF contexts (FORMAT.md §2): one per use of a secret.
 inline constexpr char kLabelKeyFileKek[] = "PCKEYFIL";
 inline constexpr char kLabelPassphraseKek[] = "PCPASSWD";
 inline constexpr char kLabelHeaderMac[] = "PCHDRMAC";
 inline constexpr char kLabelPayload[] = "PCPAYLOD";
+
+// Argon2id cost (libsodium crypto_pwhash units). Defaults are chosen in core (docs/FORMAT.md says why).
+struct KdfLimits {
+  std::uint64_t opslimit;
+  std::uint64_t memlimit_bytes;
+};
+KdfLimits default_kdf_params();   // what encrypt uses
+KdfLimits default_kdf_ceiling();  // the most decrypt accepts unless raised by the user
 
 // A fresh random 32-byte file key.
 SecretBytes new_file_key();

@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <string>
 
+#include "core/aes/sodium_init.h"
+#include "core/byte_size.h"
 #include "core/error.h"
 #include "core/keys.h"
 
@@ -29,7 +31,7 @@ SecretBytes passphrase_kek(std::span<const std::uint8_t> passphrase,
                            std::span<const std::uint8_t, kKdfSaltBytes> salt, std::uint32_t ops,
                            std::uint32_t memory_kib) {
   static_assert(crypto_pwhash_argon2id_SALTBYTES == kKdfSaltBytes);
-  if (sodium_init() < 0) throw Error(ErrorKind::io, "libsodium failed to initialise");
+  require_sodium();
   const std::uint64_t memory_bytes = std::uint64_t{memory_kib} * 1024;
   SecretBytes stretched(32);
   // libsodium frees Argon2id's work area before returning, so the memory is back before the payload starts.
@@ -37,8 +39,8 @@ SecretBytes passphrase_kek(std::span<const std::uint8_t> passphrase,
                     passphrase.size(), salt.data(), ops, static_cast<std::size_t>(memory_bytes),
                     crypto_pwhash_ALG_ARGON2ID13) != 0)
     throw Error(ErrorKind::io,
-                "Argon2id failed with " + std::to_string(memory_bytes >> 20) + " MiB and " +
-                    std::to_string(ops) + " passes (out of memory?)",
+                "Argon2id failed with " + format_bytes(memory_bytes) + " and " + std::to_string(ops) +
+                    " passes (out of memory?)",
                 "free some memory, or choose a smaller --kdf-memory when encrypting");
   return derive_subkey(stretched.span(), kLabelPassphraseKek);
 }

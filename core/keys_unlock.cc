@@ -1,15 +1,12 @@
 // Decrypt-side: find the file key from the given credentials and authenticate the header (FORMAT.md §5).
 #include <string>
 
+#include "core/byte_size.h"
 #include "core/error.h"
 #include "core/keys.h"
 
 namespace pcrypt::core {
 namespace {
-
-std::string mib(std::uint64_t bytes) {
-  return std::to_string(bytes >> 20) + " MiB";
-}
 
 // One message for "no slot opened" and "a slot opened but the header MAC failed" (FORMAT.md §6.5).
 Error wrong_credentials() {
@@ -20,9 +17,10 @@ Error wrong_credentials() {
 Error over_ceiling(const KeySlot& slot, std::size_t index, const KdfLimits& ceiling) {
   return Error(ErrorKind::header,
                "key slot " + std::to_string(index + 1) + " asks for Argon2id with " +
-                   mib(std::uint64_t{slot.kdf_memory_kib} * 1024) + " and " + std::to_string(slot.kdf_ops) +
-                   " passes, above the limit of " + mib(ceiling.memlimit_bytes) + " and " +
-                   std::to_string(ceiling.opslimit) + " passes",
+                   format_bytes(std::uint64_t{slot.kdf_memory_kib} * 1024) + " and " +
+                   std::to_string(slot.kdf_ops) + " passes, above the limit of " +
+                   format_bytes(ceiling.memlimit_bytes) + " and " + std::to_string(ceiling.opslimit) +
+                   " passes",
                "if you trust this file, raise the limit with --max-kdf-memory / --max-kdf-ops");
 }
 

@@ -26,6 +26,10 @@ struct PipelineStats {
   std::uint64_t chunks = 0;            // records written
 };
 
+// The workers run_pipeline starts for config.threads == threads: 0 means one per online core this process
+// may run on (its CPU affinity); never less than 1.
+unsigned pipeline_workers(unsigned threads);
+
 // Runs the whole input through: reads from `in` (positioned just after the header), processes every record
 // with `codec`, writes to `out`. Does not call out.commit(). Throws Error after every thread has stopped; the
 // first error in record order wins and is reported once. Nothing from a failed record on reaches `out`, so

@@ -1,14 +1,11 @@
-// Internal: how many workers and chunk buffers run_pipeline uses. Exposed so that tests can check the memory
-// bound against the same numbers the pipeline allocates, rather than a copy of the formula.
+// Internal: how many chunk buffers run_pipeline allocates. Exposed so that tests can check the memory bound
+// against the same numbers the pipeline allocates, rather than a copy of the formula. (The worker count is
+// public: core/pipeline.h.)
 #pragma once
 
 #include <cstddef>
 
 namespace pcrypt::core {
-
-// threads == 0 means one worker per online core this process may run on (its CPU affinity); never less
-// than 1.
-unsigned pipeline_workers(unsigned threads);
 
 // Chunk buffers in the pool for that many workers: each worker can hold one, the writer one, and the reader
 // can run a few chunks ahead so that no worker waits on a read. This is the only thing that throttles the

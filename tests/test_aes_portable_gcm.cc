@@ -36,7 +36,7 @@ std::unique_ptr<Gcm> portable_gcm(const Bytes& key) {
 }
 
 bool sodium_available() {
-  return sodium_init() >= 0 && crypto_aead_aes256gcm_is_available() != 0;
+  return pcrypt::sodium_ready() && crypto_aead_aes256gcm_is_available() != 0;
 }
 
 struct Sealed {

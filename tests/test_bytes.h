@@ -8,12 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "core/aes/sodium_init.h"
+
 namespace pcrypt::test {
 
 using Bytes = std::vector<std::uint8_t>;
 
 inline Bytes random_bytes(std::size_t n) {
-  if (sodium_init() < 0) throw std::runtime_error("sodium_init failed");
+  require_sodium();
   Bytes b(n);
   if (n != 0) randombytes_buf(b.data(), b.size());  // data() may be null when empty
   return b;

@@ -13,6 +13,7 @@
 
 #include "core/crypt.h"
 #include "core/error.h"
+#include "core/key_file.h"
 #include "io/memory_stream.h"
 #include "tests/test_bytes.h"
 
@@ -29,8 +30,14 @@ inline core::KdfLimits cheap_kdf() {
 
 inline core::Credential passphrase(const std::string& text) {
   return core::Credential{core::Credential::Kind::passphrase,
-                          core::SecretBytes(std::span<const std::uint8_t>(
+                          SecretBytes(std::span<const std::uint8_t>(
                               reinterpret_cast<const std::uint8_t*>(text.data()), text.size()))};
+}
+
+// A fresh key file's text as a std::string, for tests that take it apart (pcrypt itself keeps it in
+// SecretBytes).
+inline std::string key_file_string() {
+  return std::string(core::key_file_text(core::generate_key_file()));
 }
 
 inline core::Credential key_from_text(const std::string& key_file_text) {
@@ -39,12 +46,12 @@ inline core::Credential key_from_text(const std::string& key_file_text) {
 
 // A fresh random key file credential (through the real key file text, as the CLI does).
 inline core::Credential fresh_key() {
-  return key_from_text(core::generate_key_file());
+  return key_from_text(key_file_string());
 }
 
 // A copy (Credential holds move-only SecretBytes).
 inline core::Credential copy(const core::Credential& c) {
-  return core::Credential{c.kind, core::SecretBytes(c.secret.span())};
+  return core::Credential{c.kind, SecretBytes(c.secret.span())};
 }
 
 inline std::vector<core::Credential> creds(const core::Credential& c) {

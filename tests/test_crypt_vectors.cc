@@ -229,7 +229,7 @@ TEST_CASE("the over-ceiling vector opens once the ceiling is raised to its cost"
 
 TEST_CASE("write the known-answer files", "[.generate]") {
   fs::create_directories(kDir);
-  const std::string key_text = core::generate_key_file(), other_key_text = core::generate_key_file();
+  const std::string key_text = test::key_file_string(), other_key_text = test::key_file_string();
   write_text(kDir / "test.key", key_text);
   write_text(kDir / "other.key", other_key_text);
   const core::Credential key = test::key_from_text(key_text);
@@ -376,8 +376,8 @@ TEST_CASE("write the refusal vectors and intermediate values", "[.generate]") {
   {
     io::MemoryReader in(two_full);
     const core::ParsedHeader parsed = core::read_header(in);
-    const core::SecretBytes fk = core::unlock_file_key(parsed, test::creds(key), core::default_kdf_ceiling());
-    const core::SecretBytes pk = core::derive_subkey(fk.span(), core::kLabelPayload);
+    const auto fk = core::unlock_file_key(parsed, test::creds(key), core::default_kdf_ceiling());
+    const auto pk = core::derive_subkey(fk.span(), core::kLabelPayload);
     const core::ChunkCipher cipher(
         aes::best_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(pk.data(), aes::kGcmKeyBytes));
     Bytes empty_last(16);
@@ -460,8 +460,8 @@ TEST_CASE("the empty-final-chunk vector is authentic: only the format rule refus
   io::MemoryReader in(file);
   const core::ParsedHeader parsed = core::read_header(in);
   const core::Credential key = core::parse_key_file(read_text(kDir / "test.key"), "test.key");
-  const core::SecretBytes fk = core::unlock_file_key(parsed, test::creds(key), core::default_kdf_ceiling());
-  const core::SecretBytes pk = core::derive_subkey(fk.span(), core::kLabelPayload);
+  const auto fk = core::unlock_file_key(parsed, test::creds(key), core::default_kdf_ceiling());
+  const auto pk = core::derive_subkey(fk.span(), core::kLabelPayload);
   const core::ChunkCipher cipher(
       aes::best_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(pk.data(), aes::kGcmKeyBytes));
   REQUIRE(file.size() == 120 + 4112 + 16);

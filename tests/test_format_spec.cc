@@ -88,7 +88,7 @@ TEST_CASE("the KDF is libsodium's crypto_kdf exactly as FORMAT.md spells it out"
   const Bytes key = test::random_bytes(32);
   for (const char* label :
        {core::kLabelKeyFileKek, core::kLabelPassphraseKek, core::kLabelHeaderMac, core::kLabelPayload}) {
-    const core::SecretBytes derived = core::derive_subkey(key, *reinterpret_cast<const char(*)[9]>(label));
+    const SecretBytes derived = core::derive_subkey(key, *reinterpret_cast<const char(*)[9]>(label));
     CHECK(Bytes(derived.span().begin(), derived.span().end()) == spec_kdf(key.data(), label));
   }
   CHECK(spec_kdf(key.data(), "PCHDRMAC") != spec_kdf(key.data(), "PCPAYLOD"));
@@ -99,7 +99,7 @@ TEST_CASE("a decryptor written from FORMAT.md alone opens pcrypt files") {
     WARN("SKIPPED: libsodium AES-256-GCM needs AES-NI, which this CPU lacks");
     return;
   }
-  const std::string key_text = core::generate_key_file();
+  const std::string key_text = test::key_file_string();
   const core::Credential key = test::key_from_text(key_text);
   const Bytes key_file_key(key.secret.span().begin(), key.secret.span().end());
   for (const std::size_t size :

@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "core/aes/engine.h"
+#include "core/aes/sodium_init.h"
 #include "core/error.h"
 #include "core/payload.h"
 #include "core/pipeline.h"
@@ -39,7 +40,7 @@ struct TempDir {
 
 const core::ChunkCipher& cipher() {
   static const core::ChunkCipher c = [] {
-    REQUIRE(sodium_init() >= 0);
+    REQUIRE(sodium_ready());
     std::uint8_t key[aes::kGcmKeyBytes];
     randombytes_buf(key, sizeof key);
     return core::ChunkCipher(aes::select_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(key));

@@ -36,8 +36,7 @@ void expect_bad_key_file(const std::string& text, const std::string& expected) {
 }
 
 // A header with one slot per credential around a known file key, and its MAC.
-core::ParsedHeader header_for(const core::SecretBytes& file_key,
-                              const std::vector<core::Credential>& credentials,
+core::ParsedHeader header_for(const SecretBytes& file_key, const std::vector<core::Credential>& credentials,
                               core::KdfLimits kdf = test::cheap_kdf()) {
   core::FileHeader h;
   for (const core::Credential& c : credentials) h.slots.push_back(core::make_slot(file_key, c, kdf));
@@ -47,25 +46,25 @@ core::ParsedHeader header_for(const core::SecretBytes& file_key,
   return core::read_header(in);
 }
 
-bool same(const core::SecretBytes& a, const core::SecretBytes& b) {
+bool same(const SecretBytes& a, const SecretBytes& b) {
   return a.size() == b.size() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 }  // namespace
 
 TEST_CASE("a generated key file reads back as a 32-byte key, and every key file is new") {
-  const std::string text = core::generate_key_file();
+  const std::string text = test::key_file_string();
   CHECK(text.rfind("# ", 0) == 0);
   CHECK(key_line_of(text).size() == 13 + 48);
   const core::Credential a = core::parse_key_file(text, "a.key");
   CHECK(a.kind == core::Credential::Kind::key_file);
   CHECK(a.secret.size() == 32);
   CHECK(key_bytes(core::parse_key_file(text, "again")) == key_bytes(a));
-  CHECK(key_bytes(core::parse_key_file(core::generate_key_file(), "b.key")) != key_bytes(a));
+  CHECK(key_bytes(core::parse_key_file(test::key_file_string(), "b.key")) != key_bytes(a));
 }
 
 TEST_CASE("key files tolerate comments, blank lines, CRLF and trailing blanks") {
-  const std::string line = key_line_of(core::generate_key_file());
+  const std::string line = key_line_of(test::key_file_string());
   const Bytes expected = key_bytes(core::parse_key_file(line, "x"));
   for (const std::string& text :
        {line, line + "\n", "\n\n# comment\n  # indented comment\n" + line + "  \t\n\n",
@@ -74,7 +73,7 @@ TEST_CASE("key files tolerate comments, blank lines, CRLF and trailing blanks") 
 }
 
 TEST_CASE("key files: a leading UTF-8 BOM, a final CR without LF, and any bytes in comments (FORMAT.md §7)") {
-  const std::string line = key_line_of(core::generate_key_file());
+  const std::string line = key_line_of(test::key_file_string());
   const Bytes expected = key_bytes(core::parse_key_file(line, "x"));
   const std::string bom = "\xEF\xBB\xBF";
   for (const std::string& text : {bom + line + "\n", bom + "# saved by Notepad\r\n" + line + "\r\n",
@@ -88,7 +87,7 @@ TEST_CASE("key files: a leading UTF-8 BOM, a final CR without LF, and any bytes 
 }
 
 TEST_CASE("anything else is not a key file") {
-  const std::string line = key_line_of(core::generate_key_file());
+  const std::string line = key_line_of(test::key_file_string());
   expect_bad_key_file("", "no key line");
   expect_bad_key_file("# only a comment\n\n", "no key line");
   expect_bad_key_file("hello world\n", "no PCRYPT-KEY-1: line");
@@ -109,7 +108,7 @@ TEST_CASE("anything else is not a key file") {
 }
 
 TEST_CASE("a key-file slot opens with its key only") {
-  const core::SecretBytes file_key = core::new_file_key();
+  const SecretBytes file_key = core::new_file_key();
   const core::Credential key = test::fresh_key();
   const core::KeySlot slot = core::make_slot(file_key, key, test::cheap_kdf());
   CHECK(slot.kind == core::SlotKind::key_file);
@@ -123,7 +122,7 @@ TEST_CASE("a key-file slot opens with its key only") {
 }
 
 TEST_CASE("a passphrase slot stores its Argon2id costs and opens with its passphrase only") {
-  const core::SecretBytes file_key = core::new_file_key();
+  const SecretBytes file_key = core::new_file_key();
   const core::Credential pw = test::passphrase("tr0ub4dor&3");
   const core::KeySlot slot = core::make_slot(file_key, pw, core::KdfLimits{2, std::uint64_t{8} << 20});
   CHECK(slot.kind == core::SlotKind::passphrase);
@@ -143,10 +142,10 @@ TEST_CASE("a passphrase slot stores its Argon2id costs and opens with its passph
 }
 
 TEST_CASE("unusable credentials and costs are refused when wrapping") {
-  const core::SecretBytes file_key = core::new_file_key();
+  const SecretBytes file_key = core::new_file_key();
   test::error_of(core::ErrorKind::usage,
                  [&] { core::make_slot(file_key, test::passphrase(""), test::cheap_kdf()); });
-  core::Credential short_key{core::Credential::Kind::key_file, core::SecretBytes(16)};
+  core::Credential short_key{core::Credential::Kind::key_file, SecretBytes(16)};
   test::error_of(core::ErrorKind::usage, [&] { core::make_slot(file_key, short_key, test::cheap_kdf()); });
   const core::Credential pw = test::passphrase("pw");
   test::error_of(core::ErrorKind::usage, [&] { core::make_slot(file_key, pw, core::KdfLimits{0, 8 << 20}); });
@@ -158,7 +157,7 @@ TEST_CASE("unusable credentials and costs are refused when wrapping") {
 }
 
 TEST_CASE("with several slots, any one credential unlocks the file and a wrong one does not") {
-  const core::SecretBytes file_key = core::new_file_key();
+  const SecretBytes file_key = core::new_file_key();
   std::vector<core::Credential> all;
   all.push_back(test::fresh_key());
   all.push_back(test::passphrase("alice's passphrase"));
@@ -184,7 +183,7 @@ TEST_CASE("with several slots, any one credential unlocks the file and a wrong o
 }
 
 TEST_CASE("a slot that opens but a header whose MAC fails is refused like a wrong key") {
-  const core::SecretBytes file_key = core::new_file_key();
+  const SecretBytes file_key = core::new_file_key();
   const core::Credential key = test::fresh_key();
   core::ParsedHeader parsed = header_for(file_key, test::creds(key));
   parsed.header.mac[0] ^= 1;
@@ -195,7 +194,7 @@ TEST_CASE("a slot that opens but a header whose MAC fails is refused like a wron
 }
 
 TEST_CASE("Argon2id costs above the ceiling are refused without running Argon2id") {
-  const core::SecretBytes file_key = core::new_file_key();
+  const SecretBytes file_key = core::new_file_key();
   const core::Credential pw = test::passphrase("pw");
   core::ParsedHeader parsed =
       header_for(file_key, test::creds(pw), core::KdfLimits{2, std::uint64_t{8} << 20});

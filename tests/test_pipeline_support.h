@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/aes/engine.h"
+#include "core/aes/sodium_init.h"
 #include "core/error.h"
 #include "core/payload.h"
 #include "core/pipeline.h"
@@ -32,7 +33,7 @@ namespace pcrypt::test {
 // A cipher under a fixed random key (per process), from the engine the product would pick.
 inline const core::ChunkCipher& test_cipher() {
   static const core::ChunkCipher cipher = [] {
-    if (sodium_init() < 0) throw std::runtime_error("sodium_init failed");
+    require_sodium();
     const Bytes key = random_bytes(aes::kGcmKeyBytes);
     return core::ChunkCipher(aes::select_engine(),
                              std::span<const std::uint8_t, aes::kGcmKeyBytes>(key.data(), 32));

@@ -1,7 +1,6 @@
 #include "core/aes/engine.h"
 
 #include <array>
-#include <cstdlib>
 #include <stdexcept>
 
 #include "core/aes/engine_registry.h"
@@ -40,10 +39,6 @@ const Engine& best_engine() {
 }
 
 const Engine& select_engine(std::string_view requested) {
-  if (requested.empty()) {
-    const char* env = std::getenv("PCRYPT_ENGINE");
-    if (env != nullptr && *env != '\0') requested = env;
-  }
   if (requested.empty() || requested == "auto") return best_engine();
   const Engine* e = find_engine(requested);
   if (e == nullptr) {
@@ -56,13 +51,12 @@ const Engine& select_engine(std::string_view requested) {
   return *e;
 }
 
-std::string describe_engines() {
-  const Engine& chosen = select_engine();
+std::string describe_engines(const Engine* chosen) {
   std::string out;
   for (const Engine& e : kEngines) {
     out += std::string(e.name);
     out.append(e.name.size() < 10 ? 10 - e.name.size() : 1, ' ');
-    out += e.supported() ? (&e == &chosen ? "selected   " : "supported  ") : "unsupported";
+    out += e.supported() ? (&e == chosen ? "selected   " : "supported  ") : "unsupported";
     out += "  ";
     out += e.description;
     out += '\n';

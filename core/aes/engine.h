@@ -65,10 +65,11 @@ std::span<const Engine> all_engines();
 const Engine* find_engine(std::string_view name);
 // The fastest engine this CPU supports (the default).
 const Engine& best_engine();
-// The engine to use: `requested` if non-empty, else $PCRYPT_ENGINE if set and non-empty, else best_engine().
-// Throws std::invalid_argument with a one-line message if the name is unknown or unsupported on this CPU.
-const Engine& select_engine(std::string_view requested = {});
-// One line per engine: "vaes  yes  <description>" etc. — for --version and `pcrypt bench`.
-std::string describe_engines();
+// The engine called `name`; best_engine() for "" or "auto". Throws std::invalid_argument with a one-line
+// message if the name is unknown or unsupported on this CPU. (Where the name comes from -- an option, the
+// environment -- is the CLI's business: see core/engine_choice.h.)
+const Engine& select_engine(std::string_view name = {});
+// One line per engine: "vaes      selected     <description>" etc., marking `chosen` (none if nullptr).
+std::string describe_engines(const Engine* chosen);
 
 }  // namespace pcrypt::aes

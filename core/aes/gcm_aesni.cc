@@ -6,9 +6,9 @@
 #include <cstring>
 
 #include "core/aes/engine_registry.h"
+#include "core/aes/gcm_shell.h"
 #include "core/aes/ghash_clmul.h"
 #include "core/aes/key_schedule.h"
-#include "core/aes/secure_box.h"
 
 namespace pcrypt::aes::detail {
 namespace {
@@ -95,12 +95,13 @@ __m128i ctr_tail(const GcmKey& k, __m128i ctr, std::uint8_t* out, const std::uin
   return ctr;
 }
 
-class AesniGcm final : public Gcm {
- public:
-  explicit AesniGcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
+// The bulk loop of the shell in gcm_shell.h.
+struct Kernel {
+  using Key = GcmKey;
+
+  static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
     RoundKeys rk;
     expand_key(key.data(), key.size(), rk);
-    GcmKey& k = *key_;
     for (int r = 0; r <= kRounds; ++r) k.rk[r] = load(rk.enc[r]);
     sodium_memzero(&rk, sizeof rk);
     const __m128i h = ghash::times_x_inverse(bswap(encrypt_block(k, _mm_setzero_si128())));
@@ -109,12 +110,14 @@ class AesniGcm final : public Gcm {
     for (std::size_t i = 0; i < kWidth; ++i) k.hk[i] = ghash::karatsuba_key(k.h[i]);
   }
 
-  void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
-            const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    const GcmKey& k = *key_;
-    const __m128i j0 = initial_counter(nonce);
-    __m128i ctr = add32(bswap(j0), 1);
-    __m128i s = ghash_absorb(k, _mm_setzero_si128(), aad, aad_len);
+  static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block(k, x); }
+
+  static __m128i ghash(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+    return ghash_absorb(k, s, p, len);
+  }
+
+  static __m128i seal(const GcmKey& k, __m128i ctr, __m128i s, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t len) {
     std::size_t off = 0;
     if (len >= kBatch) {
       ctr = encrypt_batch(k, ctr, out, in);
@@ -126,42 +129,21 @@ class AesniGcm final : public Gcm {
       ctr_tail(k, ctr, out + off, in + off, len - off);
       s = ghash_group(k, s, out + off, len - off);
     }
-    finish(k, s, j0, aad_len, len, tag);
+    return s;
   }
 
-  bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
-            const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    const GcmKey& k = *key_;
-    const __m128i j0 = initial_counter(nonce);
-    __m128i ctr = add32(bswap(j0), 1);
-    __m128i s = ghash_absorb(k, _mm_setzero_si128(), aad, aad_len);
+  static __m128i open(const GcmKey& k, __m128i ctr, __m128i s, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t len) {
     std::size_t off = 0;
     for (; off + kBatch <= len; off += kBatch) ctr = decrypt_batch(k, ctr, s, out + off, in + off);
     if (off < len) {
       s = ghash_group(k, s, in + off, len - off);  // before the in-place write overwrites the ciphertext
       ctr_tail(k, ctr, out + off, in + off, len - off);
     }
-    alignas(16) std::uint8_t expected[kGcmTagBytes];
-    finish(k, s, j0, aad_len, len, expected);
-    if (crypto_verify_16(expected, tag) == 0) return true;
-    if (len > 0) sodium_memzero(out, len);
-    return false;
+    return s;
   }
 
  private:
-  static __m128i initial_counter(const std::uint8_t* nonce) {
-    alignas(16) std::uint8_t b[16] = {};
-    std::memcpy(b, nonce, kGcmNonceBytes);
-    b[15] = 1;
-    return load(b);
-  }
-
-  static void finish(const GcmKey& k, __m128i s, __m128i j0, std::size_t aad_len, std::size_t len,
-                     std::uint8_t* tag) {
-    s = reduce(mul(_mm_xor_si128(s, ghash::lengths_block(aad_len, len)), k.h[0], k.hk[0]));
-    store(tag, _mm_xor_si128(bswap(s), encrypt_block(k, j0)));
-  }
-
   static __m128i counters(__m128i ctr, __m128i* b, const GcmKey& k) {
 #pragma GCC unroll 8
     for (std::size_t j = 0; j < kWidth; ++j)
@@ -225,14 +207,12 @@ class AesniGcm final : public Gcm {
       store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[kRounds], c[j])));
     return ctr;
   }
-
-  SecureBox<GcmKey> key_;
 };
 
 }  // namespace
 
 std::unique_ptr<Gcm> make_aesni_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
-  return std::make_unique<AesniGcm>(key);
+  return std::make_unique<GcmShell<Kernel>>(key);
 }
 
 }  // namespace pcrypt::aes::detail

@@ -8,9 +8,9 @@
 #include <cstring>
 
 #include "core/aes/engine_registry.h"
+#include "core/aes/gcm_shell.h"
 #include "core/aes/ghash_clmul.h"
 #include "core/aes/key_schedule.h"
-#include "core/aes/secure_box.h"
 #include "core/aes/vaes_common.h"
 
 namespace pcrypt::aes::detail {
@@ -21,7 +21,6 @@ using ghash::Wide;
 using vaes::bswap2;
 using vaes::load1;
 using vaes::load2;
-using vaes::store1;
 using vaes::store2;
 
 constexpr int kRounds = 14;
@@ -185,12 +184,13 @@ void ctr_tail(const GcmKey& k, __m256i ctr, std::uint8_t* out, const std::uint8_
   }
 }
 
-class VaesGcm final : public Gcm {
- public:
-  explicit VaesGcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
+// The bulk loop of the shell in gcm_shell.h.
+struct Kernel {
+  using Key = GcmKey;
+
+  static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
     RoundKeys rk;
     expand_key(key.data(), key.size(), rk);
-    GcmKey& k = *key_;
     for (int r = 0; r <= kRounds; ++r) k.rk[r] = vaes::broadcast(rk.enc[r]);
     sodium_memzero(&rk, sizeof rk);
     const __m128i h = ghash::times_x_inverse(bswap(encrypt_block(k, _mm_setzero_si128())));
@@ -203,12 +203,15 @@ class VaesGcm final : public Gcm {
     }
   }
 
-  void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
-            const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    const GcmKey& k = *key_;
-    const __m128i j0 = initial_counter(nonce);
-    __m256i ctr = first_counters(j0);
-    __m128i s = ghash_absorb(k, _mm_setzero_si128(), aad, aad_len);
+  static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block(k, x); }
+
+  static __m128i ghash(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+    return ghash_absorb(k, s, p, len);
+  }
+
+  static __m128i seal(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t len) {
+    __m256i ctr = counter_pair(first);
     std::size_t off = 0;
     if (len >= kBatch) {
       ctr = crypt_batch<false>(k, ctr, s, out, in, nullptr);
@@ -220,15 +223,12 @@ class VaesGcm final : public Gcm {
       ctr_tail(k, ctr, out + off, in + off, len - off);
       s = ghash_group(k, s, out + off, len - off);
     }
-    finish(k, s, j0, aad_len, len, tag);
+    return s;
   }
 
-  bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
-            const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    const GcmKey& k = *key_;
-    const __m128i j0 = initial_counter(nonce);
-    __m256i ctr = first_counters(j0);
-    __m128i s = ghash_absorb(k, _mm_setzero_si128(), aad, aad_len);
+  static __m128i open(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t len) {
+    __m256i ctr = counter_pair(first);
     std::size_t off = 0;
     for (; off + kBatch <= len; off += kBatch)
       ctr = crypt_batch<true>(k, ctr, s, out + off, in + off, in + off);
@@ -236,40 +236,18 @@ class VaesGcm final : public Gcm {
       s = ghash_group(k, s, in + off, len - off);  // before an in-place write overwrites the ciphertext
       ctr_tail(k, ctr, out + off, in + off, len - off);
     }
-    alignas(16) std::uint8_t expected[kGcmTagBytes];
-    finish(k, s, j0, aad_len, len, expected);
-    if (crypto_verify_16(expected, tag) == 0) return true;
-    if (len > 0) sodium_memzero(out, len);
-    return false;
+    return s;
   }
 
  private:
-  static __m128i initial_counter(const std::uint8_t* nonce) {
-    alignas(16) std::uint8_t b[16] = {};
-    std::memcpy(b, nonce, kGcmNonceBytes);
-    b[15] = 1;
-    return load1(b);
-  }
-
-  // Blocks 2 and 3 of the message's counter sequence (block 1, J0, masks the tag).
-  static __m256i first_counters(__m128i j0) {
-    const __m128i c = add32(bswap(j0), 1);
-    return vaes::lanes(add32(c, 1), c);
-  }
-
-  static void finish(const GcmKey& k, __m128i s, __m128i j0, std::size_t aad_len, std::size_t len,
-                     std::uint8_t* tag) {
-    s = ghash::reduce(ghash::mul(_mm_xor_si128(s, ghash::lengths_block(aad_len, len)), k.h1[0], k.hk1[0]));
-    store1(tag, _mm_xor_si128(bswap(s), encrypt_block(k, j0)));
-  }
-
-  SecureBox<GcmKey> key_;
+  // Counter blocks c (low lane) and c + 1 (high lane).
+  static __m256i counter_pair(__m128i c) { return vaes::lanes(add32(c, 1), c); }
 };
 
 }  // namespace
 
 std::unique_ptr<Gcm> make_vaes_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
-  return std::make_unique<VaesGcm>(key);
+  return std::make_unique<GcmShell<Kernel>>(key);
 }
 
 }  // namespace pcrypt::aes::detail

@@ -68,9 +68,4 @@ static inline __m128i times_x_inverse(__m128i v) {
   return _mm_xor_si128(shifted, _mm_and_si128(carry, poly()));
 }
 
-// The final GHASH input: bit lengths of AAD and ciphertext, already in the reversed form.
-static inline __m128i lengths_block(std::uint64_t aad_len, std::uint64_t len) {
-  return _mm_set_epi64x(static_cast<long long>(aad_len * 8), static_cast<long long>(len * 8));
-}
-
 }  // namespace pcrypt::aes::detail::ghash

@@ -25,7 +25,7 @@
 #include "core/aes/ctr_counter.h"
 #include "core/aes/engine.h"
 #include "core/aes/key_schedule.h"
-#include "core/aes/secure_box.h"
+#include "core/aes/secret_bytes.h"
 
 namespace pcrypt::aes::detail {
 
@@ -43,17 +43,17 @@ class HardwareBlockCipher final : public BlockCipher {
     expand_key(key.data(), key.size(), rk);
     rounds_ = rk.rounds;
     for (int r = 0; r <= rounds_; ++r) {
-      keys_->enc[r] = Kernels::round_key(rk.enc[r]);
-      keys_->dec[r] = Kernels::round_key(rk.dec[r]);
+      keys_.enc[r] = Kernels::round_key(rk.enc[r]);
+      keys_.dec[r] = Kernels::round_key(rk.dec[r]);
     }
     sodium_memzero(&rk, sizeof rk);
   }
 
   void encrypt_blocks(std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) const override {
-    with_rounds([&]<int R>() { Kernels::template ecb<R, false>(keys_->enc, out, in, blocks); });
+    with_rounds([&]<int R>() { Kernels::template ecb<R, false>(keys_.enc, out, in, blocks); });
   }
   void decrypt_blocks(std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) const override {
-    with_rounds([&]<int R>() { Kernels::template ecb<R, true>(keys_->dec, out, in, blocks); });
+    with_rounds([&]<int R>() { Kernels::template ecb<R, true>(keys_.dec, out, in, blocks); });
   }
   void ctr_xor(std::uint8_t* out, const std::uint8_t* in, std::size_t len,
                std::uint8_t* counter) const override {
@@ -80,12 +80,13 @@ class HardwareBlockCipher final : public BlockCipher {
         len, counter, [&](std::size_t offset, std::size_t bytes, std::uint64_t hi, std::uint64_t lo) {
           const __m128i base = _mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo));
           with_rounds([&]<int R>() {
-            Kernels::template ctr<R>(keys_->enc, out + offset, in ? in + offset : nullptr, bytes, base);
+            Kernels::template ctr<R>(keys_.enc, out + offset, in ? in + offset : nullptr, bytes, base);
           });
         });
   }
 
-  SecureBox<Keys> keys_;
+  SecretBytes key_memory_ = SecretBytes::holding<Keys>();
+  Keys& keys_ = key_memory_.as<Keys>();
   int rounds_ = 0;
 };
 

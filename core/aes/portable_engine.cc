@@ -10,6 +10,7 @@
 #include "core/aes/engine_registry.h"
 #include "core/aes/portable_aes.h"
 #include "core/aes/portable_ghash.h"
+#include "core/aes/secret_bytes.h"
 
 namespace pcrypt::aes::detail {
 namespace {
@@ -17,32 +18,6 @@ namespace {
 using portable::KeySchedule;
 using portable::kWideBlocks;
 using portable::kWideBytes;
-
-// One T in libsodium guarded memory (locked, wiped by sodium_free).
-template <class T>
-class Guarded {
- public:
-  Guarded() {
-    if (sodium_init() < 0) throw std::bad_alloc();
-    // sodium_malloc puts the block right before a guard page, so its address is only as aligned as its size;
-    // sizeof(T) is a multiple of alignof(T) (16 for the vector planes), and the check below keeps it honest.
-    void* mem = sodium_malloc(sizeof(T));
-    if (mem == nullptr) throw std::bad_alloc();
-    if (reinterpret_cast<std::uintptr_t>(mem) % alignof(T) != 0) {
-      sodium_free(mem);
-      throw std::bad_alloc();
-    }
-    p_ = new (mem) T{};
-  }
-  ~Guarded() { sodium_free(p_); }
-  Guarded(const Guarded&) = delete;
-  Guarded& operator=(const Guarded&) = delete;
-  T& operator*() const { return *p_; }
-  T* operator->() const { return p_; }
-
- private:
-  T* p_;
-};
 
 void xor_bytes(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(a[i] ^ b[i]);
@@ -56,17 +31,17 @@ std::size_t batch_blocks(std::size_t blocks_needed) {
 class PortableBlockCipher final : public BlockCipher {
  public:
   explicit PortableBlockCipher(std::span<const std::uint8_t> key) {
-    portable::expand_key(*ks_, key.data(), key.size());
+    portable::expand_key(ks_, key.data(), key.size());
   }
 
   void encrypt_blocks(std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) const override {
     for (std::size_t done = 0; done < blocks; done += kWideBlocks)
-      portable::encrypt_batch(*ks_, out + 16 * done, in + 16 * done, std::min(kWideBlocks, blocks - done));
+      portable::encrypt_batch(ks_, out + 16 * done, in + 16 * done, std::min(kWideBlocks, blocks - done));
   }
 
   void decrypt_blocks(std::uint8_t* out, const std::uint8_t* in, std::size_t blocks) const override {
     for (std::size_t done = 0; done < blocks; done += kWideBlocks)
-      portable::decrypt_batch(*ks_, out + 16 * done, in + 16 * done, std::min(kWideBlocks, blocks - done));
+      portable::decrypt_batch(ks_, out + 16 * done, in + 16 * done, std::min(kWideBlocks, blocks - done));
   }
 
   void ctr_xor(std::uint8_t* out, const std::uint8_t* in, std::size_t len,
@@ -96,7 +71,7 @@ class PortableBlockCipher final : public BlockCipher {
         std::memcpy(counters + 16 * b, counter, 16);
         increment128(counter);
       }
-      portable::encrypt_batch(*ks_, stream, counters, blocks);
+      portable::encrypt_batch(ks_, stream, counters, blocks);
       if (in != nullptr) {
         xor_bytes(out, in, stream, n);
         in += n;
@@ -109,7 +84,8 @@ class PortableBlockCipher final : public BlockCipher {
     sodium_memzero(stream, sizeof stream);
   }
 
-  Guarded<KeySchedule> ks_;
+  SecretBytes key_memory_ = SecretBytes::holding<KeySchedule>();
+  KeySchedule& ks_ = key_memory_.as<KeySchedule>();
 };
 
 struct GcmKey {
@@ -120,16 +96,16 @@ struct GcmKey {
 class PortableGcm final : public Gcm {
  public:
   explicit PortableGcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
-    portable::expand_key(key_->ks, key.data(), key.size());
+    portable::expand_key(key_.ks, key.data(), key.size());
     std::uint8_t h[16] = {};
-    portable::encrypt_batch(key_->ks, h, h, 1);
-    key_->ghash = portable::make_ghash_key(portable::load_block128(h));
+    portable::encrypt_batch(key_.ks, h, h, 1);
+    key_.ghash = portable::make_ghash_key(portable::load_block128(h));
     sodium_memzero(h, sizeof h);
   }
 
   void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    portable::Ghash ghash(key_->ghash);
+    portable::Ghash ghash(key_.ghash);
     ghash.absorb(aad, aad_len);
     std::uint8_t first[kWideBytes];
     const std::size_t first_blocks = first_keystream(first, nonce, len);
@@ -144,7 +120,7 @@ class PortableGcm final : public Gcm {
     // Authenticate first, decrypt only after: no plaintext byte is written unless the tag is right.
     std::uint8_t expected[16];
     {
-      portable::Ghash ghash(key_->ghash);
+      portable::Ghash ghash(key_.ghash);
       ghash.absorb(aad, aad_len);
       ghash.absorb(in, len);
       ghash.finish(expected, aad_len, len);
@@ -182,7 +158,7 @@ class PortableGcm final : public Gcm {
   std::size_t first_keystream(std::uint8_t* first, const std::uint8_t* nonce, std::size_t len) const {
     const std::size_t blocks = batch_blocks(1 + (len + 15) / 16);
     counter_blocks(first, nonce, 1, blocks);
-    portable::encrypt_batch(key_->ks, first, first, blocks);
+    portable::encrypt_batch(key_.ks, first, first, blocks);
     return blocks;
   }
 
@@ -198,7 +174,7 @@ class PortableGcm final : public Gcm {
     for (std::size_t done = n; done < len; done += n) {
       const std::size_t batch = batch_blocks((len - done + 15) / 16);
       counter_blocks(blocks, nonce, next, batch);
-      portable::encrypt_batch(key_->ks, blocks, blocks, batch);
+      portable::encrypt_batch(key_.ks, blocks, blocks, batch);
       n = std::min(len - done, 16 * batch);
       xor_bytes(out + done, in + done, blocks, n);
       if (ghash != nullptr) ghash->absorb(out + done, n);
@@ -207,7 +183,8 @@ class PortableGcm final : public Gcm {
     sodium_memzero(blocks, sizeof blocks);
   }
 
-  Guarded<GcmKey> key_;
+  SecretBytes key_memory_ = SecretBytes::holding<GcmKey>();
+  GcmKey& key_ = key_memory_.as<GcmKey>();
 };
 
 }  // namespace

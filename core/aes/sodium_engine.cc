@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/aes/engine_registry.h"
+#include "core/aes/sodium_init.h"
 
 namespace pcrypt::aes::detail {
 namespace {
@@ -48,7 +49,7 @@ class SodiumGcm final : public Gcm {
 }  // namespace
 
 bool sodium_supported() {
-  return sodium_init() >= 0 && crypto_aead_aes256gcm_is_available() != 0;
+  return sodium_ready() && crypto_aead_aes256gcm_is_available() != 0;
 }
 
 std::unique_ptr<Gcm> make_sodium_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {

@@ -74,6 +74,15 @@ for e in "${engines[@]}"; do
   same "eng.$e.out" plain
 done
 
+check "PCRYPT_ENGINE chooses the engine unless --engine is given"
+last="${engines[${#engines[@]}-1]}"
+PCRYPT_ENGINE="$last" "$PCRYPT" info --engines | grep -q "^$last  *selected" || fail "PCRYPT_ENGINE=$last not selected"
+PCRYPT_ENGINE=rot13 "$PCRYPT" info --engines | grep -q "^(PCRYPT_ENGINE: unknown engine 'rot13'" ||
+  fail "a bad PCRYPT_ENGINE is not reported under the engine list"
+PCRYPT_ENGINE=rot13 "$PCRYPT" encrypt -k key --engine "$last" plain -o env.pcrypt
+"$PCRYPT" decrypt -k key env.pcrypt -o env.out
+same env.out plain
+
 check "info prints the header fields"
 "$PCRYPT" info small.pcrypt > info.txt
 for field in 'format: pcrypt v1' 'chunk size: 4096' 'key slots: 1' 'slot 1: key file' 'header length: 120'; do

@@ -1,4 +1,4 @@
-#include "app/bench/machine.h"
+#include "bench/machine.h"
 
 #include <sys/utsname.h>
 

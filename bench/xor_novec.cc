@@ -1,8 +1,8 @@
-// Built with -fno-tree-vectorize -fno-tree-slp-vectorize (app/CMakeLists.txt, "*_novec.cc"); the attribute
+// Built with -fno-tree-vectorize -fno-tree-slp-vectorize (bench/CMakeLists.txt); the attribute
 // repeats it so that the loops stay scalar even if this file is compiled some other way.
 #include <cstring>
 
-#include "app/bench/xor_kernels.h"
+#include "bench/xor_kernels.h"
 
 #define PCRYPT_SCALAR_KERNEL __attribute__((noinline, optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
 

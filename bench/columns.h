@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "app/bench/report.h"
-#include "app/bench/sampler.h"
-#include "app/bench/stats.h"
+#include "bench/report.h"
+#include "bench/sampler.h"
+#include "bench/stats.h"
 
 namespace pcrypt::app::bench {
 

@@ -9,11 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "app/bench/columns.h"
-#include "app/bench/experiments.h"
-#include "app/bench/units.h"
-#include "app/bench/xor_kernels.h"
+#include "bench/columns.h"
+#include "bench/experiments.h"
+#include "bench/xor_kernels.h"
 #include "core/aes/engine.h"
+#include "core/byte_size.h"
+#include "core/engine_choice.h"
 #include "core/error.h"
 
 namespace pcrypt::app::bench {
@@ -68,7 +69,7 @@ std::vector<Variant> variants() {
        "ctr_keystream into a buffer of the request size; the data is not touched"},
       {"keystream_xor_bytes", "keystream + byte-by-byte XOR (as in the original)", xor_bytes_scalar, false,
        "XOR loop: one byte per iteration, compiled with -fno-tree-vectorize -fno-tree-slp-vectorize "
-       "(app/bench/xor_novec.cc) so the compiler cannot turn it into SIMD"},
+       "(bench/xor_novec.cc) so the compiler cannot turn it into SIMD"},
       {"keystream_xor_words32", "keystream + 4-byte-word XOR (as in the original)", xor_words32_scalar, false,
        "XOR loop: one 32-bit word per iteration, compiled without auto-vectorisation (xor_novec.cc)"},
       {"keystream_xor_words64", "keystream + 8-byte-word XOR (ours)", xor_words64_scalar, false,
@@ -81,7 +82,7 @@ std::vector<Variant> variants() {
   };
   if (avx2_supported())
     v.push_back({"keystream_xor_avx2", "keystream + AVX2 XOR (ours)", xor_avx2, false,
-                 "hand-written AVX2 loop, 64 bytes per iteration (app/bench/xor_avx2.cc)"});
+                 "hand-written AVX2 loop, 64 bytes per iteration (bench/xor_avx2.cc)"});
   v.push_back(
       {"ctr_xor_fused", "fused CTR-XOR (ours)", nullptr, true,
        "BlockCipher::ctr_xor encrypts the data in place: keystream never leaves registers. A request that "
@@ -97,14 +98,9 @@ std::vector<std::size_t> request_sizes() {
   return sizes;
 }
 
-const aes::Engine& choose_engine(const std::string& requested) {
+const aes::Engine& raw_aes_engine(const std::string& requested) {
   if (!requested.empty()) {
-    const aes::Engine* e = nullptr;
-    try {
-      e = &aes::select_engine(requested);
-    } catch (const std::invalid_argument& ex) {
-      throw core::Error(core::ErrorKind::usage, ex.what());
-    }
+    const aes::Engine* e = &core::choose_engine(requested);
     if (e->make_block_cipher == nullptr)
       throw core::Error(
           core::ErrorKind::usage,
@@ -123,7 +119,7 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
   if (options.data_bytes % kBufferBytes != 0)
     throw core::Error(core::ErrorKind::usage,
                       "--data-size must be a positive multiple of 4 MiB (the data buffer)");
-  const aes::Engine& engine = choose_engine(ctx.engine);
+  const aes::Engine& engine = raw_aes_engine(ctx.engine);
   std::uint8_t key[32];
   randombytes_buf(key, sizeof key);
   const std::unique_ptr<aes::BlockCipher> cipher =
@@ -143,7 +139,7 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
     t.experiment = "keystream";
     t.id = v.id;
     t.title = v.title + " — engine " + std::string(engine.name) + ", AES-256-CTR, " +
-              format_size(options.data_bytes) + " per sample";
+              core::format_bytes(options.data_bytes, core::ByteStyle::exact) + " per sample";
     t.columns = {{"keystream_size", "keystream size", 0},
                  {"keystream_bytes", "request (B)", 0},
                  {"calls", "keystream calls", 0},
@@ -153,7 +149,8 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
 
     for (std::size_t request : request_sizes()) {
       if (ctx.stop()) break;
-      ctx.progress("keystream: " + v.id + ", " + format_size(request) + " requests");
+      ctx.progress("keystream: " + v.id + ", " + core::format_bytes(request, core::ByteStyle::exact) +
+                   " requests");
       KeystreamTap tap(*cipher);
       std::uint8_t counter[aes::kBlockBytes] = {};
       bool cut_short = false;  // Ctrl-C mid-sample: that sample is discarded
@@ -183,7 +180,8 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
       if (cut_short && !samples.empty()) samples.pop_back();
       if (samples.empty()) break;
       const Summary s = summarize(samples);
-      std::vector<Cell> row{format_size(request), static_cast<std::int64_t>(request),
+      std::vector<Cell> row{core::format_bytes(request, core::ByteStyle::exact),
+                            static_cast<std::int64_t>(request),
                             static_cast<std::int64_t>(options.data_bytes / request),
                             static_cast<std::int64_t>(options.data_bytes)};
       append(row, timing_cells(s));
@@ -191,7 +189,8 @@ void run_keystream(const Context& ctx, const KeystreamOptions& options) {
       t.rows.push_back(std::move(row));
     }
     t.notes = {v.note,
-               "data: a " + format_size(kBufferBytes) + " random buffer processed " + std::to_string(passes) +
+               "data: a " + core::format_bytes(kBufferBytes, core::ByteStyle::exact) +
+                   " random buffer processed " + std::to_string(passes) +
                    " time(s) per sample; calls = data / request size; rate = data / mean time (MB = 10^6 B)",
                method_note(method) + "; warm-up processes min(data, 64 MiB)"};
     if (!v.fused)

@@ -12,14 +12,16 @@
 #include <thread>
 #include <vector>
 
-#include "app/bench/columns.h"
-#include "app/bench/experiments.h"
-#include "app/bench/file_runs.h"
-#include "app/bench/sinks.h"
-#include "app/bench/units.h"
+#include "bench/columns.h"
+#include "bench/experiments.h"
+#include "bench/file_runs.h"
+#include "bench/sinks.h"
 #include "core/aes/engine.h"
+#include "core/byte_size.h"
 #include "core/crypt.h"
+#include "core/engine_choice.h"
 #include "core/error.h"
+#include "core/key_file.h"
 #include "core/payload.h"
 #include "io/memory_stream.h"
 
@@ -39,8 +41,9 @@ struct Runs {
 };
 
 std::string config_label(const Config& c, const std::string& where) {
-  return format_size(c.size) + ", " + std::to_string(c.threads) + " thread" + (c.threads == 1 ? "" : "s") +
-         ", " + format_size(c.chunk) + " chunks, " + where;
+  return core::format_bytes(c.size, core::ByteStyle::exact) + ", " + std::to_string(c.threads) + " thread" +
+         (c.threads == 1 ? "" : "s") + ", " + core::format_bytes(c.chunk, core::ByteStyle::exact) +
+         " chunks, " + where;
 }
 
 Table runs_table(const Config& c, const std::string& where, const std::string& engine) {
@@ -81,7 +84,7 @@ void add_summary_rows(Table& summary, const Config& c, const std::string& where,
   for (const bool decrypt : {false, true}) {
     const Summary s = summarize(decrypt ? r.decrypt : r.encrypt);
     std::vector<Cell> row{where,
-                          format_size(c.size),
+                          core::format_bytes(c.size, core::ByteStyle::exact),
                           static_cast<std::int64_t>(c.size),
                           static_cast<std::int64_t>(c.threads),
                           static_cast<std::int64_t>(c.chunk),
@@ -96,19 +99,14 @@ void add_summary_rows(Table& summary, const Config& c, const std::string& where,
 
 std::vector<core::Credential> bench_credentials() {
   std::vector<core::Credential> creds;
-  creds.push_back(core::parse_key_file(core::generate_key_file(), "bench key"));
+  creds.push_back(core::parse_key_file(core::key_file_text(core::generate_key_file()), "bench key"));
   return creds;
 }
 
 }  // namespace
 
 void run_throughput(const Context& ctx, const ThroughputOptions& options) {
-  const aes::Engine* engine = nullptr;
-  try {
-    engine = &aes::select_engine(ctx.engine);
-  } catch (const std::invalid_argument& ex) {
-    throw core::Error(core::ErrorKind::usage, ex.what());
-  }
+  const aes::Engine* engine = &core::choose_engine(ctx.engine);
   std::vector<unsigned> thread_counts = options.threads;
   if (thread_counts.empty()) thread_counts.push_back(std::max(1u, std::thread::hardware_concurrency()));
   const std::vector<core::Credential> creds = bench_credentials();
@@ -117,7 +115,8 @@ void run_throughput(const Context& ctx, const ThroughputOptions& options) {
   Table summary = summary_table();
   for (std::uint64_t size : options.sizes) {
     if (ctx.stop()) break;
-    ctx.progress("throughput: generating " + format_size(size) + " of random input");
+    ctx.progress("throughput: generating " + core::format_bytes(size, core::ByteStyle::exact) +
+                 " of random input");
     std::vector<std::uint8_t> input(size);
     randombytes_buf(input.data(), input.size());
     const XXH128_hash_t input_hash = XXH3_128bits(input.data(), input.size());
@@ -177,7 +176,8 @@ void run_throughput(const Context& ctx, const ThroughputOptions& options) {
         }
         if (runs.encrypt.empty()) break;
         t.notes = {
-            "input: " + format_size(size) + " from randombytes_buf, XXH3-128 " + to_hex(input_hash) +
+            "input: " + core::format_bytes(size, core::ByteStyle::exact) +
+                " from randombytes_buf, XXH3-128 " + to_hex(input_hash) +
                 "; each run encrypts it with core::encrypt_stream (key-file credential) into memory, then "
                 "decrypts that with core::decrypt_stream into an XXH3-128 hasher",
             "rates are plaintext bytes / time (MB = 10^6 B) for both directions; " +

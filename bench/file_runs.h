@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/bench/context.h"
+#include "bench/context.h"
 #include "core/crypt.h"
 
 namespace pcrypt::app::bench {

@@ -6,9 +6,9 @@
 #include <functional>
 #include <string>
 
-#include "app/bench/interrupt.h"
-#include "app/bench/report.h"
-#include "app/bench/sampler.h"
+#include "bench/interrupt.h"
+#include "bench/report.h"
+#include "bench/sampler.h"
 
 namespace pcrypt::app::bench {
 

@@ -1,4 +1,4 @@
-#include "app/bench/file_runs.h"
+#include "bench/file_runs.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,8 +7,8 @@
 #include <cstring>
 #include <memory>
 
-#include "app/bench/sinks.h"
-#include "app/bench/units.h"
+#include "bench/sinks.h"
+#include "core/byte_size.h"
 #include "core/error.h"
 
 namespace pcrypt::app::bench {
@@ -129,7 +129,7 @@ FileRuns run_through_files(const Context& ctx, const std::string& dir, std::span
     fr.ok.push_back(same_hash(hash_file(opened), input_hash));  // untimed
   }
   fr.note =
-      "files: " + format_size(input.size()) +
+      "files: " + core::format_bytes(input.size(), core::ByteStyle::exact) +
       " plaintext file -> encrypt_stream -> ciphertext file -> "
       "decrypt_stream -> output file, plain read(2)/write(2) without fsync (page cache); the output file is "
       "hashed with XXH3-128 after each run, outside the timing; scratch files are deleted afterwards";

@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "app/bench/columns.h"
-#include "app/bench/experiments.h"
-#include "app/bench/units.h"
+#include "bench/columns.h"
+#include "bench/experiments.h"
 #include "core/aes/engine.h"
+#include "core/byte_size.h"
+#include "core/engine_choice.h"
 #include "core/error.h"
 
 namespace pcrypt::app::bench {
@@ -50,11 +51,7 @@ struct Aead {
 std::vector<const aes::Engine*> chosen_engines(const std::string& requested) {
   std::vector<const aes::Engine*> out;
   if (!requested.empty()) {
-    try {
-      out.push_back(&aes::select_engine(requested));
-    } catch (const std::invalid_argument& ex) {
-      throw core::Error(core::ErrorKind::usage, ex.what());
-    }
+    out.push_back(&core::choose_engine(requested));
     return out;
   }
   for (const aes::Engine& e : aes::all_engines())
@@ -181,7 +178,8 @@ void run_aead(const Context& ctx, const EnginesOptions& options,
   wide.title = "AEAD throughput in MB/s (10^6 B/s) by message size, like `openssl speed -evp`";
   wide.columns = {{"engine", "engine", 0}, {"operation", "operation", 0}};
   for (std::uint64_t size : options.message_sizes)
-    wide.columns.push_back({"mbps_" + std::to_string(size), format_size(size), 1});
+    wide.columns.push_back(
+        {"mbps_" + std::to_string(size), core::format_bytes(size, core::ByteStyle::exact), 1});
 
   std::uint64_t largest = 0;
   for (std::uint64_t size : options.message_sizes) largest = std::max(largest, size);
@@ -193,7 +191,8 @@ void run_aead(const Context& ctx, const EnginesOptions& options,
       std::vector<Cell> wide_row{a.name, op};
       for (std::uint64_t size : options.message_sizes) {
         if (ctx.stop()) break;
-        ctx.progress("engines: " + a.name + " " + op + " " + format_size(size));
+        ctx.progress("engines: " + a.name + " " + op + " " +
+                     core::format_bytes(size, core::ByteStyle::exact));
         std::uint8_t nonce[12] = {}, tag[16];
         a.impl->seal(ct.data(), tag, msg.data(), size, nullptr, 0, nonce);
         std::uint64_t failures = 0;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app/bench/context.h"
+#include "bench/context.h"
 
 namespace pcrypt::app::bench {
 

@@ -1,4 +1,4 @@
-#include "app/bench/interrupt.h"
+#include "bench/interrupt.h"
 
 #include <atomic>
 

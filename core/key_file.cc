@@ -1,12 +1,14 @@
 // Key files (FORMAT.md §7): "PCRYPT-KEY-1:" + base64url(key || first 4 bytes of SHA-256(key)).
 #include <sodium.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <string_view>
 
-#include "core/crypt.h"
+#include "core/aes/sodium_init.h"
 #include "core/error.h"
+#include "core/key_file.h"
 #include "core/keys.h"
 
 namespace pcrypt::core {
@@ -18,6 +20,8 @@ constexpr std::size_t kChecksumBytes = 4;
 constexpr std::size_t kEncodedBytes = kKeyFileKeyBytes + kChecksumBytes;
 constexpr std::size_t kEncodedChars = 48;  // base64 of 36 bytes, no padding
 constexpr std::size_t kMaxKeyFileBytes = 4096;
+constexpr std::string_view kComment =
+    "# pcrypt key file: anyone holding it can decrypt files made with it; keep it secret and backed up.\n";
 constexpr const char* kKeygenHint = "create a key file with `pcrypt keygen`";
 
 std::array<std::uint8_t, kChecksumBytes> checksum(const std::uint8_t* key) {
@@ -59,23 +63,26 @@ std::string_view key_line(std::string_view text, const std::string& source) {
 
 }  // namespace
 
-std::string generate_key_file() {
-  if (sodium_init() < 0) throw Error(ErrorKind::io, "libsodium failed to initialise");
+SecretBytes generate_key_file() {
+  require_sodium();
   SecretBytes raw(kEncodedBytes);
   randombytes_buf(raw.data(), kKeyFileKeyBytes);
   const auto sum = checksum(raw.data());
   std::copy(sum.begin(), sum.end(), raw.data() + kKeyFileKeyBytes);
-  SecretBytes encoded(kEncodedChars + 1);
+  SecretBytes encoded(kEncodedChars + 1);  // sodium_bin2base64 adds a NUL
   sodium_bin2base64(reinterpret_cast<char*>(encoded.data()), encoded.size(), raw.data(), raw.size(),
                     sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-  return "# pcrypt key file: anyone holding it can decrypt files made with it; keep it secret and backed "
-         "up.\n" +
-         std::string(kPrefix) + std::string(reinterpret_cast<const char*>(encoded.data()), kEncodedChars) +
-         "\n";
+  SecretBytes text(kComment.size() + kPrefix.size() + kEncodedChars + 1);
+  std::uint8_t* p = text.data();
+  p = std::copy(kComment.begin(), kComment.end(), p);
+  p = std::copy(kPrefix.begin(), kPrefix.end(), p);
+  p = std::copy_n(encoded.data(), kEncodedChars, p);
+  *p = '\n';
+  return text;
 }
 
-Credential parse_key_file(const std::string& text, const std::string& source) {
-  if (sodium_init() < 0) throw Error(ErrorKind::io, "libsodium failed to initialise");
+Credential parse_key_file(std::string_view text, const std::string& source) {
+  require_sodium();
   if (text.size() > kMaxKeyFileBytes)
     throw Error(ErrorKind::usage, source + " is not a pcrypt key file (larger than 4 KiB)", kKeygenHint);
   // Some editors (Notepad before 2019) start a UTF-8 file with a byte order mark; it is not part of the text.

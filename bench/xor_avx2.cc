@@ -1,7 +1,7 @@
 // Built with -mavx2 (app/CMakeLists.txt, "*_avx2.cc"); reached only after avx2_supported() said yes.
 #include <immintrin.h>
 
-#include "app/bench/xor_kernels.h"
+#include "bench/xor_kernels.h"
 
 namespace pcrypt::app::bench {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app/bench/report.h"
+#include "bench/report.h"
 
 namespace pcrypt::app::bench {
 

@@ -1,6 +1,6 @@
 // `pcrypt bench [keystream|throughput|engines]`: option parsing, defaults (full, --quick, summary) and
 // output.
-#include "app/bench/bench.h"
+#include "bench/bench.h"
 
 #include <unistd.h>
 
@@ -10,12 +10,15 @@
 #include <optional>
 #include <string>
 
-#include "app/bench/experiments.h"
-#include "app/bench/interrupt.h"
-#include "app/bench/machine.h"
-#include "app/bench/report.h"
-#include "app/bench/units.h"
+#include "app/environment.h"
+#include "bench/experiments.h"
+#include "bench/interrupt.h"
+#include "bench/machine.h"
+#include "bench/report.h"
+#include "bench/units.h"
 #include "core/aes/engine.h"
+#include "core/byte_size.h"
+#include "core/engine_choice.h"
 #include "core/error.h"
 
 namespace pcrypt::app {
@@ -50,11 +53,9 @@ core::Error usage(const std::string& message) {
 }
 
 std::uint64_t size_arg(const std::string& text, const char* option) {
-  const auto v = bench::parse_size(text);
-  if (!v)
-    throw usage(std::string("invalid size for ") + option + ": '" + text +
-                "' (examples: 8, 64KiB, 1MiB, 2GiB)");
-  return *v;
+  const std::uint64_t bytes = core::parse_size(text, option);
+  if (bytes == 0) throw usage(std::string(option) + " needs sizes of at least 1 byte");
+  return bytes;
 }
 
 std::vector<std::uint64_t> size_list(const std::string& text, const char* option) {
@@ -87,8 +88,8 @@ std::function<void(const std::string&)> make_progress() {
 
 std::string default_engine_name(const std::string& requested) {
   try {
-    return std::string(aes::select_engine(requested).name);
-  } catch (const std::exception&) {
+    return std::string(core::choose_engine(requested).name);
+  } catch (const core::Error&) {
     return requested;  // the experiment that uses it reports the problem as a usage error
   }
 }
@@ -99,8 +100,7 @@ int run(const Options& o) {
   const bool keystream = o.keystream->parsed(), throughput = o.throughput->parsed(),
              engines = o.engines->parsed();
   const bool summary = !keystream && !throughput && !engines;
-  std::string engine = o.engine;
-  if (engine.empty() && std::getenv("PCRYPT_ENGINE") != nullptr) engine = std::getenv("PCRYPT_ENGINE");
+  const std::string engine = requested_engine(o.engine);
 
   // Defaults per mode: full experiment, the short summary (no experiment named), or --quick (test suite).
   bench::Context ctx;

@@ -1,7 +1,7 @@
 // The byte loop of xor_novec.cc, this time handed to the auto-vectoriser. At -O2 GCC 12 only vectorises loops
 // whose trip count needs no scalar epilogue ("very-cheap" cost model), which this one does, so the function
 // asks for the -O3 behaviour explicitly; the result is what `gcc -O3` makes of the 1990s loop.
-#include "app/bench/xor_kernels.h"
+#include "bench/xor_kernels.h"
 
 namespace pcrypt::app::bench {
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Single-thread AES engine throughput vs `openssl speed`, alternated in one session (the machine is shared).
 
-Usage: bench/aes_engines_vs_openssl.py BUILD_DIR [ROUNDS] [ENGINE...]
+Usage: bench/scripts/aes_engines_vs_openssl.py BUILD_DIR [ROUNDS] [ENGINE...]
 Each round runs `openssl speed -evp aes-256-gcm|aes-256-ctr -bytes 65536` and then the hidden harness
 `BUILD_DIR/tests/test_aes_speed "[.bench]"` (per engine); prints the median of each figure over the rounds.
 Both sides count CPU time (openssl's default, the harness's CLOCK_THREAD_CPUTIME_ID). GB/s = 1e9 bytes/s.

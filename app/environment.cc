@@ -1,0 +1,17 @@
+#include "app/environment.h"
+
+#include <cstdlib>
+
+namespace pcrypt::app {
+
+const char* passphrase_from_environment() {
+  return std::getenv("PCRYPT_PASSPHRASE");
+}
+
+std::string requested_engine(const std::string& option) {
+  if (!option.empty()) return option;
+  const char* env = std::getenv("PCRYPT_ENGINE");
+  return env != nullptr ? env : "";
+}
+
+}  // namespace pcrypt::app

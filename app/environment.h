@@ -1,0 +1,15 @@
+// Every environment variable pcrypt reads, read here and nowhere else (the --help footer and pcrypt(1) list
+// them). Core never looks at the environment: it is handed what the CLI decided.
+#pragma once
+
+#include <string>
+
+namespace pcrypt::app {
+
+// $PCRYPT_PASSPHRASE (the passphrase for -p when there is no --passphrase-file), or nullptr when unset.
+const char* passphrase_from_environment();
+
+// The engine name to use: `option` (--engine) if given, else $PCRYPT_ENGINE, else "" (the fastest).
+std::string requested_engine(const std::string& option);
+
+}  // namespace pcrypt::app

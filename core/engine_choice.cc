@@ -1,0 +1,17 @@
+#include "core/engine_choice.h"
+
+#include <stdexcept>
+
+#include "core/error.h"
+
+namespace pcrypt::core {
+
+const aes::Engine& choose_engine(std::string_view name) {
+  try {
+    return aes::select_engine(name);
+  } catch (const std::invalid_argument& e) {
+    throw Error(ErrorKind::usage, e.what(), "'pcrypt --version' lists the engines this CPU supports");
+  }
+}
+
+}  // namespace pcrypt::core

@@ -1,0 +1,107 @@
+// The CLI's own pieces, below the command line: count arguments (app/size_arg.h), default output names
+// (app/output_name.h) and the wording of the one error line (app/report.h).
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "app/output_name.h"
+#include "app/report.h"
+#include "app/size_arg.h"
+#include "core/error.h"
+
+using namespace pcrypt;
+
+namespace {
+
+// Runs `f`, expects a core::Error of kind usage, returns its message + "|" + hint.
+template <typename F>
+std::string usage_error_of(F&& f) {
+  try {
+    f();
+  } catch (const core::Error& e) {
+    CHECK(e.kind() == core::ErrorKind::usage);
+    CHECK(e.exit_code() == 2);
+    return std::string(e.what()) + "|" + e.hint();
+  }
+  FAIL("no error thrown");
+  return {};
+}
+
+// What print_error writes to stderr, captured through a temporary file.
+template <typename F>
+std::string stderr_of(F&& f) {
+  std::fflush(stderr);
+  std::FILE* capture = std::tmpfile();
+  REQUIRE(capture != nullptr);
+  const int saved = ::dup(::fileno(stderr));
+  ::dup2(::fileno(capture), ::fileno(stderr));
+  f();
+  std::fflush(stderr);
+  ::dup2(saved, ::fileno(stderr));
+  ::close(saved);
+  std::rewind(capture);
+  std::string text;
+  for (int c = std::fgetc(capture); c != EOF; c = std::fgetc(capture)) text.push_back(static_cast<char>(c));
+  std::fclose(capture);
+  return text;
+}
+
+}  // namespace
+
+// Sizes (every SIZE option, app and bench alike) are core/byte_size.h: tests/test_sizes.cc.
+
+TEST_CASE("parse_count: digits only, inside the range", "[app]") {
+  CHECK(app::parse_count("1", "-j", 1, 256) == 1);
+  CHECK(app::parse_count("256", "-j", 1, 256) == 256);
+  CHECK(usage_error_of([] { app::parse_count("0", "-j", 1, 256); }) == "-j 0 is out of range (1..256)|");
+  CHECK(usage_error_of([] { app::parse_count("257", "-j", 1, 256); }) == "-j 257 is out of range (1..256)|");
+  CHECK(usage_error_of([] { app::parse_count("", "-j", 1, 256); }) ==
+        "invalid number '' for -j|expected a whole number in 1..256");
+  CHECK(usage_error_of([] { app::parse_count("4x", "-j", 1, 256); }) ==
+        "invalid number '4x' for -j|expected a whole number in 1..256");
+  CHECK(usage_error_of([] { app::parse_count("0x10", "--kdf-ops", 1, 10); }) ==
+        "invalid number '0x10' for --kdf-ops|expected a whole number in 1..10");
+  CHECK(usage_error_of([] { app::parse_count("99999999999999999999", "-j", 1, 256); }) ==
+        "invalid number '99999999999999999999' for -j|expected a whole number in 1..256");
+}
+
+TEST_CASE("output names: encrypt appends .pcrypt, decrypt strips it", "[app]") {
+  CHECK(app::encrypted_name("report.pdf") == "report.pdf.pcrypt");
+  CHECK(app::encrypted_name("dir/x") == "dir/x.pcrypt");
+  CHECK(app::decrypted_name("report.pdf.pcrypt") == "report.pdf");
+  CHECK(app::decrypted_name("dir/x.pcrypt") == "dir/x");
+  CHECK(app::decrypted_name("x.pcrypt.pcrypt") == "x.pcrypt");
+}
+
+TEST_CASE("output names: decrypt refuses names it cannot derive, pointing at -o", "[app]") {
+  const std::string hint =
+      "it does not end in .pcrypt; name the output with -o FILE (or -o - for standard output)";
+  CHECK(usage_error_of([] { app::decrypted_name("report.pdf"); }) ==
+        "cannot derive an output name from 'report.pdf'|" + hint);
+  CHECK(usage_error_of([] { app::decrypted_name(".pcrypt"); }) ==
+        "cannot derive an output name from '.pcrypt'|" + hint);
+  CHECK(usage_error_of([] { app::decrypted_name("dir/.pcrypt"); }) ==
+        "cannot derive an output name from 'dir/.pcrypt'|" + hint);
+  CHECK(usage_error_of([] { app::decrypted_name("x.PCRYPT"); }) ==
+        "cannot derive an output name from 'x.PCRYPT'|" + hint);
+}
+
+TEST_CASE("print_error: one error line, an optional hint line", "[app]") {
+  CHECK(stderr_of([] { app::print_error("wrong key"); }) == "pcrypt: error: wrong key\n");
+  CHECK(stderr_of([] { app::print_error("wrong key", "check the key file"); }) ==
+        "pcrypt: error: wrong key\npcrypt: hint: check the key file\n");
+}
+
+TEST_CASE("with_file_context: the file goes inside the trailing parenthesis", "[app]") {
+  CHECK(app::with_file_context("payload authentication failed (chunk 3 at offset 3145792)", "x.pcrypt") ==
+        "payload authentication failed (x.pcrypt, chunk 3 at offset 3145792)");
+  CHECK(app::with_file_context("wrong key", "x.pcrypt") == "wrong key (x.pcrypt)");
+  CHECK(app::with_file_context("cannot open x.pcrypt: No such file", "x.pcrypt") ==
+        "cannot open x.pcrypt: No such file");
+  CHECK(app::with_file_context("wrong key", "") == "wrong key");
+  // A parenthesis that is not at the end is not the trailing one.
+  CHECK(app::with_file_context("bad (early) header", "x.pcrypt") == "bad (early) header (x.pcrypt)");
+}
