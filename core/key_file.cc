@@ -85,7 +85,10 @@ Credential parse_key_file(std::string_view text, const std::string& source) {
   require_sodium();
   if (text.size() > kMaxKeyFileBytes)
     throw Error(ErrorKind::usage, source + " is not a pcrypt key file (larger than 4 KiB)", kKeygenHint);
-  const std::string_view line = key_line(text, source);
+  // Some editors (Notepad before 2019) start a UTF-8 file with a byte order mark; it is not part of the text.
+  std::string_view body = text;
+  if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
+  const std::string_view line = key_line(body, source);
   if (line.substr(0, kPrefix.size()) != kPrefix) {
     if (line.substr(0, kAnyVersionPrefix.size()) == kAnyVersionPrefix)
       throw Error(ErrorKind::usage, source + " is a key file of an unsupported version",

@@ -11,6 +11,8 @@
 #include <map>
 #include <sstream>
 
+#include "core/keys.h"
+#include "core/payload.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;
@@ -96,6 +98,86 @@ Bytes counting_bytes(std::size_t n) {
   return b;
 }
 
+struct Descriptor {
+  std::string name, comment, expect, file, credentials, plaintext, error;
+};
+
+void write_descriptor(const Descriptor& d) {
+  std::string text =
+      "# " + d.comment + "\nexpect: " + d.expect + "\nfile: " + d.file + ".pcrypt\n" + d.credentials;
+  if (!d.plaintext.empty()) text += "plaintext: " + d.plaintext + "\n";
+  if (!d.error.empty()) text += "error-contains: " + d.error + "\n";
+  write_text(kDir / (d.name + ".test"), text);
+}
+
+std::string hex(const std::uint8_t* p, std::size_t n) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += {digits[p[i] >> 4], digits[p[i] & 15]};
+  return out;
+}
+
+// FORMAT.md §2 KDF straight from libsodium (not through pcrypt's own key code).
+Bytes sodium_kdf(const std::uint8_t* key, const char* label) {
+  Bytes out(32);
+  REQUIRE(crypto_kdf_derive_from_key(out.data(), out.size(), 1, label, key) == 0);
+  return out;
+}
+
+// The README's block of intermediate values (between these markers) for keyfile_hello.pcrypt opened with
+// test.key, recomputed from those two files with raw libsodium calls.
+constexpr const char* kValuesBegin =
+    "<!-- intermediate values: begin (written by the generator, checked by the tests) -->\n";
+constexpr const char* kValuesEnd = "<!-- intermediate values: end -->\n";
+
+std::string intermediate_values() {
+  const core::Credential key = core::parse_key_file(read_text(kDir / "test.key"), "test.key");
+  const Bytes file = read_file(kDir / "keyfile_hello.pcrypt");
+  // One key-file slot (FORMAT.md §3): fixed part 0..14, slot 15..87 (kind, nonce 16..39, wrapped key
+  // 40..87), MAC 88..119, then the one record of "hello, pcrypt\n" (14 + 16 bytes).
+  REQUIRE(file.size() == 120 + 14 + 16);
+  REQUIRE(file[14] == 1);
+  REQUIRE(file[15] == 1);
+  const std::uint8_t* nonce = file.data() + 16;
+  const std::uint8_t* wrapped = file.data() + 40;
+  const Bytes kek = sodium_kdf(key.secret.data(), "PCKEYFIL");
+  Bytes fk(32);
+  unsigned long long fk_len = 0;
+  REQUIRE(crypto_aead_xchacha20poly1305_ietf_decrypt(fk.data(), &fk_len, nullptr, wrapped, 48, nullptr, 0,
+                                                     nonce, kek.data()) == 0);
+  REQUIRE(fk_len == 32);
+  const Bytes hk = sodium_kdf(fk.data(), "PCHDRMAC"), pk = sodium_kdf(fk.data(), "PCPAYLOD");
+  Bytes mac(32);
+  crypto_auth_hmacsha256_state state;
+  crypto_auth_hmacsha256_init(&state, hk.data(), hk.size());
+  crypto_auth_hmacsha256_update(&state, file.data(), 88);
+  crypto_auth_hmacsha256_final(&state, mac.data());
+  CHECK(mac == Bytes(file.begin() + 88, file.begin() + 120));            // the values really open this file
+  const std::uint8_t nonce0[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};  // chunk 0, last
+  if (crypto_aead_aes256gcm_is_available()) {
+    Bytes plain(14);
+    unsigned long long plain_len = 0;
+    REQUIRE(crypto_aead_aes256gcm_decrypt(plain.data(), &plain_len, nullptr, file.data() + 120, 30, nullptr,
+                                          0, nonce0, pk.data()) == 0);
+    CHECK(plain == read_file(kDir / "hello.txt"));
+  }
+  std::string out = "```\n";
+  auto line = [&out](const std::string& name, const std::uint8_t* p, std::size_t n) {
+    out += name + std::string(name.size() < 34 ? 34 - name.size() : 1, ' ') + hex(p, n) + "\n";
+  };
+  line("K (test.key)", key.secret.data(), 32);
+  line("KEK = KDF(K, \"PCKEYFIL\")", kek.data(), 32);
+  line("N (file bytes 16..39)", nonce, 24);
+  line("wrapped key (file bytes 40..87)", wrapped, 48);
+  line("FK = XOpen(KEK, N, wrapped key)", fk.data(), 32);
+  line("HK = KDF(FK, \"PCHDRMAC\")", hk.data(), 32);
+  line("MAC = HMAC(HK, file bytes 0..87)", mac.data(), 32);
+  line("PK = KDF(FK, \"PCPAYLOD\")", pk.data(), 32);
+  line("nonce_0 (chunk 0, last)", nonce0, 12);
+  line("record_0 (file bytes 120..149)", file.data() + 120, 30);
+  return out + "```\n";
+}
+
 }  // namespace
 
 TEST_CASE("known-answer files decrypt as described on every supported engine") {
@@ -105,9 +187,9 @@ TEST_CASE("known-answer files decrypt as described on every supported engine") {
   std::map<std::string, int> by_expectation;
   for (const Vector& v : vectors) ++by_expectation[v.expect];
   // Guards against a missing or emptied directory passing silently.
-  REQUIRE(by_expectation["success"] >= 6);
-  REQUIRE(by_expectation["header failure"] >= 5);
-  REQUIRE(by_expectation["payload failure"] >= 4);
+  REQUIRE(by_expectation["success"] >= 8);
+  REQUIRE(by_expectation["header failure"] >= 20);
+  REQUIRE(by_expectation["payload failure"] >= 7);
   REQUIRE(by_expectation.size() == 3);
 
   for (const Vector& v : vectors) {
@@ -212,9 +294,6 @@ TEST_CASE("write the known-answer files", "[.generate]") {
   write_file(kDir / "bad_magic.pcrypt", bad_magic);
   write_file(kDir / "bad_truncated_header.pcrypt", cut(keyfile_hello, 100));
 
-  struct Descriptor {
-    std::string name, comment, expect, file, credentials, plaintext, error;
-  };
   const std::string k = "key-file: test.key\n", p = "passphrase: " + pass + "\n";
   const std::vector<Descriptor> descriptors = {
       {"keyfile_empty", "empty plaintext: one empty final chunk (16-byte tag only)", "success",
@@ -253,11 +332,139 @@ TEST_CASE("write the known-answer files", "[.generate]") {
       {"bad_tag_bit_flip", "last bit of chunk 0's tag flipped", "payload failure", "bad_tag_bit_flip", k, "",
        ""},
   };
-  for (const Descriptor& d : descriptors) {
-    std::string text =
-        "# " + d.comment + "\nexpect: " + d.expect + "\nfile: " + d.file + ".pcrypt\n" + d.credentials;
-    if (!d.plaintext.empty()) text += "plaintext: " + d.plaintext + "\n";
-    if (!d.error.empty()) text += "error-contains: " + d.error + "\n";
-    write_text(kDir / (d.name + ".test"), text);
+  for (const Descriptor& d : descriptors) write_descriptor(d);
+}
+
+// Refusal vectors (FORMAT.md §3, §4, §5 step 1), the odd-chunk-size vector and the README's intermediate
+// values, derived from the files the case above writes (it runs first under "[.generate]"). Every damaged
+// file breaks exactly one rule, before the header MAC is checked where the rule is about the header, so the
+// error message says which rule refused it.
+TEST_CASE("write the refusal vectors and intermediate values", "[.generate]") {
+  const core::Credential key = test::key_from_text(read_text(kDir / "test.key"));
+  const Bytes hello = read_file(kDir / "keyfile_hello.pcrypt");
+  const Bytes pass_hello = read_file(kDir / "passphrase_hello.pcrypt");
+  const Bytes three = read_file(kDir / "keyfile_three_chunks.pcrypt");
+  const Bytes two_full = read_file(kDir / "keyfile_two_full_chunks.pcrypt");
+  const std::size_t header = 120, record = 4096 + 16;
+  auto with = [](Bytes b, std::size_t at, std::initializer_list<std::uint8_t> bytes) {
+    for (const std::uint8_t v : bytes) b[at++] = v;
+    return b;
+  };
+  auto cut = [](const Bytes& b, std::size_t len) { return Bytes(b.begin(), b.begin() + len); };
+
+  write_file(kDir / "bad_empty.pcrypt", {});
+  write_file(kDir / "bad_short_magic_prefix.pcrypt", cut(hello, 5));
+  write_file(kDir / "bad_short_fixed_part.pcrypt", cut(hello, 14));
+  write_file(kDir / "bad_short_foreign.pcrypt", test::to_bytes("hello"));
+  write_file(kDir / "bad_suite.pcrypt", with(hello, 9, {2}));
+  write_file(kDir / "bad_chunk_size_below.pcrypt", with(hello, 10, {0x00, 0x00, 0x0f, 0xff}));  // 4095
+  write_file(kDir / "bad_chunk_size_above.pcrypt", with(hello, 10, {0x04, 0x00, 0x00, 0x01}));  // 64 MiB + 1
+  write_file(kDir / "bad_slot_count_0.pcrypt", with(hello, 14, {0}));
+  write_file(kDir / "bad_slot_count_17.pcrypt", with(hello, 14, {17}));
+  write_file(kDir / "bad_slot_kind.pcrypt", with(hello, 15, {3}));
+  write_file(kDir / "bad_kdf_ops_0.pcrypt", with(pass_hello, 16, {0, 0, 0, 0}));
+  write_file(kDir / "bad_kdf_memory_7.pcrypt", with(pass_hello, 20, {0, 0, 0, 7}));
+  // Five copies of the passphrase slot (slot bytes 15..111), the MAC and payload of the original.
+  Bytes five = with(cut(pass_hello, 15), 14, {5});
+  for (int i = 0; i < 5; ++i) five.insert(five.end(), pass_hello.begin() + 15, pass_hello.begin() + 112);
+  five.insert(five.end(), pass_hello.begin() + 112, pass_hello.end());
+  write_file(kDir / "bad_five_passphrase_slots.pcrypt", five);
+  // Payload: a final record of 10 bytes (shorter than a tag) after two full records.
+  write_file(kDir / "bad_short_final_record.pcrypt", cut(three, header + 2 * record + 10));
+  // Payload: chunk 0 (full, sealed not-last) followed by an authentic empty chunk 1 sealed last. Only the
+  // rule "an empty final chunk must be chunk 0" refuses it; authentication alone would accept it.
+  {
+    io::MemoryReader in(two_full);
+    const core::ParsedHeader parsed = core::read_header(in);
+    const auto fk = core::unlock_file_key(parsed, test::creds(key), core::default_kdf_ceiling());
+    const auto pk = core::derive_subkey(fk.span(), core::kLabelPayload);
+    const core::ChunkCipher cipher(
+        aes::best_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(pk.data(), aes::kGcmKeyBytes));
+    Bytes empty_last(16);
+    cipher.seal(1, true, empty_last.data(), 0);
+    Bytes file = cut(two_full, header + record);
+    file.insert(file.end(), empty_last.begin(), empty_last.end());
+    write_file(kDir / "bad_empty_final_chunk.pcrypt", file);
   }
+  // Any chunk size in range is valid, also an odd one: 4097-byte chunks, the last one 98 bytes.
+  {
+    core::EncryptOptions options;
+    options.chunk_size = 4097;
+    options.threads = 1;
+    const Bytes plain = read_file(kDir / "three_chunks.bin");
+    io::MemoryReader in(plain);
+    io::MemoryWriter out;
+    core::encrypt_stream(in, out, test::creds(key), options);
+    write_file(kDir / "keyfile_odd_chunk_size.pcrypt", out.data());
+  }
+
+  const std::string k = "key-file: test.key\n", p = "passphrase: correct horse battery staple\n";
+  const std::vector<Descriptor> descriptors = {
+      {"keyfile_odd_chunk_size", "chunk size 4097 (odd, not a power of two): any size in range is valid",
+       "success", "keyfile_odd_chunk_size", k, "three_chunks.bin", ""},
+      {"kdf_above_ceiling_key_only",
+       "only a key file given: the passphrase slot above the ceiling is not the reason, no slot opens",
+       "header failure", "passphrase_ops17_hello", k, "", "wrong key or passphrase"},
+      {"bad_empty", "0 bytes", "header failure", "bad_empty", k, "", "not a pcrypt file (input is empty)"},
+      {"bad_short_magic_prefix", "5 bytes, a prefix of the magic", "header failure", "bad_short_magic_prefix",
+       k, "", "truncated header"},
+      {"bad_short_fixed_part", "14 bytes: the fixed part without its slot count", "header failure",
+       "bad_short_fixed_part", k, "", "truncated header"},
+      {"bad_short_foreign", "5 bytes that are not a prefix of the magic", "header failure",
+       "bad_short_foreign", k, "", "not a pcrypt file (bad magic)"},
+      {"bad_suite", "cipher suite 2", "header failure", "bad_suite", k, "", "unsupported cipher suite 2"},
+      {"bad_chunk_size_below", "chunk size 4095", "header failure", "bad_chunk_size_below", k, "",
+       "invalid chunk size 4095"},
+      {"bad_chunk_size_above", "chunk size 67108865", "header failure", "bad_chunk_size_above", k, "",
+       "invalid chunk size 67108865"},
+      {"bad_slot_count_0", "slot count 0", "header failure", "bad_slot_count_0", k, "",
+       "invalid key slot count 0"},
+      {"bad_slot_count_17", "slot count 17", "header failure", "bad_slot_count_17", k, "",
+       "invalid key slot count 17"},
+      {"bad_slot_kind", "slot kind 3", "header failure", "bad_slot_kind", k, "",
+       "unsupported key slot kind 3"},
+      {"bad_kdf_ops_0", "passphrase slot with Argon2id t = 0", "header failure", "bad_kdf_ops_0", p, "",
+       "invalid Argon2id parameters"},
+      {"bad_kdf_memory_7", "passphrase slot with Argon2id m = 7 KiB", "header failure", "bad_kdf_memory_7", p,
+       "", "invalid Argon2id parameters"},
+      {"bad_five_passphrase_slots", "five passphrase slots (at most 4)", "header failure",
+       "bad_five_passphrase_slots", p, "", "too many passphrase slots"},
+      {"bad_short_final_record", "final record of 10 bytes, shorter than its tag", "payload failure",
+       "bad_short_final_record", k, "", "shorter than its 16-byte tag"},
+      {"bad_empty_final_chunk", "an authentic empty chunk 1 sealed last after a full chunk 0",
+       "payload failure", "bad_empty_final_chunk", k, "", "only chunk 0 may be empty"},
+  };
+  for (const Descriptor& d : descriptors) write_descriptor(d);
+
+  // The README's intermediate values block.
+  std::string readme = read_text(kDir / "README.md");
+  const std::size_t begin = readme.find(kValuesBegin), end = readme.find(kValuesEnd);
+  REQUIRE(begin != std::string::npos);
+  REQUIRE(end != std::string::npos);
+  const std::size_t from = begin + std::string(kValuesBegin).size();
+  readme.replace(from, end - from, intermediate_values());
+  write_text(kDir / "README.md", readme);
+}
+
+TEST_CASE("the vectors README shows the intermediate values of keyfile_hello.pcrypt") {
+  const std::string readme = read_text(kDir / "README.md");
+  const std::size_t begin = readme.find(kValuesBegin), end = readme.find(kValuesEnd);
+  REQUIRE(begin != std::string::npos);
+  REQUIRE(end != std::string::npos);
+  const std::size_t from = begin + std::string(kValuesBegin).size();
+  CHECK(readme.substr(from, end - from) == intermediate_values());
+}
+
+TEST_CASE("the empty-final-chunk vector is authentic: only the format rule refuses it") {
+  const Bytes file = read_file(kDir / "bad_empty_final_chunk.pcrypt");
+  io::MemoryReader in(file);
+  const core::ParsedHeader parsed = core::read_header(in);
+  const core::Credential key = core::parse_key_file(read_text(kDir / "test.key"), "test.key");
+  const auto fk = core::unlock_file_key(parsed, test::creds(key), core::default_kdf_ceiling());
+  const auto pk = core::derive_subkey(fk.span(), core::kLabelPayload);
+  const core::ChunkCipher cipher(
+      aes::best_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(pk.data(), aes::kGcmKeyBytes));
+  REQUIRE(file.size() == 120 + 4112 + 16);
+  Bytes last(file.end() - 16, file.end());
+  CHECK(cipher.open(1, true, last.data(), 0));
 }

@@ -1,0 +1,79 @@
+# bash completion for pcrypt(1). Installed as share/bash-completion/completions/pcrypt.
+# The option lists mirror `pcrypt [COMMAND] --help`; tests/cli/test_completions.sh fails when they drift.
+
+_pcrypt() {
+  local cur prev words cword
+  if declare -F _init_completion >/dev/null 2>&1; then
+    _init_completion -s || return  # -s: `--engine=va` completes like `--engine va`
+  else
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD - 1]}
+    words=("${COMP_WORDS[@]}")
+    cword=$COMP_CWORD
+    # Without bash-completion, `--engine=va` arrives as the words "--engine" "=" "va".
+    if [[ $cur == = ]]; then
+      cur=""
+    elif [[ $prev == = && $cword -ge 2 ]]; then
+      prev=${COMP_WORDS[COMP_CWORD - 2]}
+    fi
+  fi
+
+  # The command path: the subcommand (and bench's experiment) typed so far.
+  local cmd="" sub="" i
+  for ((i = 1; i < cword; i++)); do
+    case ${words[i]} in
+      encrypt | decrypt | keygen | info | bench) [[ -z $cmd ]] && cmd=${words[i]} ;;
+      keystream | throughput | engines) [[ $cmd == bench && -z $sub ]] && sub=${words[i]} ;;
+    esac
+  done
+
+  local global="-h --help --version -q --quiet -v --verbose"
+  local opts
+  case "$cmd${sub:+ $sub}" in
+    "") opts="$global" ;;
+    encrypt)
+      opts="-h --help -o --output -f --force -k --key -p --passphrase --passphrase-file -j --threads --engine
+            --chunk-size --kdf-memory --kdf-ops -q --quiet -v --verbose" ;;
+    decrypt)
+      opts="-h --help -o --output -f --force -k --key -p --passphrase --passphrase-file -j --threads --engine
+            --max-kdf-memory --max-kdf-ops -q --quiet -v --verbose" ;;
+    keygen) opts="-h --help -o --output -f --force -q --quiet -v --verbose" ;;
+    info) opts="-h --help --engines -q --quiet -v --verbose" ;;
+    bench) opts="-h --help --format --quick --max-samples --max-time --engine" ;;
+    "bench keystream") opts="-h --help --data-size" ;;
+    "bench throughput") opts="-h --help --sizes --runs -j --threads --chunk-size --dir" ;;
+    "bench engines") opts="-h --help --msg-sizes" ;;
+  esac
+
+  case $prev in
+    -o | --output | -k | --key | --passphrase-file)
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      compopt -o filenames 2>/dev/null
+      return ;;
+    --dir)
+      mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+      compopt -o filenames 2>/dev/null
+      return ;;
+    --engine)
+      mapfile -t COMPREPLY < <(compgen -W "vaes aesni sodium portable" -- "$cur")
+      return ;;
+    --format)
+      [[ $cmd == bench ]] && mapfile -t COMPREPLY < <(compgen -W "table markdown csv json" -- "$cur")
+      return ;;
+    -j | --threads | --chunk-size | --kdf-memory | --kdf-ops | --max-kdf-memory | --max-kdf-ops | \
+      --max-samples | --max-time | --data-size | --sizes | --runs | --msg-sizes)
+      return ;;  # a number or size: nothing to offer
+  esac
+
+  if [[ $cur == -* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
+  elif [[ -z $cmd ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "encrypt decrypt keygen info bench" -- "$cur")
+  elif [[ $cmd == bench && -z $sub ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "keystream throughput engines" -- "$cur")
+  elif [[ $cmd == encrypt || $cmd == decrypt || $cmd == info ]]; then
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    compopt -o filenames 2>/dev/null
+  fi
+}
+complete -F _pcrypt pcrypt

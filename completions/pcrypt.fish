@@ -1,0 +1,67 @@
+# fish completion for pcrypt(1). Installed as share/fish/vendor_completions.d/pcrypt.fish.
+# The option lists mirror `pcrypt [COMMAND] --help`; tests/cli/test_completions.sh fails when they drift.
+
+set -l commands encrypt decrypt keygen info bench
+set -l experiments keystream throughput engines
+set -l engines vaes aesni sodium portable
+
+complete -c pcrypt -f
+
+# Top level (-q/-v are also accepted after the subcommand).
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'Print help and exit'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -l version -d 'Print version and AES engines'
+complete -c pcrypt -n "not __fish_seen_subcommand_from bench" -s q -l quiet -d 'Print only errors'
+complete -c pcrypt -n "not __fish_seen_subcommand_from bench" -s v -l verbose -d 'Also report engine, threads, chunk size, throughput'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a encrypt -d 'Encrypt FILE (or standard input)'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a decrypt -d 'Decrypt FILE (or standard input)'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a keygen -d 'Generate a random key file'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a info -d "Describe an encrypted file's header"
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a bench -d 'Measure encryption speed'
+
+# encrypt and decrypt
+set -l crypt "__fish_seen_subcommand_from encrypt decrypt"
+complete -c pcrypt -n $crypt -F -d 'Input file'
+complete -c pcrypt -n $crypt -s h -l help -d 'Print help and exit'
+complete -c pcrypt -n $crypt -s o -l output -r -F -d "Output file ('-': standard output)"
+complete -c pcrypt -n $crypt -s f -l force -d 'Overwrite an existing output file'
+complete -c pcrypt -n $crypt -s k -l key -r -F -d 'Key file (repeatable)'
+complete -c pcrypt -n $crypt -s p -l passphrase -d 'Use a passphrase'
+complete -c pcrypt -n $crypt -l passphrase-file -r -F -d 'Read the passphrase from the first line of FILE'
+complete -c pcrypt -n $crypt -s j -l threads -x -d 'Worker threads'
+complete -c pcrypt -n $crypt -l engine -x -a "$engines" -d 'AES engine'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l chunk-size -x -d 'Plaintext bytes per chunk, e.g. 64KiB'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l kdf-memory -x -d 'Argon2id memory, e.g. 256MiB'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l kdf-ops -x -d 'Argon2id passes'
+complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l max-kdf-memory -x -d 'Refuse slots needing more Argon2id memory'
+complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l max-kdf-ops -x -d 'Refuse slots with more passes'
+
+# keygen
+complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s h -l help -d 'Print help and exit'
+complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s o -l output -r -F -d 'Key file to create'
+complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s f -l force -d 'Overwrite an existing key file'
+
+# info
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -F -d 'Encrypted file'
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -s h -l help -d 'Print help and exit'
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -l engines -d 'List the AES engines'
+
+# bench and its experiments
+set -l bench_only "__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from $experiments"
+complete -c pcrypt -n $bench_only -s h -l help -d 'Print help and exit'
+complete -c pcrypt -n $bench_only -l format -x -a 'table markdown csv json' -d 'Output format'
+complete -c pcrypt -n $bench_only -l quick -d 'Small sizes, few samples'
+complete -c pcrypt -n $bench_only -l max-samples -x -d 'Timed samples per case at most'
+complete -c pcrypt -n $bench_only -l max-time -x -d 'Seconds of timed samples per case at most'
+complete -c pcrypt -n $bench_only -l engine -x -a "$engines" -d 'AES engine'
+complete -c pcrypt -n $bench_only -a keystream -d 'AES-CTR keystream with XOR loops'
+complete -c pcrypt -n $bench_only -a throughput -d 'Encrypt + decrypt through the pipeline'
+complete -c pcrypt -n $bench_only -a engines -d 'Portable vs hardware AES'
+set -l in_bench "__fish_seen_subcommand_from bench; and __fish_seen_subcommand_from"
+complete -c pcrypt -n "$in_bench $experiments" -s h -l help -d 'Print help and exit'
+complete -c pcrypt -n "$in_bench keystream" -l data-size -x -d 'Data per sample, multiple of 4 MiB'
+complete -c pcrypt -n "$in_bench throughput" -l sizes -x -d 'Data sizes'
+complete -c pcrypt -n "$in_bench throughput" -l runs -x -d 'Runs per configuration'
+complete -c pcrypt -n "$in_bench throughput" -s j -l threads -x -d 'Worker thread counts to sweep'
+complete -c pcrypt -n "$in_bench throughput" -l chunk-size -x -d 'Chunk sizes to sweep'
+complete -c pcrypt -n "$in_bench throughput" -l dir -x -a '(__fish_complete_directories)' -d 'Also run through real files here'
+complete -c pcrypt -n "$in_bench engines" -l msg-sizes -x -d 'Message sizes'

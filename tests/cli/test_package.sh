@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Packaging (packaging/cpack.cmake, the install rules in CMakeLists.txt): the .deb that cpack builds from this
+# build directory holds the stripped binary, the man page, the bash/zsh/fish completions and the docs, and
+# `cmake --install --strip` installs the same files. cpack writes into a temporary directory here (the
+# build directory is the default), so the test leaves the build tree as it was.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+build=$(dirname "$(dirname "$PCRYPT")")
+if [[ ! -f $build/CPackConfig.cmake || ! -f $build/cmake_install.cmake ]]; then
+  echo "SKIPPED: $build is not a CMake build directory with CPack"
+  exit 0
+fi
+
+expected=(
+  usr/bin/pcrypt
+  usr/share/man/man1/pcrypt.1
+  usr/share/bash-completion/completions/pcrypt
+  usr/share/zsh/vendor-completions/_pcrypt
+  usr/share/fish/vendor_completions.d/pcrypt.fish
+  usr/share/doc/pcrypt/README.md
+  usr/share/doc/pcrypt/FORMAT.md
+  usr/share/doc/pcrypt/BENCHMARKS.md
+)
+
+# is_stripped FILE: no symbol table and no DWARF left.
+is_stripped() {
+  if command -v readelf > /dev/null; then
+    if readelf -S "$1" | grep -qE '\.symtab|\.debug_info'; then return 1; fi
+  else
+    file "$1" | grep -q ', stripped'
+  fi
+}
+
+check "cmake --install --strip installs the binary, man page, completions and docs"
+cmake --install "$build" --prefix "$WORK/inst/usr" --strip > install.log || fail "cmake --install failed"
+for f in "${expected[@]}"; do [[ -f inst/$f ]] || fail "cmake --install did not install $f"; done
+is_stripped inst/usr/bin/pcrypt || fail "cmake --install --strip left symbols in the binary"
+cmp -s inst/usr/share/bash-completion/completions/pcrypt "$SOURCE_DIR/completions/pcrypt.bash" ||
+  fail "the installed bash completion is not completions/pcrypt.bash"
+
+if ! command -v dpkg-deb > /dev/null || ! command -v dpkg-shlibdeps > /dev/null; then
+  echo "SKIPPED: .deb checks (dpkg-deb and dpkg-shlibdeps from dpkg-dev are needed)"
+  exit 0
+fi
+check "cpack builds a .deb whose dpkg -c lists the binary, man page, completions and docs"
+cpack --config "$build/CPackConfig.cmake" -B "$WORK/pkg" > cpack.log 2>&1 || { cat cpack.log; fail "cpack failed"; }
+debs=(pkg/*.deb)
+[[ ${#debs[@]} == 1 && -f ${debs[0]} ]] || fail "cpack wrote ${#debs[@]} .deb files: ${debs[*]}"
+dpkg-deb -c "${debs[0]}" | awk '{ print $NF }' | sed 's|^\./||' > contents
+for f in "${expected[@]}"; do grep -qxF "$f" contents || fail "the .deb lacks $f"; done
+[[ $(dpkg-deb -f "${debs[0]}" Package) == pcrypt ]] || fail "package name is not pcrypt"
+
+check "the packaged binary is stripped and runs"
+dpkg-deb -x "${debs[0]}" root
+is_stripped root/usr/bin/pcrypt || fail "the packaged binary is not stripped"
+# A sanitizer build's binary needs its runtime; the plain build's must run as installed.
+root/usr/bin/pcrypt --version > version || fail "the packaged binary does not run"
+grep -q '^pcrypt ' version || fail "the packaged binary printed no version"
+echo "package OK: ${debs[0]##*/}"
