@@ -143,6 +143,10 @@ std::size_t PayloadCodec::input_record_bytes() const {
   return direction_ == Direction::seal ? records_.layout().chunk_size : records_.layout().record_bytes();
 }
 
+std::size_t PayloadCodec::output_record_bytes() const {
+  return direction_ == Direction::seal ? records_.layout().record_bytes() : records_.layout().chunk_size;
+}
+
 std::size_t PayloadCodec::buffer_bytes() const {
   return records_.layout().record_bytes();
 }

@@ -106,6 +106,7 @@ class PayloadCodec final : public RecordCodec {
  public:
   PayloadCodec(Direction direction, const ChunkCipher& cipher, PayloadLayout layout);
   std::size_t input_record_bytes() const override;
+  std::size_t output_record_bytes() const override;
   std::size_t buffer_bytes() const override;
   RecordOutcome process(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const override;
 

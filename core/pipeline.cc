@@ -16,33 +16,64 @@
 // pipeline knows nothing of the format: record sizes, order, the last flag and the codec's verdict are all it
 // uses.
 //
-// Ownership of a buffer: free pool (nobody) -> reader, while it reads the record into it -> published job,
-// owned by whichever worker claimed it -> done job, owned by the writer -> back to the pool only after the
-// writer's write() returned. No stage ever touches a buffer it does not own, and record data is never copied
-// except by read() and write() themselves.
+// That is the sequential path, the one for pipes and terminals, which can only be read and written in order.
+// A regular file can do better, and the pipeline takes what each side offers (io::Reader::positional(),
+// io::Writer::positional(), io/stream.h), independently:
+//
+//  - Positional input (a regular file whose size is its content): there is no reader thread. The size at the
+//    start fixes every record's offset and length and which record is last, and the whole plan counts as
+//    published. A worker claims the next job, takes a buffer and preads its own record into it, so the copy
+//    out of the page cache (about as costly per GiB as GCM itself) runs on every core instead of one. The
+//    file may change while it is read: a record that comes back short means it shrank, and after the last
+//    record the worker reads one byte more, which must not exist, or it grew. Either is an Error(io) at that
+//    record ("input changed size while being read"), so the output is never a silent mix of two versions of
+//    the file, and pread, unlike a mapping, cannot raise SIGBUS on a truncated file. Bytes changed in place
+//    without a change of size cannot be told from the original, on any path.
+//  - Positional output (only the atomic temporary file, which nobody sees before commit): every record but
+//    the last writes exactly the codec's output_record_bytes(), so record `seq` goes to base + seq * that.
+//    The worker that processed it pwrites it there at once, in whatever order records finish, and returns
+//    its buffer to the pool. The writer still takes the records in order, but only to count them: the stats
+//    and the progress callback cover the prefix of records written, so progress only moves forward.
+//
+// With both, each worker reads, processes and writes its own records and the calling thread only keeps
+// count; with neither, it is the design above. Both paths give the same bytes: the record plan is the same
+// (the sequential reader's peek finds the last record where the size says it is) and so are the offsets.
+// Afterwards both streams are left where sequential reading and writing would have left them.
+//
+// Ownership of a buffer: free pool (nobody) -> reader (or, reading positionally, the claiming worker) while
+// the record is read into it -> published job, owned by whichever worker claimed it -> done job, owned by the
+// writer -> back to the pool only after the writer's write() returned (writing positionally: after the
+// worker's own pwrite returned). No stage ever touches a buffer it does not own, and record data is never
+// copied except by the reads and writes themselves.
 //
 // Why memory is bounded: all buffers (pipeline_buffers(workers) = 2 * workers + 3, each the codec's
-// buffer_bytes(), chunk_size + 16 for the payload) are allocated before the first read, and the reader blocks
-// when the pool is empty. A buffer only comes back once its record has been written, so the reader is never
-// more than that many records ahead of the writer, whatever the input size and however slow the output. The
-// ring has a power-of-two number of slots, at least the number of buffers, so a slot is always free when the
-// reader holds a buffer for the next job.
+// buffer_bytes(), chunk_size + 16 for the payload) are allocated before the first read, and nobody reads a
+// record without a free buffer. A job may also start only fewer than that many jobs after the oldest one the
+// writer has not taken yet (job `written`): sequentially the pool alone ensures that, since every buffer is
+// held until its record is written, but workers that write for themselves return buffers out of order, and
+// one slow record must not let the others run arbitrarily far ahead. So the input read is never more than
+// the pool's worth of records ahead of the output, whatever the input size and however slow the output. The
+// ring has a power-of-two number of slots, at least the number of buffers, so a job's slot is always free.
 //
 // The last record: the format seals the final chunk with last=true, and a final chunk that exactly fills its
-// record must be flagged too. After a full record the reader peeks one byte of input: at end of input the
-// record is the last one; otherwise the peeked byte becomes the first byte of the next record. The codec gets
-// the flag with the record.
+// record must be flagged too. Sequentially, after a full record the reader peeks one byte of input: at end of
+// input the record is the last one; otherwise the peeked byte becomes the first byte of the next record.
+// Positionally, the size says it (and the check above confirms it). The codec gets the flag with the record.
 //
 // Errors: every stage reports a failure as a value, an Error bound to the job sequence number where it
 // happened (read failure at the job being read, the codec's error (e.g. authentication failure) at the job
 // that failed, write failure at the job being written). The failure with the lowest sequence number wins,
 // since it is the first one in stream order; later ones are dropped. Once a failure is recorded at
 // `fail_seq`, the reader publishes nothing at or after it, workers claim nothing at or after it, and the
-// writer stops when it reaches it, so no record from the first failed one on is ever written: in the open
-// direction only authenticated plaintext reaches the output. Every wait also wakes on a new failure, so no
-// stage can block forever on one that has stopped. run_pipeline joins all threads before it throws. A read or
-// write failure is thrown as core::StreamError, an Error of kind io that keeps the errno
-// (core/pipeline_error.h); anything else as a plain Error.
+// writer stops when it reaches it. Sequentially, no record from the first failed one on is ever written. A
+// record is only ever written after the codec accepted it, on either path: in the open direction only
+// authenticated plaintext reaches the output, ever. Writing positionally, records after the first failed one
+// that were already in flight may still be written at their offsets (and records before it are all
+// completed), but that output is the temporary file, which a failed run never commits: the caller does not
+// call commit() after an error, the AtomicFileWriter's destructor removes it, and the user never sees a byte
+// of it. Every wait also wakes on a new failure, so no stage can block forever on one that has stopped.
+// run_pipeline joins all threads before it throws. A read or write failure is thrown as core::StreamError,
+// an Error of kind io that keeps the errno (core/pipeline_error.h); anything else as a plain Error.
 //
 // Only a read already in progress can delay the stop: a blocked read() on a pipe or terminal returns only
 // when data or end of input arrives, and run_pipeline waits for it (it must join the reader before
@@ -155,11 +186,11 @@ class BufferPool {
 };
 
 struct Job {
-  std::uint8_t* buf = nullptr;  // written by the reader before publishing; cleared by the writer
-  std::size_t len = 0;          // record bytes read (reader); then bytes to write (worker)
+  std::uint8_t* buf = nullptr;  // written by whoever fills it (reader, or worker when reading positionally)
+  std::size_t len = 0;          // record bytes read; then bytes to write (worker)
   std::size_t plaintext = 0;    // the codec's counts for this record, for the stats (worker)
   std::size_t ciphertext = 0;   // (worker)
-  bool last = false;            // reader: no input follows this record
+  bool last = false;            // no input follows this record
   bool done = false;            // set by a worker under the mutex, cleared by the writer under the mutex
 };
 
@@ -171,31 +202,114 @@ class Pipeline {
         out_(out),
         config_(config),
         record_bytes_(codec.input_record_bytes()),
+        output_record_bytes_(codec.output_record_bytes()),
         workers_(pipeline_workers(config.threads)),
-        pool_(pipeline_buffers(workers_), codec.buffer_bytes()),
-        jobs_(std::bit_ceil(pipeline_buffers(workers_))),
+        buffers_(pipeline_buffers(workers_)),
+        pool_(buffers_, codec.buffer_bytes()),
+        jobs_(std::bit_ceil(buffers_)),
         mask_(jobs_.size() - 1) {}
 
   PipelineStats run() {
-    std::vector<std::thread> threads;
     try {
-      threads.reserve(workers_ + 1);
-      threads.emplace_back([this] { read_loop(); });
-      for (unsigned i = 0; i < workers_; ++i) threads.emplace_back([this] { work_loop(); });
+      start_positional_access();
     } catch (...) {
       std::lock_guard lock(mu_);
-      const std::string why = current_error("").what();
-      fail_locked(0, StreamError(Error(ErrorKind::io, "cannot start the pipeline threads: " + why), 0));
+      fail_locked(0, current_error(in_.name()));
     }
-    write_loop();
+    std::vector<std::thread> threads;
+    if (fail_seq_ == kNoFailure) {
+      try {
+        threads.reserve(workers_ + 1);
+        if (positional_in_ == nullptr) threads.emplace_back([this] { read_loop(); });
+        for (unsigned i = 0; i < workers_; ++i) threads.emplace_back([this] { work_loop(); });
+      } catch (...) {
+        std::lock_guard lock(mu_);
+        const std::string why = current_error("").what();
+        fail_locked(0, StreamError(Error(ErrorKind::io, "cannot start the pipeline threads: " + why), 0));
+      }
+      write_loop();
+    }
     for (std::thread& t : threads) t.join();
+    if (!error_) finish_positional_access();
     if (error_ && error_->error_number() != 0) throw *error_;
     if (error_) throw static_cast<const Error&>(*error_);  // deliberately sliced: no errno to carry
     return stats_;
   }
 
  private:
-  // --- reader thread -------------------------------------------------------------------------------------
+  // --- positional access (regular files) -----------------------------------------------------------------
+  // Takes the input's and output's random access if they offer it. Reading positionally, every record's
+  // offset and length, and which one is last, follow from the size now; there is no reader thread and the
+  // whole input counts as published.
+  void start_positional_access() {
+    positional_out_ = out_.positional();
+    if (positional_out_ != nullptr) out_base_ = positional_out_->position();
+    positional_in_ = in_.positional();
+    if (positional_in_ == nullptr) return;
+    in_base_ = positional_in_->position();
+    in_size_ = positional_in_->size();
+    if (in_size_ < in_base_) {  // shorter than what was already read (the header)
+      in_size_ = in_base_;
+      throw changed_size_error(false);
+    }
+    const std::uint64_t total = in_size_ - in_base_;
+    published_ = total == 0 ? 1 : (total - 1) / record_bytes_ + 1;
+    last_len_ = static_cast<std::size_t>(total - (published_ - 1) * record_bytes_);
+    input_ended_ = true;
+  }
+
+  // Leaves both streams positioned after what went through, as sequential reads and writes would have.
+  void finish_positional_access() {
+    try {
+      if (positional_in_ != nullptr) positional_in_->seek(in_size_);
+      if (positional_out_ != nullptr) positional_out_->seek(out_base_ + out_bytes_);
+    } catch (...) {
+      error_.emplace(current_error(out_.name()));
+    }
+  }
+
+  StreamError changed_size_error(bool grew) const {
+    return StreamError(
+        Error(ErrorKind::io,
+              "input changed size while being read (" + in_.name() + "): it was " + std::to_string(in_size_) +
+                  " bytes when reading started, and " + (grew ? "grew" : "shrank"),
+              "another program is writing to the file; encrypt or decrypt a copy that nothing changes"),
+        0);
+  }
+
+  // Reads the job's record with pread-like access (the worker's own copy, on its own core), and checks that
+  // the input still has the size the record plan was made for: a record short of its length means the file
+  // shrank, a byte after the last record means it grew. Either is an error at this record, never a partial
+  // or silently different output.
+  std::optional<StreamError> read_record_at(std::uint64_t seq, Job& job) const {
+    try {
+      const std::uint64_t offset = in_base_ + seq * record_bytes_;
+      if (positional_in_->read_at(offset, job.buf, job.len) != job.len) return changed_size_error(false);
+      std::uint8_t beyond;
+      if (job.last && positional_in_->read_at(offset + job.len, &beyond, 1) != 0)
+        return changed_size_error(true);
+    } catch (...) {
+      return current_error(in_.name());
+    }
+    return std::nullopt;
+  }
+
+  // Writes a processed record at its own offset, in whatever order records finish.
+  std::optional<StreamError> write_record_at(std::uint64_t seq, const Job& job) const {
+    if (!job.last && job.len != output_record_bytes_)
+      return StreamError(
+          Error(ErrorKind::io, "RecordCodec wrote " + std::to_string(job.len) +
+                                   " bytes for a full record, not " + std::to_string(output_record_bytes_)),
+          0);
+    try {
+      positional_out_->write_at(out_base_ + seq * output_record_bytes_, job.buf, job.len);
+    } catch (...) {
+      return current_error(out_.name());
+    }
+    return std::nullopt;
+  }
+
+  // --- reader thread (sequential input only) -------------------------------------------------------------
   void read_loop() {
     bool have_peeked = false;
     std::uint8_t peeked = 0;
@@ -203,7 +317,7 @@ class Pipeline {
       std::uint8_t* buf;
       {
         std::unique_lock lock(mu_);
-        buffer_freed_.wait(lock, [&] { return !pool_.empty() || seq >= fail_seq_; });
+        room_.wait(lock, [&] { return has_room_locked(seq) || seq >= fail_seq_; });
         if (seq >= fail_seq_) return;
         buf = pool_.take();
       }
@@ -242,29 +356,50 @@ class Pipeline {
       Job* job;
       {
         std::unique_lock lock(mu_);
-        job_published_.wait(lock,
-                            [&] { return claimed_ < published_ || input_ended_ || claimed_ >= fail_seq_; });
-        if (claimed_ >= fail_seq_ || claimed_ == published_) return;
+        job_published_.wait(
+            lock, [&] { return claimed_ >= fail_seq_ || all_claimed_locked() || claimable_locked(); });
+        if (claimed_ >= fail_seq_ || all_claimed_locked()) return;
         seq = claimed_++;
         job = &jobs_[seq & mask_];
+        if (positional_in_ != nullptr) {
+          *job = Job{.buf = pool_.take(),
+                     .len = seq + 1 == published_ ? last_len_ : record_bytes_,
+                     .last = seq + 1 == published_};
+          if (all_claimed_locked()) job_published_.notify_all();  // idle workers can now exit
+        }
       }
-      // The job is this worker's alone until it is marked done: the codec works on the buffer without a lock.
-      RecordOutcome outcome;
-      try {
-        outcome = codec_.process(seq, job->last, job->buf, job->len);
-      } catch (...) {
-        outcome.error = current_error("");
+      // The job is this worker's alone until it is marked done: reading, the codec and a positional write all
+      // work on the buffer without a lock.
+      std::optional<StreamError> failure;
+      if (positional_in_ != nullptr) failure = read_record_at(seq, *job);
+      if (!failure) {
+        try {
+          RecordOutcome outcome = codec_.process(seq, job->last, job->buf, job->len);
+          if (outcome.error) {
+            failure.emplace(std::move(*outcome.error), 0);
+          } else {
+            job->len = outcome.write_bytes;
+            job->plaintext = outcome.plaintext_bytes;
+            job->ciphertext = outcome.ciphertext_bytes;
+          }
+        } catch (...) {
+          failure = current_error("");
+        }
       }
+      // Only a record the codec accepted is written: when opening, only authenticated plaintext.
+      if (!failure && positional_out_ != nullptr) failure = write_record_at(seq, *job);
       bool wake_writer;
       {
         std::lock_guard lock(mu_);
-        if (outcome.error) {
-          fail_locked(seq, StreamError(std::move(*outcome.error), 0));
+        if (positional_out_ != nullptr || (failure && positional_in_ != nullptr)) {
+          pool_.give_back(job->buf);  // written already, or never to be: the buffer is free
+          job->buf = nullptr;
+          room_freed_locked();
+        }
+        if (failure) {
+          fail_locked(seq, std::move(*failure));
           continue;  // fail_locked woke everyone
         }
-        job->len = outcome.write_bytes;
-        job->plaintext = outcome.plaintext_bytes;
-        job->ciphertext = outcome.ciphertext_bytes;
         job->done = true;
         wake_writer = seq == written_;
       }
@@ -273,6 +408,8 @@ class Pipeline {
   }
 
   // --- writer (the calling thread) -----------------------------------------------------------------------
+  // Takes the records in order: writes each one (unless a worker already wrote it at its offset), counts it
+  // in the stats and reports progress, so that both only ever move forward, over a prefix of the output.
   void write_loop() {
     std::unique_lock lock(mu_);
     for (;;) {
@@ -284,7 +421,8 @@ class Pipeline {
       Job& job = jobs_[written_ & mask_];
       lock.unlock();
       try {
-        out_.write(job.buf, job.len);
+        if (positional_out_ == nullptr) out_.write(job.buf, job.len);
+        out_bytes_ += job.len;
         stats_.plaintext_bytes += job.plaintext;
         stats_.ciphertext_bytes += job.ciphertext;
         stats_.chunks += 1;
@@ -297,11 +435,31 @@ class Pipeline {
       }
       lock.lock();
       job.done = false;
-      pool_.give_back(job.buf);
+      if (job.buf != nullptr) pool_.give_back(job.buf);
       job.buf = nullptr;
       ++written_;
-      buffer_freed_.notify_one();
+      room_freed_locked();
     }
+  }
+
+  // --- shared state helpers (caller holds mu_) -----------------------------------------------------------
+  // May job `seq` take a buffer? The pool must have one, and the job must be fewer than buffers_ ahead of the
+  // oldest unwritten one: when workers write positionally they return buffers out of order, and this keeps
+  // the jobs in flight within the ring and the input read ahead within the pool's reach all the same.
+  bool has_room_locked(std::uint64_t seq) const { return !pool_.empty() && seq < written_ + buffers_; }
+
+  bool claimable_locked() const {
+    return claimed_ < published_ && (positional_in_ == nullptr || has_room_locked(claimed_));
+  }
+  bool all_claimed_locked() const { return input_ended_ && claimed_ == published_; }
+
+  // A buffer or a place in the ring came free: the reader, or the workers when they read for themselves,
+  // may go on.
+  void room_freed_locked() {
+    if (positional_in_ != nullptr)
+      job_published_.notify_all();
+    else
+      room_.notify_one();
   }
 
   // Records a failure at job `seq` unless an earlier one is already recorded, and wakes every stage so that
@@ -311,34 +469,46 @@ class Pipeline {
       fail_seq_ = seq;
       error_.emplace(std::move(e));
     }
-    buffer_freed_.notify_all();
+    room_.notify_all();
     job_published_.notify_all();
     job_done_.notify_all();
   }
 
   // Set at construction, read-only afterwards.
   const RecordCodec& codec_;
-  io::Reader& in_;   // used by the reader thread only
-  io::Writer& out_;  // used by the writer only
+  io::Reader& in_;   // read() by the reader thread only
+  io::Writer& out_;  // write() by the writer only
   const PipelineConfig& config_;
   const std::size_t record_bytes_;
+  const std::size_t output_record_bytes_;
   const unsigned workers_;
+  const std::size_t buffers_;
+
+  // Set by run() before any thread starts, read-only afterwards. read_at() and write_at() are called by
+  // workers concurrently.
+  io::PositionalReader* positional_in_ = nullptr;   // workers read their own records (no reader thread)
+  io::PositionalWriter* positional_out_ = nullptr;  // workers write their own records at their offsets
+  std::uint64_t in_base_ = 0;                       // input offset of record 0
+  std::uint64_t in_size_ = 0;                       // input size when reading started
+  std::size_t last_len_ = 0;                        // length of the last record
+  std::uint64_t out_base_ = 0;                      // output offset of record 0's output
 
   std::mutex mu_;                          // guards everything below except where noted
-  std::condition_variable buffer_freed_;   // reader waits: pool non-empty or failure
+  std::condition_variable room_;           // reader waits: a buffer and a ring place free, or failure
   std::condition_variable job_published_;  // workers wait: a job to claim, end of input or failure
   std::condition_variable job_done_;       // writer waits: job `written_` done, end of input or failure
 
-  BufferPool pool_;        // reader takes, writer gives back
-  std::vector<Job> jobs_;  // slot seq & mask_: reader fills, a worker processes, writer drains (see Job)
+  BufferPool pool_;        // reader (or claiming worker) takes; writer (or writing worker) gives back
+  std::vector<Job> jobs_;  // slot seq & mask_: filled, processed, drained (see Job)
   const std::uint64_t mask_;
-  std::uint64_t published_ = 0;  // written by the reader; read by workers and writer
+  std::uint64_t published_ = 0;  // written by the reader (or run(), all at once); read by workers and writer
   bool input_ended_ = false;     // written by the reader once it published the last job
   std::uint64_t claimed_ = 0;    // written and read by workers: next job to claim
-  std::uint64_t written_ = 0;    // written by the writer; read by workers (to decide whom to wake)
+  std::uint64_t written_ = 0;    // written by the writer; read by the others (room, whom to wake)
   std::uint64_t fail_seq_ =
       kNoFailure;                     // lowest failed job; written by any stage via fail_locked, read by all
   std::optional<StreamError> error_;  // the failure at fail_seq_
+  std::uint64_t out_bytes_ = 0;       // writer only, no lock: output bytes of the records taken so far
   PipelineStats stats_;               // writer only, no lock; read by run() after the joins
 };
 

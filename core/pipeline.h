@@ -1,7 +1,8 @@
-// The parallel pipeline: reader -> bounded pool of record buffers -> N workers -> writer. It cuts the input
-// into records and writes what a RecordCodec (core/record_codec.h) makes of each, in input order; what a
-// record means (the payload format) is the codec's business, see core/payload.h.
-// (Full design notes live at the top of core/pipeline.cc.)
+// The parallel pipeline: reader -> bounded pool of record buffers -> N workers -> writer, or workers that
+// read and write their own records when the streams are regular files. It cuts the input into records and
+// writes what a RecordCodec (core/record_codec.h) makes of each, in input order or at each record's own
+// offset; what a record means (the payload format) is the codec's business, see core/payload.h. (Full design
+// notes live at the top of core/pipeline.cc.)
 #pragma once
 
 #include <cstdint>
@@ -14,8 +15,8 @@ namespace pcrypt::core {
 
 struct PipelineConfig {
   unsigned threads = 0;  // workers; 0 = number of online cores
-  // Optional: called from the writer thread after each record is written, with the plaintext bytes the codec
-  // reported so far.
+  // Optional: called from the calling thread after each record is written, in record order, with the
+  // plaintext bytes the codec reported for the records written so far (never decreasing).
   std::function<void(std::uint64_t plaintext_bytes)> progress;
 };
 
@@ -31,9 +32,11 @@ struct PipelineStats {
 unsigned pipeline_workers(unsigned threads);
 
 // Runs the whole input through: reads from `in` (positioned just after the header), processes every record
-// with `codec`, writes to `out`. Does not call out.commit(). Throws Error after every thread has stopped; the
-// first error in record order wins and is reported once. Nothing from a failed record on reaches `out`, so
-// when opening, only authenticated plaintext does.
+// with `codec`, writes to `out`. Where `in` or `out` offer random access (regular files), workers read and
+// write their own records with it. Does not call out.commit(). Throws Error after every thread has stopped;
+// the first error in record order wins and is reported once. Only records the codec accepted reach `out`, so
+// when opening, only authenticated plaintext does; a sequential `out` gets nothing from the first failed
+// record on, a positional one (never committed after a failure) may get later records at their offsets.
 PipelineStats run_pipeline(const RecordCodec& codec, io::Reader& in, io::Writer& out,
                            const PipelineConfig& config);
 

@@ -13,7 +13,7 @@ namespace pcrypt::core {
 
 // What process() made of one record.
 struct RecordOutcome {
-  std::size_t write_bytes = 0;       // buf[0..write_bytes) goes to the output, in record order
+  std::size_t write_bytes = 0;  // buf[0..write_bytes) goes to the output, after the earlier records' bytes
   std::size_t plaintext_bytes = 0;   // summed into PipelineStats and passed to the progress callback
   std::size_t ciphertext_bytes = 0;  // summed into PipelineStats
   std::optional<Error> error;        // set: this record and every later one are never written; the run fails
@@ -25,6 +25,10 @@ class RecordCodec {
 
   // Every record but the last is exactly this many input bytes (at least 1).
   virtual std::size_t input_record_bytes() const = 0;
+  // What process() writes for every record but the last: exactly this many bytes. With it the pipeline knows
+  // where each record's output goes before the earlier ones are done (a regular output file is written out
+  // of order); a full record whose outcome says otherwise fails the run.
+  virtual std::size_t output_record_bytes() const = 0;
   // Bytes each buffer holds: at least input_record_bytes() and at least anything process() writes.
   virtual std::size_t buffer_bytes() const = 0;
 

@@ -176,6 +176,21 @@ void AtomicFileWriter::write(const std::uint8_t* buf, std::size_t n) {
   detail::write_all(fd_, buf, n, path_);
 }
 
+void AtomicFileWriter::write_at(std::uint64_t offset, const std::uint8_t* buf, std::size_t n) {
+  if (fd_ < 0) throw IoError(detail::describe("write after close", path_, 0), EBADF);
+  detail::pwrite_all(fd_, offset, buf, n, path_);
+}
+
+std::uint64_t AtomicFileWriter::position() const {
+  if (fd_ < 0) throw IoError(detail::describe("position after close", path_, 0), EBADF);
+  return detail::offset_of(fd_, path_);
+}
+
+void AtomicFileWriter::seek(std::uint64_t offset) {
+  if (fd_ < 0) throw IoError(detail::describe("seek after close", path_, 0), EBADF);
+  detail::seek_to(fd_, offset, path_);
+}
+
 void AtomicFileWriter::commit() {
   if (committed_) return;
   if (fd_ < 0) throw IoError(detail::describe("commit after close", path_, 0), EBADF);

@@ -20,7 +20,7 @@ namespace pcrypt::io {
 // How the temporary is made: unnamed (O_TMPFILE) where possible, or always named (tests of the fallback).
 enum class TempFile { unnamed_if_supported, named };
 
-class AtomicFileWriter final : public Writer {
+class AtomicFileWriter final : public Writer, public PositionalWriter {
  public:
   // Without force, refuses (IoError with errno EEXIST, "output file exists (PATH)") if the target exists now,
   // and again, atomically, at commit: a file created meanwhile by someone else is never clobbered. With
@@ -35,6 +35,11 @@ class AtomicFileWriter final : public Writer {
   void write(const std::uint8_t* buf, std::size_t n) override;
   void commit() override;
   std::string name() const override { return path_; }  // the target, which is what the user named
+  // Nobody sees the temporary before commit(), so writes may land in any order (pwrite).
+  PositionalWriter* positional() override { return this; }
+  void write_at(std::uint64_t offset, const std::uint8_t* buf, std::size_t n) override;
+  std::uint64_t position() const override;
+  void seek(std::uint64_t offset) override;
   // The hidden temporary's path, or "" while the temporary is unnamed (O_TMPFILE).
   const std::string& temp_path() const { return temp_path_; }
 

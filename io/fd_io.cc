@@ -50,4 +50,50 @@ void write_all(int fd, const std::uint8_t* buf, std::size_t n, std::string_view 
   }
 }
 
+std::size_t pread_full(int fd, std::uint64_t offset, std::uint8_t* buf, std::size_t n,
+                       std::string_view name) {
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t got = ::pread(fd, buf + done, n - done, static_cast<off_t>(offset + done));
+    if (got > 0) {
+      done += static_cast<std::size_t>(got);
+    } else if (got == 0) {
+      break;
+    } else if (errno != EINTR) {
+      const int err = errno;
+      throw IoError(describe("read failed", name, err), err);
+    }
+  }
+  return done;
+}
+
+void pwrite_all(int fd, std::uint64_t offset, const std::uint8_t* buf, std::size_t n, std::string_view name) {
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t put = ::pwrite(fd, buf + done, n - done, static_cast<off_t>(offset + done));
+    if (put >= 0) {
+      done += static_cast<std::size_t>(put);
+    } else if (errno != EINTR) {
+      const int err = errno;
+      throw IoError(describe("write failed", name, err), err);
+    }
+  }
+}
+
+std::uint64_t offset_of(int fd, std::string_view name) {
+  const off_t at = ::lseek(fd, 0, SEEK_CUR);
+  if (at < 0) {
+    const int err = errno;
+    throw IoError(describe("cannot tell the file position", name, err), err);
+  }
+  return static_cast<std::uint64_t>(at);
+}
+
+void seek_to(int fd, std::uint64_t offset, std::string_view name) {
+  if (::lseek(fd, static_cast<off_t>(offset), SEEK_SET) < 0) {
+    const int err = errno;
+    throw IoError(describe("cannot move the file position", name, err), err);
+  }
+}
+
 }  // namespace pcrypt::io::detail

@@ -15,5 +15,11 @@ std::string describe(std::string_view what, std::string_view name, int err);
 std::size_t read_full(int fd, std::uint8_t* buf, std::size_t n, std::string_view name);
 // Writes all n bytes, retrying EINTR and short writes. Throws IoError("write failed (name)"), e.g. EPIPE.
 void write_all(int fd, const std::uint8_t* buf, std::size_t n, std::string_view name);
+// The same at a file offset (pread/pwrite), leaving the descriptor's own offset alone.
+std::size_t pread_full(int fd, std::uint64_t offset, std::uint8_t* buf, std::size_t n, std::string_view name);
+void pwrite_all(int fd, std::uint64_t offset, const std::uint8_t* buf, std::size_t n, std::string_view name);
+// The descriptor's offset (lseek), and moving it. Throw IoError.
+std::uint64_t offset_of(int fd, std::string_view name);
+void seek_to(int fd, std::uint64_t offset, std::string_view name);
 
 }  // namespace pcrypt::io::detail

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,6 +18,23 @@ namespace {
 void widen_if_pipe(int fd) {
   struct stat st;
   if (::fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) (void)::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+}
+
+// File systems whose regular files are generated on read: their st_size is 0 or a page, not the content, so
+// only reading to end of file tells how much there is (values from <linux/magic.h>).
+bool size_is_content(int fd) {
+  constexpr long kPseudo[] = {
+      0x9fa0,      // proc
+      0x62656572,  // sysfs
+      0x64626720,  // debugfs
+      0x74726163,  // tracefs
+      0x73636673,  // securityfs
+  };
+  struct statfs fs;
+  if (::fstatfs(fd, &fs) != 0) return false;
+  for (const long magic : kPseudo)
+    if (static_cast<long>(fs.f_type) == magic) return false;
+  return true;
 }
 
 }  // namespace
@@ -36,6 +54,34 @@ std::optional<std::uint64_t> FdReader::size() const {
   struct stat st;
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   return static_cast<std::uint64_t>(st.st_size);
+}
+
+PositionalReader* FdReader::positional() {
+  struct stat st;
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0 || !size_is_content(fd_))
+    return nullptr;
+  return &file_access_;
+}
+
+std::uint64_t FdReader::FileAccess::size() const {
+  struct stat st;
+  if (::fstat(reader_.fd_, &st) != 0) {
+    const int err = errno;
+    throw IoError(detail::describe("cannot stat input", reader_.name_, err), err);
+  }
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+std::size_t FdReader::FileAccess::read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const {
+  return detail::pread_full(reader_.fd_, offset, buf, n, reader_.name_);
+}
+
+std::uint64_t FdReader::FileAccess::position() const {
+  return detail::offset_of(reader_.fd_, reader_.name_);
+}
+
+void FdReader::FileAccess::seek(std::uint64_t offset) {
+  detail::seek_to(reader_.fd_, offset, reader_.name_);
 }
 
 FdWriter::FdWriter(int fd, std::string name, bool owns_fd)

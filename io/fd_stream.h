@@ -26,11 +26,27 @@ class FdReader final : public Reader {
   int fd() const { return fd_; }
   // Size in bytes if the input is a regular file (for progress), otherwise nothing.
   std::optional<std::uint64_t> size() const;
+  // pread() on a regular file, unless it is empty or lives on a pseudo file system (proc, sysfs, ...), whose
+  // files report a size that is not their content; nullptr otherwise.
+  PositionalReader* positional() override;
 
  private:
+  class FileAccess final : public PositionalReader {
+   public:
+    explicit FileAccess(const FdReader& reader) : reader_(reader) {}
+    std::uint64_t size() const override;
+    std::size_t read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const override;
+    std::uint64_t position() const override;
+    void seek(std::uint64_t offset) override;
+
+   private:
+    const FdReader& reader_;
+  };
+
   int fd_;
   std::string name_;
   bool owns_fd_;
+  FileAccess file_access_{*this};
 };
 
 class FdWriter final : public Writer {

@@ -19,6 +19,37 @@ class IoError : public std::runtime_error {
   int errno_;
 };
 
+// Random access to a Reader's input, for inputs that have it (a regular file whose size is its content):
+// the pipeline's workers read their own records with it, in parallel, and a reader of one range of a file can
+// use it too. size() and read_at() may be called from any number of threads at once.
+class PositionalReader {
+ public:
+  virtual ~PositionalReader() = default;
+  // The input's size in bytes now; another program writing to the file can change it at any time.
+  virtual std::uint64_t size() const = 0;
+  // Reads up to n bytes from offset, retrying short reads and EINTR: fewer than n only at the end of the
+  // input. Does not move the Reader's position. Throws IoError.
+  virtual std::size_t read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const = 0;
+  // Where the Reader's next read() starts, and moving it there, so that reading with read_at() can leave the
+  // Reader where reading the same bytes with read() would have. Not for concurrent use. Throw IoError.
+  virtual std::uint64_t position() const = 0;
+  virtual void seek(std::uint64_t offset) = 0;
+};
+
+// Random access to a Writer's output, offered only by a Writer whose bytes nobody can see before commit()
+// (the atomic temporary file): writes may then land in any order, and whatever a failed run wrote goes away
+// with the uncommitted output. write_at() may be called from any number of threads at once.
+class PositionalWriter {
+ public:
+  virtual ~PositionalWriter() = default;
+  // Writes all n bytes at offset (retrying short writes and EINTR) or throws IoError. Does not move the
+  // Writer's position.
+  virtual void write_at(std::uint64_t offset, const std::uint8_t* buf, std::size_t n) = 0;
+  // Where the Writer's next write() goes, and moving it. Not for concurrent use. Throw IoError.
+  virtual std::uint64_t position() const = 0;
+  virtual void seek(std::uint64_t offset) = 0;
+};
+
 class Reader {
  public:
   virtual ~Reader() = default;
@@ -27,6 +58,9 @@ class Reader {
   virtual std::size_t read(std::uint8_t* buf, std::size_t n) = 0;
   // For messages: a path, "standard input", "memory".
   virtual std::string name() const = 0;
+  // The same input's random access, or nullptr when it has none (pipes, terminals) or its size cannot be
+  // trusted to be its content (pseudo files); the Reader owns it. Asked once, before reading the payload.
+  virtual PositionalReader* positional() { return nullptr; }
 };
 
 class Writer {
@@ -38,6 +72,9 @@ class Writer {
   // A Writer destroyed without commit() discards what it wrote where it can (temp files are removed).
   virtual void commit() = 0;
   virtual std::string name() const = 0;
+  // The same output's random access (see PositionalWriter for who may offer it), or nullptr; the Writer owns
+  // it.
+  virtual PositionalWriter* positional() { return nullptr; }
 };
 
 }  // namespace pcrypt::io

@@ -33,17 +33,20 @@ Bytes join(std::initializer_list<Bytes> parts) {
   return out;
 }
 
-// Opens `tampered` with several thread counts; each must fail with a payload error containing `expected`,
-// having written only whole authenticated chunks before `bad_chunk`.
+// Opens `tampered` with several thread counts, on every path; each must fail with a payload error containing
+// `expected`, having written only authenticated chunks: sequentially, whole chunks before `bad_chunk`;
+// positionally, authentic chunks at their own offsets, never `bad_chunk` (see test::failed_output_problem).
 void expect_rejected(const Bytes& tampered, std::size_t bad_chunk, const std::string& expected) {
-  for (const unsigned threads : {1u, 2u, 3u, 8u}) {
-    INFO(threads << " threads");
-    const test::OpenResult r = test::within_deadline([&] { return test::open(tampered, kCs, threads); });
-    REQUIRE(r.error.has_value());
-    CHECK(r.error->kind() == core::ErrorKind::payload);
-    CHECK_THAT(r.error->what(), Catch::Contains(expected));
-    REQUIRE(r.written.size() <= bad_chunk * kCs);
-    REQUIRE(std::equal(r.written.begin(), r.written.end(), plain().begin()));
+  for (const test::Paths paths : test::kAllPaths) {
+    for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+      INFO(threads << " threads, " << paths);
+      const test::OpenResult r =
+          test::within_deadline([&] { return test::open(tampered, kCs, threads, paths); });
+      REQUIRE(r.error.has_value());
+      CHECK(r.error->kind() == core::ErrorKind::payload);
+      CHECK_THAT(r.error->what(), Catch::Contains(expected));
+      REQUIRE(test::failed_output_problem(r.written, plain(), kCs, bad_chunk, paths.out) == "");
+    }
   }
 }
 

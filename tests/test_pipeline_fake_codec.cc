@@ -27,9 +27,11 @@ constexpr std::size_t kRecordBytes = 7;
 // input bytes, so the output shows exactly what the codec was given and in which order it was written.
 constexpr std::size_t kFrameHeader = 10;
 
-// Counts the records the writer has accepted, so the codec can see how far ahead of the writer it runs.
-class CountingWriter final : public io::Writer {
+// Counts the records the writer has accepted, so the codec can see how far ahead of the writer it runs. With
+// positional access, records are written at their offsets, in whatever order they come.
+class CountingWriter final : public io::Writer, public io::PositionalWriter {
  public:
+  explicit CountingWriter(io::MemoryAccess access = io::MemoryAccess::sequential) : access_(access) {}
   void write(const std::uint8_t* buf, std::size_t n) override {
     std::lock_guard lock(mu_);
     data_.insert(data_.end(), buf, buf + n);
@@ -37,6 +39,17 @@ class CountingWriter final : public io::Writer {
   }
   void commit() override {}
   std::string name() const override { return "counting"; }
+  io::PositionalWriter* positional() override {
+    return access_ == io::MemoryAccess::positional ? this : nullptr;
+  }
+  void write_at(std::uint64_t offset, const std::uint8_t* buf, std::size_t n) override {
+    std::lock_guard lock(mu_);
+    if (data_.size() < offset + n) data_.resize(offset + n);
+    std::memcpy(data_.data() + offset, buf, n);
+    ++records_;
+  }
+  std::uint64_t position() const override { return 0; }
+  void seek(std::uint64_t) override {}
   std::uint64_t records() const {
     std::lock_guard lock(mu_);
     return records_;
@@ -50,6 +63,7 @@ class CountingWriter final : public io::Writer {
   mutable std::mutex mu_;
   Bytes data_;
   std::uint64_t records_ = 0;
+  io::MemoryAccess access_;
 };
 
 class FakeCodec final : public core::RecordCodec {
@@ -59,6 +73,7 @@ class FakeCodec final : public core::RecordCodec {
       : out_(out), failing_(std::move(failing)), throwing_(throwing) {}
 
   std::size_t input_record_bytes() const override { return kRecordBytes; }
+  std::size_t output_record_bytes() const override { return kFrameHeader + kRecordBytes; }
   std::size_t buffer_bytes() const override { return kRecordBytes + kFrameHeader; }
 
   core::RecordOutcome process(std::uint64_t index, bool last, std::uint8_t* buf,
@@ -149,72 +164,133 @@ TEST_CASE("records reach the codec with index, length and last flag, and come ou
        {std::size_t{0}, std::size_t{3}, kRecordBytes, 10 * kRecordBytes + 4, 100 * kRecordBytes}) {
     const Bytes input = test::random_bytes(size);
     const std::uint64_t records = size == 0 ? 1 : (size + kRecordBytes - 1) / kRecordBytes;
-    for (unsigned threads = 1; threads <= 8; ++threads) {
-      INFO(size << " input bytes, " << threads << " threads");
-      io::MemoryReader in(input);
-      CountingWriter out;
-      const FakeCodec codec(out);
-      const core::PipelineStats stats =
-          test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
-      REQUIRE(out.data() == expected_frames(input, records));
-      REQUIRE(stats.chunks == records);
-      REQUIRE(stats.plaintext_bytes == size);
-      REQUIRE(stats.ciphertext_bytes == size + records * kFrameHeader);
+    for (const test::Paths paths : test::kAllPaths) {
+      for (unsigned threads = 1; threads <= 8; ++threads) {
+        INFO(size << " input bytes, " << threads << " threads, " << paths);
+        io::MemoryReader in(input, paths.in);
+        CountingWriter out(paths.out);
+        const FakeCodec codec(out);
+        const core::PipelineStats stats =
+            test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
+        REQUIRE(out.data() == expected_frames(input, records));
+        REQUIRE(stats.chunks == records);
+        REQUIRE(stats.plaintext_bytes == size);
+        REQUIRE(stats.ciphertext_bytes == size + records * kFrameHeader);
+      }
     }
   }
 }
 
 TEST_CASE("the first failure in record order wins, and nothing from it on is written") {
   const Bytes input = test::random_bytes(60 * kRecordBytes);
-  for (unsigned threads = 1; threads <= 8; ++threads) {
-    INFO(threads << " threads");
-    io::MemoryReader in(input);
-    CountingWriter out;
-    // Returned errors at 17 and 20 and a thrown exception at 19, within one pool's reach of each other so
-    // that they are in flight together; 17 reports last but comes first in record order.
-    const FakeCodec codec(out, {17, 20}, 19);
-    const std::string message = test::within_deadline([&] {
-      try {
-        core::run_pipeline(codec, in, out, test::config(threads));
-      } catch (const core::Error& e) {
-        REQUIRE(e.kind() == core::ErrorKind::payload);
-        return std::string(e.what());
+  const Bytes all = expected_frames(input, 60);
+  for (const test::Paths paths : test::kAllPaths) {
+    for (unsigned threads = 1; threads <= 8; ++threads) {
+      INFO(threads << " threads, " << paths);
+      io::MemoryReader in(input, paths.in);
+      CountingWriter out(paths.out);
+      // Returned errors at 17 and 20 and a thrown exception at 19, within one pool's reach of each other so
+      // that they are in flight together; 17 reports last but comes first in record order.
+      const FakeCodec codec(out, {17, 20}, 19);
+      const std::string message = test::within_deadline([&] {
+        try {
+          core::run_pipeline(codec, in, out, test::config(threads));
+        } catch (const core::Error& e) {
+          REQUIRE(e.kind() == core::ErrorKind::payload);
+          return std::string(e.what());
+        }
+        return std::string("no error");
+      });
+      REQUIRE(message == "fake failure at record 17");
+      const Bytes written = out.data();
+      if (paths.out == io::MemoryAccess::sequential) {
+        REQUIRE(written == expected_frames(input, 17));
+      } else {
+        // Written at their offsets: every record before 17 (they all finish), and perhaps some good records
+        // after it (18 here), but never a failed one (17, 19, 20).
+        const std::size_t frame = kFrameHeader + kRecordBytes;
+        REQUIRE(written.size() >= 17 * frame);
+        REQUIRE(Bytes(written.begin(), written.begin() + 17 * frame) == expected_frames(input, 17));
+        REQUIRE(test::failed_output_problem(written, all, frame, 17, paths.out) == "");
+        for (const std::size_t failed : {19u, 20u})
+          REQUIRE(test::failed_output_problem(written, all, frame, failed, paths.out) == "");
       }
-      return std::string("no error");
-    });
-    REQUIRE(message == "fake failure at record 17");
-    REQUIRE(out.data() == expected_frames(input, 17));
+    }
   }
 }
 
 TEST_CASE("a codec that throws fails the run at its record") {
   const Bytes input = test::random_bytes(20 * kRecordBytes);
-  for (const unsigned threads : {1u, 4u}) {
-    io::MemoryReader in(input);
-    CountingWriter out;
-    const FakeCodec codec(out, {12}, 5);
-    std::string message = "no error";
-    try {
-      test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
-    } catch (const core::Error& e) {
-      message = e.what();
+  for (const test::Paths paths : test::kAllPaths) {
+    for (const unsigned threads : {1u, 4u}) {
+      INFO(threads << " threads, " << paths);
+      io::MemoryReader in(input, paths.in);
+      CountingWriter out(paths.out);
+      const FakeCodec codec(out, {12}, 5);
+      std::string message = "no error";
+      try {
+        test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
+      } catch (const core::Error& e) {
+        message = e.what();
+      }
+      REQUIRE(message == "fake codec threw at record 5");
+      const Bytes written = out.data();
+      REQUIRE(Bytes(written.begin(),
+                    written.begin() + std::min(written.size(), 5 * (kFrameHeader + kRecordBytes))) ==
+              expected_frames(input, 5));
+      if (paths.out == io::MemoryAccess::sequential)
+        REQUIRE(written == expected_frames(input, 5));
+      else
+        REQUIRE(test::failed_output_problem(written, expected_frames(input, 20), kFrameHeader + kRecordBytes,
+                                            5, paths.out) == "");
     }
-    REQUIRE(message == "fake codec threw at record 5");
-    REQUIRE(out.data() == expected_frames(input, 5));
   }
 }
 
 TEST_CASE("the pipeline never holds more records than its pool of buffers") {
   const Bytes input = test::random_bytes(500 * kRecordBytes);
-  for (const unsigned threads : {1u, 2u, 5u, 8u}) {
-    INFO(threads << " threads, pool " << pool_size(threads));
-    io::MemoryReader in(input);
-    CountingWriter out;
-    const FakeCodec codec(out);
-    test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
-    REQUIRE(out.records() == 500);
-    REQUIRE_FALSE(codec.shared_buffer());
-    REQUIRE(codec.buffers_used() <= pool_size(threads));
-    REQUIRE(codec.max_ahead() <= pool_size(threads));
+  for (const test::Paths paths : test::kAllPaths) {
+    for (const unsigned threads : {1u, 2u, 5u, 8u}) {
+      INFO(threads << " threads, pool " << pool_size(threads) << ", " << paths);
+      io::MemoryReader in(input, paths.in);
+      CountingWriter out(paths.out);
+      const FakeCodec codec(out);
+      test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
+      REQUIRE(out.records() == 500);
+      REQUIRE_FALSE(codec.shared_buffer());
+      REQUIRE(codec.buffers_used() <= pool_size(threads));
+      REQUIRE(codec.max_ahead() <= pool_size(threads));
+    }
   }
+}
+
+namespace {
+
+// A codec whose full records come out a different size than it promised: the positional writer cannot place
+// them, so the run fails instead of writing them at wrong offsets.
+class WrongSizeCodec final : public core::RecordCodec {
+ public:
+  std::size_t input_record_bytes() const override { return kRecordBytes; }
+  std::size_t output_record_bytes() const override { return kRecordBytes; }
+  std::size_t buffer_bytes() const override { return kRecordBytes + 1; }
+  core::RecordOutcome process(std::uint64_t, bool, std::uint8_t*, std::size_t len) const override {
+    return {
+        .write_bytes = len + 1, .plaintext_bytes = len, .ciphertext_bytes = len + 1, .error = std::nullopt};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("full records that break the codec's promised output size fail a positional write") {
+  const Bytes input = test::random_bytes(10 * kRecordBytes);
+  io::MemoryReader in(input);
+  CountingWriter out(io::MemoryAccess::positional);
+  std::string message = "no error";
+  try {
+    test::within_deadline([&] { return core::run_pipeline(WrongSizeCodec(), in, out, test::config(2)); });
+  } catch (const core::Error& e) {
+    message = e.what();
+  }
+  REQUIRE(message == "RecordCodec wrote 8 bytes for a full record, not 7");
+  REQUIRE(out.records() == 0);
 }

@@ -36,14 +36,16 @@ TEST_CASE("round trip at every boundary size, chunk size and thread count") {
       const Bytes reference = test::seal(plain, cs, 1);
       INFO("chunk size " << cs << ", " << n << " bytes");
       check_layout(plain, reference, cs);
-      for (const unsigned threads : {1u, 2u, 3u, 8u}) {
-        INFO(threads << " threads");
-        const Bytes sealed = test::within_deadline([&] { return test::seal(plain, cs, threads); });
-        REQUIRE(sealed == reference);  // -j1 and -jN byte-identical
-        const test::OpenResult opened =
-            test::within_deadline([&] { return test::open(sealed, cs, threads); });
-        REQUIRE(test::message_of(opened.error) == "");
-        REQUIRE(opened.written == plain);
+      for (const test::Paths paths : test::kAllPaths) {
+        for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+          INFO(threads << " threads, " << paths);
+          const Bytes sealed = test::within_deadline([&] { return test::seal(plain, cs, threads, paths); });
+          REQUIRE(sealed == reference);  // -j1 and -jN, sequential and positional: byte-identical
+          const test::OpenResult opened =
+              test::within_deadline([&] { return test::open(sealed, cs, threads, paths); });
+          REQUIRE(test::message_of(opened.error) == "");
+          REQUIRE(opened.written == plain);
+        }
       }
     }
   }
@@ -53,36 +55,74 @@ TEST_CASE("many small chunks keep their order across workers") {
   const Bytes plain = test::random_bytes(3000 * 64 + 5);
   const Bytes reference = test::seal(plain, 64, 1);
   check_layout(plain, reference, 64);
-  for (const unsigned threads : {2u, 8u}) {
-    REQUIRE(test::within_deadline([&] { return test::seal(plain, 64, threads); }) == reference);
-    const test::OpenResult opened = test::within_deadline([&] { return test::open(reference, 64, threads); });
-    REQUIRE(test::message_of(opened.error) == "");
-    REQUIRE(opened.written == plain);
+  for (const test::Paths paths : test::kAllPaths) {
+    for (const unsigned threads : {2u, 8u}) {
+      INFO(threads << " threads, " << paths);
+      REQUIRE(test::within_deadline([&] { return test::seal(plain, 64, threads, paths); }) == reference);
+      const test::OpenResult opened =
+          test::within_deadline([&] { return test::open(reference, 64, threads, paths); });
+      REQUIRE(test::message_of(opened.error) == "");
+      REQUIRE(opened.written == plain);
+    }
   }
 }
 
-TEST_CASE("stats and progress report what was written") {
+TEST_CASE("stats and progress report what was written, in order, on every path") {
   const std::size_t cs = 4096;
   const Bytes plain = test::random_bytes(5 * cs + 7);
-  io::MemoryReader in(plain);
-  io::MemoryWriter out;
-  std::vector<std::uint64_t> progress;
-  core::PipelineConfig cfg = test::config(3);
-  cfg.progress = [&](std::uint64_t bytes) { progress.push_back(bytes); };
-  const core::PipelineStats stats = core::run_pipeline(test::codec(core::Direction::seal, cs), in, out, cfg);
-  REQUIRE(stats.chunks == 6);
-  REQUIRE(stats.plaintext_bytes == plain.size());
-  REQUIRE(stats.ciphertext_bytes == out.data().size());
-  REQUIRE(progress == std::vector<std::uint64_t>{cs, 2 * cs, 3 * cs, 4 * cs, 5 * cs, 5 * cs + 7});
-  REQUIRE_FALSE(out.committed());  // committing is the caller's decision
+  for (const test::Paths paths : test::kAllPaths) {
+    INFO(paths);
+    io::MemoryReader in(plain, paths.in);
+    io::MemoryWriter out(paths.out);
+    std::vector<std::uint64_t> progress;
+    core::PipelineConfig cfg = test::config(3);
+    cfg.progress = [&](std::uint64_t bytes) { progress.push_back(bytes); };
+    const core::PipelineStats stats =
+        core::run_pipeline(test::codec(core::Direction::seal, cs), in, out, cfg);
+    REQUIRE(stats.chunks == 6);
+    REQUIRE(stats.plaintext_bytes == plain.size());
+    REQUIRE(stats.ciphertext_bytes == out.data().size());
+    // Monotonic even when records are written out of order: progress follows the written prefix.
+    REQUIRE(progress == std::vector<std::uint64_t>{cs, 2 * cs, 3 * cs, 4 * cs, 5 * cs, 5 * cs + 7});
+    REQUIRE_FALSE(out.committed());  // committing is the caller's decision
+    // Both streams end where sequential reading and writing would have left them.
+    REQUIRE(in.position() == plain.size());
+    REQUIRE(out.position() == out.data().size());
 
-  io::MemoryReader sealed_in(out.data());
-  io::MemoryWriter plain_out;
-  const core::PipelineStats back =
-      core::run_pipeline(test::codec(core::Direction::open, cs), sealed_in, plain_out, test::config(2));
-  REQUIRE(back.chunks == 6);
-  REQUIRE(back.plaintext_bytes == plain.size());
-  REQUIRE(back.ciphertext_bytes == out.data().size());
+    io::MemoryReader sealed_in(out.data(), paths.in);
+    io::MemoryWriter plain_out(paths.out);
+    const core::PipelineStats back =
+        core::run_pipeline(test::codec(core::Direction::open, cs), sealed_in, plain_out, test::config(2));
+    REQUIRE(back.chunks == 6);
+    REQUIRE(back.plaintext_bytes == plain.size());
+    REQUIRE(back.ciphertext_bytes == out.data().size());
+    REQUIRE(plain_out.data() == plain);
+  }
+}
+
+TEST_CASE("positional access starts at the streams' positions (after a header)") {
+  const std::size_t cs = 4096;
+  const Bytes plain = test::random_bytes(3 * cs + 5);
+  const Bytes header = test::random_bytes(77);
+  const Bytes reference = test::seal(plain, cs, 1);
+  for (const test::Paths paths : test::kAllPaths) {
+    for (const unsigned threads : {1u, 4u}) {
+      INFO(threads << " threads, " << paths);
+      Bytes input = header;
+      input.insert(input.end(), plain.begin(), plain.end());
+      io::MemoryReader in(input, paths.in);
+      Bytes skipped(header.size());
+      REQUIRE(in.read(skipped.data(), skipped.size()) == header.size());
+      io::MemoryWriter out(paths.out);
+      out.write(header.data(), header.size());
+      test::within_deadline([&] {
+        return core::run_pipeline(test::codec(core::Direction::seal, cs), in, out, test::config(threads));
+      });
+      Bytes expected = header;
+      expected.insert(expected.end(), reference.begin(), reference.end());
+      REQUIRE(out.data() == expected);
+    }
+  }
 }
 
 TEST_CASE("a zero or absurd chunk size is a usage error, before any I/O") {

@@ -14,7 +14,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <future>
+#include <mutex>
 #include <optional>
+#include <ostream>
 #include <span>
 #include <string>
 #include <vector>
@@ -52,9 +54,29 @@ inline core::PipelineConfig config(unsigned threads) {
   return c;
 }
 
-inline Bytes seal(const Bytes& plain, std::size_t chunk_size, unsigned threads) {
-  io::MemoryReader in(plain);
-  io::MemoryWriter out;
+// How the pipeline meets its streams: sequentially on both sides (pipes), or with random access to the input
+// and/or the output (regular files), where workers read and write their own records. Every behaviour must be
+// the same on all four.
+struct Paths {
+  io::MemoryAccess in = io::MemoryAccess::sequential;
+  io::MemoryAccess out = io::MemoryAccess::sequential;
+};
+inline constexpr Paths kAllPaths[] = {
+    {io::MemoryAccess::sequential, io::MemoryAccess::sequential},
+    {io::MemoryAccess::positional, io::MemoryAccess::sequential},
+    {io::MemoryAccess::sequential, io::MemoryAccess::positional},
+    {io::MemoryAccess::positional, io::MemoryAccess::positional},
+};
+inline const char* access_name(io::MemoryAccess a) {
+  return a == io::MemoryAccess::positional ? "positional" : "sequential";
+}
+inline std::ostream& operator<<(std::ostream& os, const Paths& p) {
+  return os << access_name(p.in) << " input, " << access_name(p.out) << " output";
+}
+
+inline Bytes seal(const Bytes& plain, std::size_t chunk_size, unsigned threads, Paths paths = {}) {
+  io::MemoryReader in(plain, paths.in);
+  io::MemoryWriter out(paths.out);
   core::run_pipeline(codec(core::Direction::seal, chunk_size), in, out, config(threads));
   return out.data();
 }
@@ -65,9 +87,9 @@ struct OpenResult {
   std::optional<core::Error> error;
 };
 
-inline OpenResult open(const Bytes& sealed, std::size_t chunk_size, unsigned threads) {
-  io::MemoryReader in(sealed);
-  io::MemoryWriter out;
+inline OpenResult open(const Bytes& sealed, std::size_t chunk_size, unsigned threads, Paths paths = {}) {
+  io::MemoryReader in(sealed, paths.in);
+  io::MemoryWriter out(paths.out);
   OpenResult r;
   try {
     core::run_pipeline(codec(core::Direction::open, chunk_size), in, out, config(threads));
@@ -91,48 +113,106 @@ auto within_deadline(F&& f) {
   return fut.get();
 }
 
-// Serves bytes from memory and throws IoError(err) once a read would cross byte `fail_at`.
-class FaultyReader final : public io::Reader {
+// Serves bytes from memory and throws IoError(err) once a read would cross byte `fail_at`; with positional
+// access, also from read_at() (as a regular file would).
+class FaultyReader final : public io::Reader, public io::PositionalReader {
  public:
-  FaultyReader(std::span<const std::uint8_t> data, std::size_t fail_at, int err)
-      : data_(data), fail_at_(fail_at), err_(err) {}
+  FaultyReader(std::span<const std::uint8_t> data, std::size_t fail_at, int err,
+               io::MemoryAccess access = io::MemoryAccess::sequential)
+      : data_(data), fail_at_(fail_at), err_(err), access_(access) {}
   std::size_t read(std::uint8_t* buf, std::size_t n) override {
-    if (pos_ + n > fail_at_) throw io::IoError("read failed", err_);
-    const std::size_t take = std::min(n, data_.size() - pos_);
-    if (take != 0) std::memcpy(buf, data_.data() + pos_, take);
+    const std::size_t take = read_at(pos_, buf, n);
     pos_ += take;
-    bytes_read += take;
     return take;
   }
   std::string name() const override { return "faulty-input"; }
-  std::atomic<std::uint64_t> bytes_read{0};
+  io::PositionalReader* positional() override {
+    return access_ == io::MemoryAccess::positional ? this : nullptr;
+  }
+  std::uint64_t size() const override { return data_.size(); }
+  std::size_t read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const override {
+    if (offset + n > fail_at_) throw io::IoError("read failed", err_);
+    const std::size_t take = offset >= data_.size() ? 0 : std::min<std::uint64_t>(n, data_.size() - offset);
+    if (take != 0) std::memcpy(buf, data_.data() + offset, take);
+    bytes_read += take;
+    return take;
+  }
+  std::uint64_t position() const override { return pos_; }
+  void seek(std::uint64_t offset) override { pos_ = offset; }
+  mutable std::atomic<std::uint64_t> bytes_read{0};
 
  private:
   std::span<const std::uint8_t> data_;
-  std::size_t pos_ = 0;
+  std::uint64_t pos_ = 0;
   std::size_t fail_at_;
   int err_;
+  io::MemoryAccess access_;
 };
 
-// Accepts `good_writes` write() calls (one per chunk), then throws IoError(err) on every later one.
-class FaultyWriter final : public io::Writer {
+// Accepts the first `good_writes` records, then throws IoError(err) on every later one: sequentially, the
+// first good_writes write() calls (one per record); with positional access, the write_at() calls below offset
+// good_writes * record_bytes (record_bytes: the output of a full record), in whatever order they come. `data`
+// holds what was written where it was written.
+class FaultyWriter final : public io::Writer, public io::PositionalWriter {
  public:
-  FaultyWriter(std::size_t good_writes, int err) : good_writes_(good_writes), err_(err) {}
+  FaultyWriter(std::size_t good_writes, int err, io::MemoryAccess access = io::MemoryAccess::sequential,
+               std::size_t record_bytes = 0)
+      : good_writes_(good_writes), err_(err), access_(access), record_bytes_(record_bytes) {}
   void write(const std::uint8_t* buf, std::size_t n) override {
+    std::lock_guard lock(mu_);
     if (writes_ == good_writes_) throw io::IoError("write failed", err_);
     ++writes_;
     data.insert(data.end(), buf, buf + n);
   }
   void commit() override { committed = true; }
   std::string name() const override { return "faulty-output"; }
+  io::PositionalWriter* positional() override {
+    return access_ == io::MemoryAccess::positional ? this : nullptr;
+  }
+  void write_at(std::uint64_t offset, const std::uint8_t* buf, std::size_t n) override {
+    std::lock_guard lock(mu_);
+    if (good_writes_ != SIZE_MAX && offset >= good_writes_ * record_bytes_)
+      throw io::IoError("write failed", err_);
+    if (data.size() < offset + n) data.resize(offset + n);
+    if (n != 0) std::memcpy(data.data() + offset, buf, n);
+  }
+  std::uint64_t position() const override { return 0; }
+  void seek(std::uint64_t) override {}
   Bytes data;
   bool committed = false;
 
  private:
+  std::mutex mu_;
   std::size_t writes_ = 0;
   std::size_t good_writes_;
   int err_;
+  io::MemoryAccess access_;
+  std::size_t record_bytes_;
 };
+
+// What a failed run may leave in its output: "" if allowed, else what is wrong. `expected` is the whole
+// correct output, in records of `record` bytes (the last may be shorter), and the first failure is at record
+// `bad`. Written sequentially: a prefix of `expected` ending at or before record `bad`. Written positionally
+// (only to an output nobody sees before commit, which a failed run never reaches): records that are correct
+// at their own offsets and holes (zeros, never written), but nothing of record `bad` itself.
+inline std::string failed_output_problem(const Bytes& written, const Bytes& expected, std::size_t record,
+                                         std::size_t bad, io::MemoryAccess out) {
+  if (out == io::MemoryAccess::sequential) {
+    if (written.size() > bad * record) return "sequential output runs past the failed record";
+    if (!std::equal(written.begin(), written.end(), expected.begin())) return "output is not a prefix";
+    return "";
+  }
+  if (written.size() > expected.size()) return "positional output is longer than the whole output";
+  for (std::size_t begin = 0; begin < written.size(); begin += record) {
+    const std::size_t end = std::min(written.size(), begin + record);
+    const bool hole =
+        std::all_of(written.begin() + begin, written.begin() + end, [](auto b) { return b == 0; });
+    if (begin / record == bad && !hole) return "the failed record was written";
+    if (!hole && !std::equal(written.begin() + begin, written.begin() + end, expected.begin() + begin))
+      return "record " + std::to_string(begin / record) + " is wrong";
+  }
+  return "";
+}
 
 inline std::string message_of(const std::optional<core::Error>& e) {
   return e ? e->what() : std::string();
