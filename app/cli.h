@@ -25,6 +25,7 @@ struct CryptArgs {
   std::string engine;  // "" = $PCRYPT_ENGINE or the fastest
   std::string kdf_memory, kdf_ops;
   std::string max_kdf_memory, max_kdf_ops;
+  std::string offset, length;  // decrypt: a plaintext byte range ("" = from the start / to the end)
 };
 
 struct KeygenArgs {
@@ -41,6 +42,7 @@ struct ParsedArgs {
   bool quiet = false;
   bool verbose = false;
   CryptArgs encrypt, decrypt;
+  CryptArgs verify;  // input, credentials, performance and KDF ceiling only
   KeygenArgs keygen;
   InfoArgs info;
   Verbosity verbosity() const {
@@ -53,6 +55,7 @@ struct Subcommands {
   CLI::App* decrypt;
   CLI::App* keygen;
   CLI::App* info;
+  CLI::App* verify;
 };
 
 // Registers pcrypt's options and subcommands on `app`, bound to `args` (which must outlive the parse).

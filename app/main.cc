@@ -9,12 +9,12 @@
 #include <string>
 #include <string_view>
 
-#include "bench/bench.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/endpoints.h"
 #include "app/logging.h"
 #include "app/report.h"
+#include "bench/bench.h"
 #include "core/error.h"
 #include "core/pipeline_error.h"
 #include "io/cleanup.h"
@@ -32,6 +32,7 @@ int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs
   if (sub.decrypt->parsed()) return run_decrypt(args.decrypt, args.verbosity());
   if (sub.keygen->parsed()) return run_keygen(args.keygen);
   if (sub.info->parsed()) return run_info(args.info);
+  if (sub.verify->parsed()) return run_verify(args.verify, args.verbosity());
   if (bench.command->parsed()) return bench.run();
   throw core::Error(core::ErrorKind::usage, "no command given", "see 'pcrypt --help'");
 }
