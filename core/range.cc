@@ -221,13 +221,14 @@ RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& 
   if (end == range.offset && end < size) return result;  // empty, and not at the end: nothing to check
 
   // The records holding [offset, end); a range that reaches the end includes the final record, even when it
-  // holds none of the range's bytes (an empty range at the end), so that its last flag is checked.
-  const bool to_end = end == size;
-  const std::uint64_t last = to_end ? *records - 1 : (end - 1) / chunk;
+  // holds none of the range's bytes (an empty range at the end), so that its last flag is checked. When the
+  // final record is among them, the slice runs to the end of the file, whose size the pipeline checks.
+  const std::uint64_t last = end == size ? *records - 1 : (end - 1) / chunk;
   const std::uint64_t first = std::min(range.offset / chunk, last);
-  FileSlice slice(file, layout.record_offset(first), to_end ? file_bytes : layout.record_offset(last + 1),
-                  to_end);
-  const bool file_continues = !to_end;
+  const bool has_final = last == *records - 1;
+  FileSlice slice(file, layout.record_offset(first), has_final ? file_bytes : layout.record_offset(last + 1),
+                  has_final);
+  const bool file_continues = !has_final;
   const ChunkCipher cipher = payload_cipher(engine_for(options.engine), file_key);
   const RangeCodec codec(cipher, layout, first, first, file_continues);
   RangeWriter writer(out, range.offset - first * chunk, end - range.offset);
