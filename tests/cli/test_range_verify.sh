@@ -83,3 +83,30 @@ expect 4 "$PCRYPT" decrypt -k key -o /dev/null --offset $cs cut
 expect_one_error "truncated payload"
 expect 4 "$PCRYPT" decrypt -k key -o /dev/null --offset $cs < cut
 expect 4 "$PCRYPT" verify -k key cut
+
+check "info: plaintext size and chunks from the file size, slot kinds, other files named"
+"$PCRYPT" info enc > info.txt
+grep -qx "plaintext size: $((3 * cs + 7)) bytes (12.0 KiB), from the file size (not verified: that needs the key)" info.txt ||
+  fail "info: plaintext size: $(grep plaintext info.txt)"
+grep -q '^chunks: 4, the final one holding 7 bytes$' info.txt || fail "info: $(grep chunks info.txt)"
+grep -qx 'unlocked by: a key file (1 key-file slot)' info.txt || fail "info: $(grep unlocked info.txt)"
+cat enc | "$PCRYPT" info | grep -qx 'plaintext size: unknown (the input is not a regular file)' ||
+  fail "info on a pipe claims a size"
+"$PCRYPT" info "$VECTORS/two_slots_hello.pcrypt" |
+  grep -qx 'unlocked by: a key file (1 key-file slot) or a passphrase (1 passphrase slot)' || fail "two slots"
+expect 3 "$PCRYPT" info key
+expect_one_error "this is a pcrypt key file"
+printf '# created: 2026-01-01T00:00:00Z\n# public key: age1qqq\nAGE-SECRET-KEY-1QQQ\n' > age.key
+expect 3 "$PCRYPT" info age.key
+expect_one_error "this is an age identity (secret key) file"
+echo 'age1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq' > age.pub
+expect 3 "$PCRYPT" info age.pub
+expect_one_error "this is an age recipient"
+printf -- '-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----\n' > id_ed25519
+expect 3 "$PCRYPT" info id_ed25519
+expect_one_error "this is an OpenSSH private key"
+echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI user@host' > id_ed25519.pub
+expect 3 "$PCRYPT" info < id_ed25519.pub
+expect_one_error "this is an OpenSSH public key"
+expect 3 "$PCRYPT" info plain
+expect_one_error "not a pcrypt file (bad magic)"
