@@ -109,4 +109,4 @@ echo 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI user@host' > id_ed25519.pub
 expect 3 "$PCRYPT" info < id_ed25519.pub
 expect_one_error "this is an OpenSSH public key"
 expect 3 "$PCRYPT" info plain
-expect_one_error "not a pcrypt file (bad magic)"
+expect_one_error "bad magic"
