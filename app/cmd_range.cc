@@ -41,7 +41,7 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
   const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
 
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
-  ProgressLine progress("decrypting", range.length, progress_wanted(verbosity == Verbosity::quiet));
+  ProgressLine progress("decrypting", std::nullopt, progress_wanted(verbosity == Verbosity::quiet));
   const core::RangeOptions range_options{options.threads, options.engine,
                                          [&progress](std::uint64_t bytes) { progress.update(bytes); }};
   core::RangeResult result;
