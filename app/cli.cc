@@ -160,7 +160,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->check(kNonEmpty);
   s.keygen->add_flag("-f,--force", args.keygen.force, "Overwrite an existing key file");
 
-  s.info = app.add_subcommand("info", "Describe an encrypted file's header (no key needed)");
+  s.info = app.add_subcommand("info", "Describe an encrypted file: header, slots, sizes (no key needed)");
   s.info->add_option("FILE", args.info.file, "Encrypted file ('-' or none: standard input)")
       ->check(kNonEmpty);
   s.info->add_flag("--engines", args.info.engines, "List the AES engines and which one would be used");
