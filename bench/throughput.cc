@@ -139,11 +139,11 @@ void run_throughput(const Context& ctx, const ThroughputOptions& options) {
 
         auto encrypt = [&] {
           ciphertext.clear();
-          io::MemoryReader in(input);
+          io::MemoryReader in(input, io::MemoryAccess::positional);
           core::encrypt_stream(in, ciphertext, creds, eo);
         };
         auto decrypt = [&] {
-          io::MemoryReader in(ciphertext.data());
+          io::MemoryReader in(ciphertext.data(), io::MemoryAccess::positional);
           HashingWriter out;
           core::decrypt_stream(in, out, creds, dopt);
           return out.digest();
@@ -179,7 +179,8 @@ void run_throughput(const Context& ctx, const ThroughputOptions& options) {
             "input: " + core::format_bytes(size, core::ByteStyle::exact) +
                 " from randombytes_buf, XXH3-128 " + to_hex(input_hash) +
                 "; each run encrypts it with core::encrypt_stream (key-file credential) into memory, then "
-                "decrypts that with core::decrypt_stream into an XXH3-128 hasher",
+                "decrypts that with core::decrypt_stream into an XXH3-128 hasher; both read their input "
+                "positionally, as the pipeline reads a regular file (each worker copies its own chunks)",
             "rates are plaintext bytes / time (MB = 10^6 B) for both directions; " +
                 std::to_string(ctx.method.warmups) + " untimed warm-up run(s) first",
             "memory held: input + ciphertext (about 2 x size); decrypted output is hashed, never stored"};
