@@ -132,6 +132,34 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->type_name("N")
       ->check(kNonEmpty);
 
+  s.decrypt
+      ->add_option("--offset", args.decrypt.offset,
+                   "Output only the plaintext from byte SIZE on (e.g. 3GiB); default output: standard output")
+      ->type_name("SIZE")
+      ->check(kNonEmpty);
+  s.decrypt
+      ->add_option("--length", args.decrypt.length,
+                   "Output at most SIZE plaintext bytes (with or without --offset; default: to the end)")
+      ->type_name("SIZE")
+      ->check(kNonEmpty);
+
+  s.verify = app.add_subcommand(
+      "verify", "Authenticate FILE's header and every chunk, writing nothing; exit status as decrypt's");
+  s.verify->add_option("FILE", args.verify.file, "Encrypted file ('-' or none: standard input)")
+      ->check(kNonEmpty);
+  add_credentials(*s.verify, args.verify, "Key file; repeat to try several");
+  add_performance(*s.verify, args.verify);
+  s.verify
+      ->add_option("--max-kdf-memory", args.verify.max_kdf_memory,
+                   "Refuse passphrase slots that need more Argon2id memory than SIZE")
+      ->type_name("SIZE")
+      ->check(kNonEmpty);
+  s.verify
+      ->add_option("--max-kdf-ops", args.verify.max_kdf_ops,
+                   "Refuse passphrase slots with more than N passes")
+      ->type_name("N")
+      ->check(kNonEmpty);
+
   s.keygen = app.add_subcommand("keygen", "Generate a random key file");
   s.keygen
       ->add_option("-o,--output", args.keygen.output,
@@ -139,12 +167,12 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->check(kNonEmpty);
   s.keygen->add_flag("-f,--force", args.keygen.force, "Overwrite an existing key file");
 
-  s.info = app.add_subcommand("info", "Describe an encrypted file's header (no key needed)");
+  s.info = app.add_subcommand("info", "Describe an encrypted file: header, slots, sizes (no key needed)");
   s.info->add_option("FILE", args.info.file, "Encrypted file ('-' or none: standard input)")
       ->check(kNonEmpty);
   s.info->add_flag("--engines", args.info.engines, "List the AES engines and which one would be used");
 
-  for (CLI::App* sub : {s.encrypt, s.decrypt, s.keygen, s.info}) sub->footer(kSubcommandFooter);
+  for (CLI::App* sub : {s.encrypt, s.decrypt, s.verify, s.keygen, s.info}) sub->footer(kSubcommandFooter);
   return s;
 }
 

@@ -26,6 +26,7 @@ struct CryptArgs {
   std::string kdf_memory, kdf_ops;
   std::string max_kdf_memory, max_kdf_ops;
   bool progress = false;  // --progress: draw it even when stderr is not a terminal
+  std::string offset, length;  // decrypt: a plaintext byte range ("" = from the start / to the end)
 };
 
 struct KeygenArgs {
@@ -42,6 +43,7 @@ struct ParsedArgs {
   bool quiet = false;
   bool verbose = false;
   CryptArgs encrypt, decrypt;
+  CryptArgs verify;  // input, credentials, performance and KDF ceiling only
   KeygenArgs keygen;
   InfoArgs info;
   Verbosity verbosity() const {
@@ -54,6 +56,7 @@ struct Subcommands {
   CLI::App* decrypt;
   CLI::App* keygen;
   CLI::App* info;
+  CLI::App* verify;
 };
 
 // Registers pcrypt's options and subcommands on `app`, bound to `args` (which must outlive the parse).

@@ -93,6 +93,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
 }
 
 int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
+  if (!args.offset.empty() || !args.length.empty()) return run_decrypt_range(args, verbosity);
   require_credential(args, PassphrasePurpose::decrypt);
   core::DecryptOptions options = decrypt_options(args);
   const std::string out_path = output_path(args, false);

@@ -1,13 +1,40 @@
 // `pcrypt info`: the header in plain words (no key needed), and/or the engine table.
 #include <cstdio>
+#include <span>
+#include <vector>
 
 #include "app/commands.h"
 #include "app/endpoints.h"
 #include "app/report.h"
 #include "core/crypt.h"
 #include "core/error.h"
+#include "core/file_description.h"
+#include "core/format.h"
 
 namespace pcrypt::app {
+namespace {
+
+// Enough for every header the format allows, and for the first lines of any key file.
+constexpr std::size_t kStartBytes = 4096;
+
+// The bytes already read, then the rest of the input.
+class ReplayReader final : public io::Reader {
+ public:
+  ReplayReader(std::span<const std::uint8_t> start, io::Reader& rest) : start_(start), rest_(rest) {}
+  std::size_t read(std::uint8_t* buf, std::size_t n) override {
+    std::size_t got = 0;
+    while (got < n && pos_ < start_.size()) buf[got++] = start_[pos_++];
+    return got < n ? got + rest_.read(buf + got, n - got) : got;
+  }
+  std::string name() const override { return rest_.name(); }
+
+ private:
+  std::span<const std::uint8_t> start_;
+  std::size_t pos_ = 0;
+  io::Reader& rest_;
+};
+
+}  // namespace
 
 int run_info(const InfoArgs& args) {
   if (args.engines) std::fputs(engine_table().c_str(), stdout);
@@ -16,9 +43,18 @@ int run_info(const InfoArgs& args) {
 
   Input input = open_input(args.file);
   refuse_terminal_input(input);
+  std::vector<std::uint8_t> start(kStartBytes);
+  start.resize(input.reader->read(start.data(), start.size()));
   std::string description;
   try {
-    description = core::describe_header(*input.reader);
+    const bool pcrypt_magic = start.size() >= core::kMagic.size() &&
+                              std::equal(core::kMagic.begin(), core::kMagic.end(), start.begin());
+    if (!pcrypt_magic)
+      if (const auto other = core::recognise_other_file(start))
+        throw core::Error(core::ErrorKind::header, "not a pcrypt file: this is " + other->what, other->hint);
+    ReplayReader in(start, *input.reader);
+    const core::ParsedHeader parsed = core::read_header(in);
+    description = core::describe_parsed_header(parsed) + core::describe_payload(parsed, input.size);
   } catch (const core::Error& e) {
     throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
   }

@@ -11,5 +11,8 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity);
 int run_decrypt(const CryptArgs& args, Verbosity verbosity);
 int run_keygen(const KeygenArgs& args);
 int run_info(const InfoArgs& args);
+int run_verify(const CryptArgs& args, Verbosity verbosity);
+// `decrypt --offset/--length` (run_decrypt hands over when either is given).
+int run_decrypt_range(const CryptArgs& args, Verbosity verbosity);
 
 }  // namespace pcrypt::app

@@ -1,0 +1,78 @@
+#include "core/file_description.h"
+
+#include <string_view>
+
+#include "core/byte_size.h"
+#include "core/payload.h"
+
+namespace pcrypt::core {
+namespace {
+
+std::string bytes_in_words(std::uint64_t n) {
+  const std::string exact = std::to_string(n) + " bytes";
+  return n < 1024 ? exact : exact + " (" + format_bytes(n) + ")";
+}
+
+std::string count(std::size_t n, const char* kind) {
+  return std::to_string(n) + " " + kind + (n == 1 ? " slot" : " slots");
+}
+
+std::string slot_kinds(const FileHeader& h) {
+  std::size_t keys = 0, passphrases = 0;
+  for (const KeySlot& s : h.slots) (s.kind == SlotKind::passphrase ? passphrases : keys) += 1;
+  std::string out;
+  if (keys > 0) out += "a key file (" + count(keys, "key-file") + ")";
+  if (keys > 0 && passphrases > 0) out += " or ";
+  if (passphrases > 0) out += "a passphrase (" + count(passphrases, "passphrase") + ")";
+  return out;
+}
+
+}  // namespace
+
+std::string describe_payload(const ParsedHeader& parsed, std::optional<std::uint64_t> file_bytes) {
+  std::string out = "unlocked by: " + slot_kinds(parsed.header) + "\n";
+  if (!file_bytes) return out + "plaintext size: unknown (the input is not a regular file)\n";
+  const PayloadLayout layout{parsed.header.chunk_size, parsed.total_bytes()};
+  const std::uint64_t payload = *file_bytes > layout.payload_offset ? *file_bytes - layout.payload_offset : 0;
+  const std::optional<std::uint64_t> records = layout.record_count(payload);
+  if (!records)
+    return out + "payload: " + bytes_in_words(payload) +
+           ", a length no complete payload has: the file is truncated\n";
+  const std::uint64_t plaintext = payload - *records * kChunkTagBytes;
+  out += "plaintext size: " + bytes_in_words(plaintext) +
+         ", from the file size (not verified: that needs the key)\n";
+  const std::uint64_t final_bytes = plaintext - (*records - 1) * layout.chunk_size;
+  out +=
+      "chunks: " + std::to_string(*records) + ", the final one holding " + bytes_in_words(final_bytes) + "\n";
+  out += "payload: " + bytes_in_words(payload) + ", the plaintext and a 16-byte tag per chunk\n";
+  return out;
+}
+
+std::optional<OtherFile> recognise_other_file(std::span<const std::uint8_t> start) {
+  const std::string_view text(reinterpret_cast<const char*>(start.data()), start.size());
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    if (line.empty() || line == "\r" || line.front() == '#') continue;
+    const char* const no_age = "pcrypt does not read age keys or age-encrypted files";
+    const char* const no_ssh = "pcrypt does not use SSH keys; 'pcrypt keygen' makes a pcrypt key file";
+    if (line.starts_with("PCRYPT-KEY-"))
+      return OtherFile{"a pcrypt key file, not an encrypted file",
+                       "use it with -k to encrypt or decrypt; 'pcrypt info' describes encrypted files"};
+    if (line.starts_with("AGE-SECRET-KEY-1")) return OtherFile{"an age identity (secret key) file", no_age};
+    if (line.starts_with("age1")) return OtherFile{"an age recipient (public key)", no_age};
+    if (line.starts_with("age-encryption.org/")) return OtherFile{"an age-encrypted file", no_age};
+    if (line.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----"))
+      return OtherFile{"an OpenSSH private key", no_ssh};
+    for (std::string_view type : {"ssh-ed25519 ", "ssh-rsa ", "ecdsa-sha2-", "sk-ssh-ed25519"})
+      if (line.starts_with(type)) return OtherFile{"an OpenSSH public key", no_ssh};
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace pcrypt::core

@@ -1,0 +1,75 @@
+// Decrypting one byte range of a pcrypt file's plaintext (FORMAT.md §4 makes every record's place known from
+// the chunk size alone): only the records that hold the range are read and authenticated, and every byte
+// written is authenticated. Made for programs that want part of a large file, and for jobs that decrypt one
+// file by ranges on many machines: unlock the header once (unlock_header), hand each job the parsed header
+// and the file key, and let each call decrypt_range on its own copy of the file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "core/aes/engine.h"
+#include "core/aes/secret_bytes.h"
+#include "core/credential.h"
+#include "core/format.h"
+#include "core/keys.h"
+#include "io/stream.h"
+
+namespace pcrypt::core {
+
+// Plaintext bytes [offset, offset + length), or [offset, end) without a length. A range that runs past the
+// end of the plaintext stops there; an offset past the end is an error.
+struct ByteRange {
+  std::uint64_t offset = 0;
+  std::optional<std::uint64_t> length;
+};
+
+struct RangeOptions {
+  unsigned threads = 0;                 // pipeline workers; 0 = online cores
+  const aes::Engine* engine = nullptr;  // nullptr = aes::best_engine()
+  std::function<void(std::uint64_t)> progress;
+};
+
+// A header whose MAC has been verified, and the file key it wraps.
+struct UnlockedHeader {
+  ParsedHeader parsed;
+  SecretBytes file_key;
+};
+
+// Reads the header from `in` (leaving it at the payload) and unlocks it as decrypt does (FORMAT.md §5 steps
+// 1-6): Error(header) for a malformed header, wrong credentials or a modified header.
+UnlockedHeader unlock_header(io::Reader& in, const std::vector<Credential>& credentials,
+                             const KdfLimits& ceiling);
+
+// What a range read did.
+struct RangeResult {
+  std::uint64_t bytes_written = 0;    // plaintext bytes written to `out`
+  std::uint64_t records_opened = 0;   // records read and authenticated
+  std::uint64_t plaintext_bytes = 0;  // the whole file's plaintext size, from the file size
+};
+
+// Writes plaintext bytes `range` of the pcrypt file `file` (a seekable input: header at offset 0, the
+// payload up to its size) to `out`, in order; does not commit `out`. Verifies the header MAC with `file_key`
+// (Error(header) if it does not match: a wrong key or a header that is not this file's). Reads only the
+// records that hold the range with pread, in parallel, and authenticates each one before any of its bytes is
+// written; when the range reaches the end of the plaintext the final record is read too and its last flag
+// checked, so a file cut short is detected (Error(payload)). Records outside the range are neither read nor
+// authenticated: damage there goes unnoticed. Error(usage) naming the plaintext size if range.offset is past
+// the end; Error(payload) if the file's length is one no complete payload has.
+RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& header,
+                          const SecretBytes& file_key, const ByteRange& range, io::Writer& out,
+                          const RangeOptions& options);
+
+// The same for an input that can only be read in order (a pipe), positioned at the payload (after
+// unlock_header): the records before the range are read and discarded without being authenticated, the ones
+// that hold it are authenticated, and reading stops after the range's last record (plus one byte, to know
+// whether it was the final one). The plaintext size is only known when the input ends inside the range, so
+// an offset past the end is found by reading to the end (and, unlike the seekable case, after checking the
+// final record). With length 0 the record holding the offset is still read, to find whether it exists.
+// RangeResult::plaintext_bytes is 0 unless the input ended.
+RangeResult decrypt_range_stream(io::Reader& in, const ParsedHeader& header, const SecretBytes& file_key,
+                                 const ByteRange& range, io::Writer& out, const RangeOptions& options);
+
+}  // namespace pcrypt::core
