@@ -11,5 +11,6 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity);
 int run_decrypt(const CryptArgs& args, Verbosity verbosity);
 int run_keygen(const KeygenArgs& args);
 int run_info(const InfoArgs& args);
+int run_rekey(const RekeyArgs& args, Verbosity verbosity);
 
 }  // namespace pcrypt::app

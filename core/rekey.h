@@ -1,0 +1,32 @@
+// `pcrypt rekey` (docs/FORMAT.md §3.4): a new header for the same file key, chunk size and payload. Pure:
+// from the header that was read, the file key it opened to and the requested changes, the new header's bytes.
+// The payload is not this function's business (the caller copies it unchanged).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/aes/secret_bytes.h"
+#include "core/credential.h"
+#include "core/format.h"
+#include "core/keys.h"
+
+namespace pcrypt::core {
+
+struct RekeyChanges {
+  // Slots to drop, numbered from 1 as `pcrypt info` numbers them (in the header being changed).
+  std::vector<std::size_t> remove_slots;
+  // One new slot each, appended after the kept slots in this order.
+  std::vector<Credential> add;
+  KdfLimits kdf = default_kdf_params();  // costs of new passphrase slots
+  PassphraseKekCache* kek_cache = nullptr;
+};
+
+// The new header (fields and MAC) as bytes. Throws Error(header) if `file_key` does not authenticate
+// `parsed` (never rewrite a header nobody verified), Error(usage) for nothing to change, a slot number out of
+// range or given twice, removing every slot, or a result with more slots than the format allows (§3.2).
+std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretBytes& file_key,
+                                       const RekeyChanges& changes);
+
+}  // namespace pcrypt::core
