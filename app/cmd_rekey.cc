@@ -135,10 +135,10 @@ int run_rekey(const RekeyArgs& args, Verbosity /*verbosity*/) {
   }();
   changes.add = added_credentials(args);
   refuse_duplicate_keys(parsed, changes.add, changes.remove_slots);
-  const std::vector<std::uint8_t> header = core::rekey_header(parsed, file_key, changes);
-
-  // In place the target is the input itself, a regular file: replacing it is the point.
+  // In place the target is the input itself, a regular file: replacing it is the point. Opened before the
+  // new slots' Argon2id runs, so an interruption at any later moment finds (and removes) the temporary.
   io::AtomicFileWriter out(out_path, in_place || args.force);
+  const std::vector<std::uint8_t> header = core::rekey_header(parsed, file_key, changes);
   out.write(header.data(), header.size());
   const auto* reader = dynamic_cast<const io::FdReader*>(input.reader.get());
   if (reader == nullptr) throw std::logic_error("rekey: the input is not a file descriptor");
