@@ -76,8 +76,9 @@ constexpr const char* kRekeyDescription =
     "re-encrypted, copied unchanged; a reflink where the file system shares extents). In place by default,\n"
     "through a temporary file and a rename: until the new file is complete, the old one is intact.\n"
     "Removing a slot does NOT revoke anyone who already opened the file: they may have kept the file key,\n"
-    "which still decrypts it. To lock them out, make a new file with a new file key:\n"
-    "  pcrypt decrypt -k OLD -o - FILE | pcrypt encrypt -k NEW -o NEWFILE";
+    "which still decrypts it (as does any old copy). To lock them out, use --new-file-key: the payload is\n"
+    "re-encrypted under a fresh file key (in one parallel pass, with the same atomic replacement), and the\n"
+    "result has only the slots of the credentials given (-k/-p and --add-*).";
 
 CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
   CLI::App* cmd = app.add_subcommand("rekey", "Add or remove key slots; the payload is copied unchanged");
@@ -110,6 +111,13 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
                   "Remove slot N, numbered as 'pcrypt info' shows them; repeatable (never the last one)")
       ->type_name("N")
       ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_flag(
+      "--new-file-key", a.new_file_key,
+      "Re-encrypt under a fresh file key (revokes every other slot); slots: -k/-p and --add-* only");
+  cmd->add_option("-j,--threads", a.threads,
+                  "Worker threads for --new-file-key (default: one per online core)")
+      ->type_name("N")
       ->check(kNonEmpty);
   cmd->add_option("--kdf-memory", a.kdf_memory, "Argon2id memory for an added passphrase slot, e.g. 256MiB")
       ->type_name("SIZE")

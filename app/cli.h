@@ -41,6 +41,8 @@ struct RekeyArgs {
   bool add_passphrase = false;
   std::string add_passphrase_file;
   std::vector<std::string> remove_slots;  // numbers as `pcrypt info` shows them, checked by the command
+  bool new_file_key = false;              // re-encrypt under a fresh file key (slots: the credentials given)
+  std::string threads;                    // --new-file-key's pipeline; "" = one per online core
   std::string kdf_memory, kdf_ops;
   std::string max_kdf_memory, max_kdf_ops;
 };

@@ -1,6 +1,7 @@
 // `pcrypt rekey`: a new header (slots added or removed, same file key) followed by the payload bytes copied
 // unchanged. The header work is core::rekey_header, the copy io::copy_range, the atomic replacement
 // io::AtomicFileWriter: the original stays whole until the new file is complete and synced.
+#include <sodium.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
@@ -11,6 +12,7 @@
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
+#include "app/progress.h"
 #include "app/report.h"
 #include "app/size_arg.h"
 #include "core/error.h"
@@ -37,6 +39,7 @@ CryptArgs opening_args(const RekeyArgs& args) {
   a.max_kdf_ops = args.max_kdf_ops;
   a.kdf_memory = args.kdf_memory;
   a.kdf_ops = args.kdf_ops;
+  a.threads = args.threads;
   return a;
 }
 
@@ -87,16 +90,58 @@ void check_in_place_target(const std::string& path) {
                       "the other names would keep the old header; write the result elsewhere with -o");
 }
 
+bool same_key(const core::Credential& a, const core::Credential& b) {
+  return a.kind == b.kind && a.secret.size() == b.secret.size() &&
+         sodium_memcmp(a.secret.data(), b.secret.data(), a.secret.size()) == 0;
+}
+
+// --new-file-key: decrypt and re-encrypt in one pass; slots for the opening credentials, then the added ones.
+int reencrypt(const RekeyArgs& args, Verbosity verbosity, Input& input, const core::ParsedHeader& parsed,
+              const SecretBytes& file_key, const std::vector<core::Credential>& opening,
+              core::RekeyChanges& changes) {
+  std::vector<core::Credential> slots;
+  for (const core::Credential& c : opening)
+    slots.push_back(core::Credential{c.kind, SecretBytes(c.secret.span())});
+  for (core::Credential& c : changes.add) {
+    const bool repeated = std::any_of(slots.begin(), slots.end(), [&](const core::Credential& s) {
+      return s.kind == core::Credential::Kind::key_file && same_key(s, c);
+    });
+    if (repeated)
+      throw core::Error(core::ErrorKind::usage, "a key file given with --add-key is also given with -k");
+    slots.push_back(std::move(c));
+  }
+  core::EncryptOptions options = encrypt_options(opening_args(args));
+  options.kdf = changes.kdf;
+  options.kek_cache = changes.kek_cache;
+  const bool in_place = args.output.empty();
+  const std::string out_path = in_place ? args.file : args.output;
+  io::AtomicFileWriter out(out_path, in_place || args.force);
+  ProgressLine progress("re-encrypting", input.size, progress_wanted(verbosity == Verbosity::quiet));
+  options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
+  try {
+    core::reencrypt_stream(parsed, file_key, *input.reader, out, slots, options);
+  } catch (const core::Error& e) {
+    throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
+  }
+  out.commit();
+  progress.finish();
+  spdlog::info("re-encrypted {} under a new file key with {} slot(s)", out_path, slots.size());
+  return 0;
+}
+
 }  // namespace
 
-int run_rekey(const RekeyArgs& args, Verbosity /*verbosity*/) {
+int run_rekey(const RekeyArgs& args, Verbosity verbosity) {
   const CryptArgs opening = opening_args(args);
   require_credential(opening);
   const core::DecryptOptions open_options = decrypt_options(opening);
   core::RekeyChanges changes;
   changes.kdf = encrypt_options(opening).kdf;
   changes.remove_slots = slot_numbers(args.remove_slots);
-  if (changes.remove_slots.empty() && args.add_keys.empty() && !args.add_passphrase &&
+  if (args.new_file_key && !changes.remove_slots.empty())
+    throw core::Error(core::ErrorKind::usage, "--remove-slot has no meaning with --new-file-key",
+                      "the new file has only the slots of the credentials given (-k/-p and --add-*)");
+  if (!args.new_file_key && changes.remove_slots.empty() && args.add_keys.empty() && !args.add_passphrase &&
       args.add_passphrase_file.empty())
     throw core::Error(core::ErrorKind::usage, "nothing to change",
                       "add a slot with --add-key/--add-passphrase, or remove one with --remove-slot N");
@@ -134,6 +179,7 @@ int run_rekey(const RekeyArgs& args, Verbosity /*verbosity*/) {
     }
   }();
   changes.add = added_credentials(args);
+  if (args.new_file_key) return reencrypt(args, verbosity, input, parsed, file_key, credentials, changes);
   refuse_duplicate_keys(parsed, changes.add, changes.remove_slots);
   // In place the target is the input itself, a regular file: replacing it is the point. Opened before the
   // new slots' Argon2id runs, so an interruption at any later moment finds (and removes) the temporary.

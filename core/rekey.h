@@ -9,6 +9,7 @@
 
 #include "core/aes/secret_bytes.h"
 #include "core/credential.h"
+#include "core/crypt.h"
 #include "core/format.h"
 #include "core/keys.h"
 
@@ -28,5 +29,19 @@ struct RekeyChanges {
 // range or given twice, removing every slot, or a result with more slots than the format allows (§3.2).
 std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretBytes& file_key,
                                        const RekeyChanges& changes);
+
+}  // namespace pcrypt::core
+
+namespace pcrypt::core {
+
+// `pcrypt rekey --new-file-key`: re-encrypts the payload that follows `parsed` in `payload_in` under a fresh
+// file key, in one parallel pass (each record opened under the old payload key and sealed under the new one,
+// same chunk size and index), after a new header with one slot per credential (at least one; old slots cannot
+// be carried over, their keys are unknown here). `old_file_key` must authenticate `parsed` (Error(header)
+// otherwise). Payload damage is Error(payload) as in decrypt; nothing unauthenticated is ever sealed. Does
+// not commit `out`.
+PipelineStats reencrypt_stream(const ParsedHeader& parsed, const SecretBytes& old_file_key,
+                               io::Reader& payload_in, io::Writer& out,
+                               const std::vector<Credential>& credentials, const EncryptOptions& options);
 
 }  // namespace pcrypt::core

@@ -146,3 +146,30 @@ TEST_CASE("a KEK cache runs Argon2id once per (passphrase, salt, costs): encrypt
   CHECK(core::make_slot(key_a, pw, test::cheap_kdf()).kdf_salt !=
         core::make_slot(key_a, pw, test::cheap_kdf()).kdf_salt);
 }
+
+TEST_CASE("reencrypt_stream: a fresh file key, same plaintext and chunk size; damage is a payload error") {
+  const Bytes plain = test::random_bytes(3 * 4096 + 7);
+  const core::Credential k1 = test::fresh_key();
+  const core::Credential k2 = test::fresh_key();
+  const Bytes file = test::encrypt(plain, test::creds(k1));
+  const core::ParsedHeader parsed = parse(file);
+  const SecretBytes file_key = core::unlock_file_key(parsed, test::creds(k1), core::default_kdf_ceiling());
+  core::EncryptOptions options;
+  options.threads = 2;
+  auto run = [&](const Bytes& input) {
+    io::MemoryReader in(input);
+    core::read_header(in);
+    io::MemoryWriter out;
+    core::reencrypt_stream(parsed, file_key, in, out, test::creds(k2), options);
+    return out.data();
+  };
+  const Bytes fresh = run(file);
+  const core::ParsedHeader after = parse(fresh);
+  CHECK(after.header.chunk_size == parsed.header.chunk_size);
+  CHECK(fresh.size() - after.total_bytes() == file.size() - parsed.total_bytes());
+  CHECK(test::decrypt(fresh, test::creds(k2)) == plain);
+  test::error_of(core::ErrorKind::header, [&] { test::decrypt(fresh, test::creds(k1)); });
+  Bytes damaged = file;
+  damaged[damaged.size() - 20] ^= 1;
+  test::error_of(core::ErrorKind::payload, [&] { run(damaged); });
+}

@@ -147,4 +147,31 @@ expect 1 "$PCRYPT" rekey f.pcrypt -k k2 --add-key k3
 expect_one_error "hard links"
 rm hard.pcrypt
 
+
+check "--new-file-key: re-encrypted (payload differs), slots only for the credentials given, old keys locked out"
+"$PCRYPT" encrypt -k k1 -k k2 --chunk-size 64KiB plain -o n.pcrypt
+cp n.pcrypt n.orig
+"$PCRYPT" rekey n.pcrypt -k k1 --add-key k3 --new-file-key -j 2
+[[ $("$PCRYPT" info n.pcrypt | grep -c '^slot [0-9]*: ') == 2 ]] || fail "expected 2 slots (k1, k3)"
+"$PCRYPT" info n.pcrypt | grep -q '^chunk size: 65536' || fail "chunk size not kept"
+"$PCRYPT" decrypt -k k1 n.pcrypt -o - | cmp - plain
+"$PCRYPT" decrypt -k k3 n.pcrypt -o - | cmp - plain
+expect 3 "$PCRYPT" decrypt -k k2 n.pcrypt -o -
+payload_of n.pcrypt > new.payload
+payload_of n.orig > old.payload
+! cmp -s new.payload old.payload || fail "payload not re-encrypted"
+[[ $(stat -c %s new.payload) == $(stat -c %s old.payload) ]] || fail "payload length changed"
+rm new.payload old.payload
+expect 2 "$PCRYPT" rekey n.pcrypt -k k1 --new-file-key --remove-slot 1
+expect_one_error "--remove-slot"
+check "--new-file-key on a damaged payload: exit 4, original intact"
+cp n.orig d.pcrypt
+size=$(stat -c %s d.pcrypt)
+printf '\x01' | dd of=d.pcrypt bs=1 seek=$((size - 100)) conv=notrunc status=none
+cp d.pcrypt d.orig
+expect 4 "$PCRYPT" rekey d.pcrypt -k k1 --new-file-key
+expect_one_error "d.pcrypt"
+same d.pcrypt d.orig
+rm n.pcrypt n.orig d.pcrypt d.orig
+
 echo "rekey CLI tests passed"
