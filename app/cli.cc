@@ -34,8 +34,16 @@ const CLI::Validator kNonEmpty(
     },
     "", "NON_EMPTY");
 
-void add_input_output(CLI::App& cmd, CryptArgs& a, const char* default_output) {
-  cmd.add_option("FILE", a.file, "Input file ('-' or none: standard input)")->check(kNonEmpty);
+void add_input_output(CLI::App& cmd, CryptArgs& a, const char* default_output, bool several_files = false) {
+  if (several_files)
+    cmd.add_option("FILE", a.files,
+                   "Input files ('-' or none: standard input). Several: each to its default output name")
+        ->check(kNonEmpty)
+        ->each([&a](const std::string& value) {
+          if (a.file.empty()) a.file = value;
+        });
+  else
+    cmd.add_option("FILE", a.file, "Input file ('-' or none: standard input)")->check(kNonEmpty);
   cmd.add_option("-o,--output", a.output,
                  std::string("Output file ('-': standard output). Default: ") + default_output)
       ->check(kNonEmpty)
@@ -70,6 +78,70 @@ void add_performance(CLI::App& cmd, CryptArgs& a) {
       ->check(kNonEmpty);
 }
 
+constexpr const char* kRekeyDescription =
+    "Change who can open FILE: add or remove key slots without touching the payload (never decrypted or\n"
+    "re-encrypted, copied unchanged; a reflink where the file system shares extents). In place by default,\n"
+    "through a temporary file and a rename: until the new file is complete, the old one is intact.\n"
+    "Removing a slot does NOT revoke anyone who already opened the file: they may have kept the file key,\n"
+    "which still decrypts it (as does any old copy). To lock them out, use --new-file-key: the payload is\n"
+    "re-encrypted under a fresh file key (in one parallel pass, with the same atomic replacement), and the\n"
+    "result has only the slots of the credentials given (-k/-p and --add-*).";
+
+CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
+  CLI::App* cmd = app.add_subcommand("rekey", "Add or remove key slots; the payload is copied unchanged");
+  cmd->description(kRekeyDescription);
+  cmd->add_option("FILE", a.file, "Encrypted file to change")->required()->check(kNonEmpty);
+  cmd->add_option("-o,--output", a.output, "Write the result here instead of replacing FILE")
+      ->check(kNonEmpty);
+  cmd->add_flag("-f,--force", a.force, "With -o: overwrite an existing output file");
+  cmd->add_option("-k,--key", a.key_files, "Key file that opens FILE; repeat to try several")
+      ->type_name("KEYFILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_flag("-p,--passphrase", a.passphrase,
+                "Open FILE with a passphrase: from --passphrase-file, else $PCRYPT_PASSPHRASE, else asked");
+  cmd->add_option("--passphrase-file", a.passphrase_file,
+                  "Read the opening passphrase from the first line of FILE (implies -p)")
+      ->type_name("FILE")
+      ->check(kNonEmpty);
+  cmd->add_option("--add-key", a.add_keys, "Add a slot for this key file; repeatable")
+      ->type_name("KEYFILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_flag("--add-passphrase", a.add_passphrase,
+                "Add a passphrase slot: from --add-passphrase-file, else asked twice on the terminal");
+  cmd->add_option("--add-passphrase-file", a.add_passphrase_file,
+                  "Read the new passphrase from the first line of FILE (implies --add-passphrase)")
+      ->type_name("FILE")
+      ->check(kNonEmpty);
+  cmd->add_option("--remove-slot", a.remove_slots,
+                  "Remove slot N, numbered as 'pcrypt info' shows them; repeatable (never the last one)")
+      ->type_name("N")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_flag(
+      "--new-file-key", a.new_file_key,
+      "Re-encrypt under a fresh file key (revokes every other slot); slots: -k/-p and --add-* only");
+  cmd->add_option("-j,--threads", a.threads,
+                  "Worker threads for --new-file-key (default: one per online core)")
+      ->type_name("N")
+      ->check(kNonEmpty);
+  cmd->add_option("--kdf-memory", a.kdf_memory, "Argon2id memory for an added passphrase slot, e.g. 256MiB")
+      ->type_name("SIZE")
+      ->check(kNonEmpty);
+  cmd->add_option("--kdf-ops", a.kdf_ops, "Argon2id passes for an added passphrase slot")
+      ->type_name("N")
+      ->check(kNonEmpty);
+  cmd->add_option("--max-kdf-memory", a.max_kdf_memory,
+                  "Refuse to open passphrase slots that need more Argon2id memory than SIZE")
+      ->type_name("SIZE")
+      ->check(kNonEmpty);
+  cmd->add_option("--max-kdf-ops", a.max_kdf_ops, "Refuse to open passphrase slots with more than N passes")
+      ->type_name("N")
+      ->check(kNonEmpty);
+  return cmd;
+}
+
 }  // namespace
 
 std::string engine_table() {
@@ -99,7 +171,8 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
 
   Subcommands s{};
   s.encrypt = app.add_subcommand("encrypt", "Encrypt FILE (or standard input)");
-  add_input_output(*s.encrypt, args.encrypt, "FILE.pcrypt, or standard output when reading standard input");
+  add_input_output(*s.encrypt, args.encrypt, "FILE.pcrypt, or standard output when reading standard input",
+                   true);
   add_credentials(*s.encrypt, args.encrypt,
                   "Key file from 'pcrypt keygen'; repeat to let any of several keys decrypt");
   add_performance(*s.encrypt, args.encrypt);
@@ -118,7 +191,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->check(kNonEmpty);
 
   s.decrypt = app.add_subcommand("decrypt", "Decrypt FILE (or standard input)");
-  add_input_output(*s.decrypt, args.decrypt, "FILE without its .pcrypt suffix, or standard output");
+  add_input_output(*s.decrypt, args.decrypt, "FILE without its .pcrypt suffix, or standard output", true);
   add_credentials(*s.decrypt, args.decrypt, "Key file; repeat to try several");
   add_performance(*s.decrypt, args.decrypt);
   s.decrypt
@@ -172,7 +245,10 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->check(kNonEmpty);
   s.info->add_flag("--engines", args.info.engines, "List the AES engines and which one would be used");
 
-  for (CLI::App* sub : {s.encrypt, s.decrypt, s.verify, s.keygen, s.info}) sub->footer(kSubcommandFooter);
+  s.rekey = define_rekey(app, args.rekey);
+
+  for (CLI::App* sub : {s.encrypt, s.decrypt, s.verify, s.keygen, s.info, s.rekey})
+    sub->footer(kSubcommandFooter);
   return s;
 }
 

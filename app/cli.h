@@ -13,7 +13,9 @@ namespace pcrypt::app {
 
 // encrypt and decrypt share most options; the kdf_* fields belong to encrypt, max_kdf_* to decrypt.
 struct CryptArgs {
-  std::string file;    // "" or "-": standard input
+  std::string file;  // "" or "-": standard input; with several inputs, the first
+  std::vector<std::string>
+      files;           // every FILE given (encrypt/decrypt take several, each to its default name)
   std::string output;  // "" (none given): the default name or stdout; "-": standard output
   bool output_given = false;
   std::vector<std::string> key_files;
@@ -27,6 +29,24 @@ struct CryptArgs {
   std::string max_kdf_memory, max_kdf_ops;
   bool progress = false;  // --progress: draw it even when stderr is not a terminal
   std::string offset, length;  // decrypt: a plaintext byte range ("" = from the start / to the end)
+};
+
+// rekey: the credential that opens the file (-k/-p, as decrypt's), and the changes.
+struct RekeyArgs {
+  std::string file;
+  std::string output;  // "": in place
+  bool force = false;
+  std::vector<std::string> key_files;
+  bool passphrase = false;
+  std::string passphrase_file;
+  std::vector<std::string> add_keys;
+  bool add_passphrase = false;
+  std::string add_passphrase_file;
+  std::vector<std::string> remove_slots;  // numbers as `pcrypt info` shows them, checked by the command
+  bool new_file_key = false;              // re-encrypt under a fresh file key (slots: the credentials given)
+  std::string threads;                    // --new-file-key's pipeline; "" = one per online core
+  std::string kdf_memory, kdf_ops;
+  std::string max_kdf_memory, max_kdf_ops;
 };
 
 struct KeygenArgs {
@@ -44,6 +64,7 @@ struct ParsedArgs {
   bool verbose = false;
   CryptArgs encrypt, decrypt;
   CryptArgs verify;  // input, credentials, performance and KDF ceiling only
+  RekeyArgs rekey;
   KeygenArgs keygen;
   InfoArgs info;
   Verbosity verbosity() const {
@@ -57,6 +78,7 @@ struct Subcommands {
   CLI::App* keygen;
   CLI::App* info;
   CLI::App* verify;
+  CLI::App* rekey;
 };
 
 // Registers pcrypt's options and subcommands on `app`, bound to `args` (which must outlive the parse).

@@ -1,7 +1,10 @@
 // `pcrypt encrypt` and `pcrypt decrypt`.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
+#include <new>
 #include <optional>
 
 #include "app/commands.h"
@@ -16,6 +19,7 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "io/file_info.h"
+#include "io/stream.h"
 
 namespace pcrypt::app {
 namespace {
@@ -54,11 +58,10 @@ std::uint64_t header_bytes(const std::vector<core::Credential>& credentials) {
   return bytes;
 }
 
-}  // namespace
-
-int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
-  require_credential(args, PassphrasePurpose::encrypt);
-  core::EncryptOptions options = encrypt_options(args);
+// One file. `credentials`: the run's, or nullptr to gather them here, after the checks on the input and
+// output (a single file's mistakes are reported before a passphrase is asked for).
+void encrypt_file(const CryptArgs& args, Verbosity verbosity, core::EncryptOptions options,
+                  const std::vector<core::Credential>* credentials) {
   const std::string out_path = output_path(args, true);
   Input input = open_input(args.file);
   if (out_path.empty()) {
@@ -68,9 +71,11 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
     check_output_path(input, out_path, args.force);
     refuse_terminal_output(out_path, args.force);
   }
-  if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
-    spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
-  const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::encrypt);
+  std::vector<core::Credential> gathered;
+  if (credentials == nullptr) {
+    gathered = gather_credentials(args, PassphrasePurpose::encrypt);
+    credentials = &gathered;
+  }
 
   spdlog::info("engine {}, worker threads {}, chunk size {}", options.engine->name,
                effective_threads(options.threads), core::format_bytes(options.chunk_size));
@@ -82,20 +87,20 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   const auto start = std::chrono::steady_clock::now();
   core::PipelineStats stats;
   try {
-    stats = core::encrypt_stream(*input.reader, *out, credentials, options);
+    stats = core::encrypt_stream(*input.reader, *out, *credentials, options);
   } catch (const core::Error& e) {
     rethrow_with_context(e, input);
   }
   out->commit();
   progress.finish();
-  log_summary(out_path, stats.plaintext_bytes, header_bytes(credentials) + stats.ciphertext_bytes, start);
-  return 0;
+  log_summary(out_path, stats.plaintext_bytes, header_bytes(*credentials) + stats.ciphertext_bytes, start);
 }
 
-int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
-  if (!args.offset.empty() || !args.length.empty()) return run_decrypt_range(args, verbosity);
-  require_credential(args, PassphrasePurpose::decrypt);
-  core::DecryptOptions options = decrypt_options(args);
+// One file. `run_credentials`: the run's (several files), or nullptr for a single file, whose credentials are
+// chosen from its header: -p on a file without a passphrase slot is refused before any prompt, and a
+// passphrase-only file may ask for one.
+void decrypt_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptions options,
+                  const std::vector<core::Credential>* run_credentials) {
   const std::string out_path = output_path(args, false);
   Input input = open_input(args.file);
   refuse_terminal_input(input);
@@ -103,16 +108,19 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
     check_stdout_target(input);
   else
     check_output_path(input, out_path, args.force);
-  std::vector<core::Credential> credentials_given = gather_decrypt_credentials(args);
-  // The header first: which slots the file has decides whether -p makes sense, or whether to ask for one.
+  std::vector<core::Credential> credentials_given;
+  if (run_credentials == nullptr) credentials_given = gather_decrypt_credentials(args);
   std::optional<PeekedInput> peeked;
   try {
     peeked.emplace(*input.reader);
   } catch (const core::Error& e) {
     rethrow_with_context(e, input);
   }
-  const std::vector<core::Credential> credentials =
-      credentials_for_header(args, std::move(credentials_given), peeked->header(), input.name);
+  std::vector<core::Credential> for_header;
+  if (run_credentials == nullptr) {
+    for_header = credentials_for_header(args, std::move(credentials_given), peeked->header(), input.name);
+    run_credentials = &for_header;
+  }
 
   spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
   // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
@@ -125,14 +133,92 @@ int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   const auto start = std::chrono::steady_clock::now();
   core::PipelineStats stats;
   try {
-    stats = core::decrypt_stream(*peeked, *out, credentials, options);
+    stats = core::decrypt_stream(*peeked, *out, *run_credentials, options);
   } catch (const core::Error& e) {
     rethrow_with_context(e, input);
   }
   out->commit();
   progress.finish();
   log_summary(out_path, peeked->header_bytes() + stats.ciphertext_bytes, stats.plaintext_bytes, start);
-  return 0;
+}
+
+// Several inputs, each to its default output name (as gzip and zstd do). Checked before anything is read or
+// asked: no -o, no standard input among them. A failing file does not stop the others; each failure is one
+// error line naming its file, and the exit code is the highest of them (files that succeeded stay).
+void check_several(const CryptArgs& args) {
+  if (args.output_given)
+    throw core::Error(core::ErrorKind::usage, "-o cannot be used with several input files",
+                      "each file goes to its default name; run once per file to choose names");
+  for (const std::string& f : args.files)
+    if (is_standard_stream(f) || io::descriptor_path(f))
+      throw core::Error(core::ErrorKind::usage,
+                        "standard input ('" + f + "') cannot be one of several inputs");
+}
+
+int run_each(const CryptArgs& args, const std::function<void(const CryptArgs&)>& one) {
+  int worst = 0;
+  for (const std::string& f : args.files) {
+    CryptArgs file_args = args;
+    file_args.file = f;
+    file_args.files = {f};
+    int code = 0;
+    try {
+      one(file_args);
+    } catch (const core::Error& e) {
+      print_error(with_file_context(e.what(), f), e.hint());
+      code = e.exit_code();
+    } catch (const io::IoError& e) {
+      print_error(with_file_context(e.what(), f));
+      code = static_cast<int>(core::ErrorKind::io);
+    } catch (const std::bad_alloc&) {
+      print_error(with_file_context("out of memory", f));
+      code = static_cast<int>(core::ErrorKind::io);
+    }
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
+}  // namespace
+
+int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
+  require_credential(args, PassphrasePurpose::encrypt);
+  core::EncryptOptions options = encrypt_options(args);
+  core::PassphraseKekCache cache;
+  options.kek_cache = &cache;
+  if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
+    spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
+  int code = 0;
+  if (args.files.size() <= 1) {
+    encrypt_file(args, verbosity, options, nullptr);
+  } else {
+    check_several(args);
+    // One passphrase and, through the cache, one salt and one Argon2id run for the whole run (FORMAT.md
+    // §3.2).
+    const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::encrypt);
+    code = run_each(args, [&](const CryptArgs& a) { encrypt_file(a, verbosity, options, &credentials); });
+  }
+  if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
+  return code;
+}
+
+int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
+  if (!args.offset.empty() || !args.length.empty()) return run_decrypt_range(args, verbosity);
+  require_credential(args, PassphrasePurpose::decrypt);
+  core::DecryptOptions options = decrypt_options(args);
+  core::PassphraseKekCache cache;
+  options.kek_cache = &cache;
+  int code = 0;
+  if (args.files.size() <= 1) {
+    decrypt_file(args, verbosity, options, nullptr);
+  } else {
+    check_several(args);
+    // Files made in one run share a salt: one Argon2id run opens them all (cached by salt and costs).
+    const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
+    code = run_each(args, [&](const CryptArgs& a) { decrypt_file(a, verbosity, options, &credentials); });
+  }
+  if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
+  return code;
 }
 
 }  // namespace pcrypt::app

@@ -14,5 +14,6 @@ int run_info(const InfoArgs& args);
 int run_verify(const CryptArgs& args, Verbosity verbosity);
 // `decrypt --offset/--length` (run_decrypt hands over when either is given).
 int run_decrypt_range(const CryptArgs& args, Verbosity verbosity);
+int run_rekey(const RekeyArgs& args, Verbosity verbosity);
 
 }  // namespace pcrypt::app

@@ -24,6 +24,11 @@ class PeekedInput final : public io::Reader {
   // The header's bytes first, then the rest of `in`.
   std::size_t read(std::uint8_t* buf, std::size_t n) override;
   std::string name() const override { return in_.name(); }
+  // Once the header has been replayed, `in` stands right after it, so the pipeline may pread the records of a
+  // regular file itself (core/pipeline.cc) instead of reading them through this wrapper.
+  io::PositionalReader* positional() override {
+    return replayed_ == peeked_.size() ? in_.positional() : nullptr;
+  }
 
  private:
   io::Reader& in_;

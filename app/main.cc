@@ -33,6 +33,7 @@ int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs
   if (sub.keygen->parsed()) return run_keygen(args.keygen);
   if (sub.info->parsed()) return run_info(args.info);
   if (sub.verify->parsed()) return run_verify(args.verify, args.verbosity());
+  if (sub.rekey->parsed()) return run_rekey(args.rekey, args.verbosity());
   if (bench.command->parsed()) return bench.run();
   throw core::Error(core::ErrorKind::usage, "no command given", "see 'pcrypt --help'");
 }

@@ -31,7 +31,7 @@ PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   FileHeader header;
   header.chunk_size = static_cast<std::uint32_t>(options.chunk_size);
   for (const Credential& credential : credentials)
-    header.slots.push_back(make_slot(file_key, credential, options.kdf));
+    header.slots.push_back(make_slot(file_key, credential, options.kdf, options.kek_cache));
   const std::vector<std::uint8_t> authenticated = serialize_header_without_mac(header);
   header.mac = compute_header_mac(file_key, authenticated);
   const std::vector<std::uint8_t> bytes = serialize_header(header);
@@ -47,7 +47,7 @@ PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
   const aes::Engine& engine = engine_for(options.engine);
   const ParsedHeader parsed = read_header(in);
-  const SecretBytes file_key = unlock_file_key(parsed, credentials, options.kdf_ceiling);
+  const SecretBytes file_key = unlock_file_key(parsed, credentials, options.kdf_ceiling, options.kek_cache);
   const ChunkCipher cipher = payload_cipher(engine, file_key);
   return run_pipeline(PayloadCodec(Direction::open, cipher, {parsed.header.chunk_size, parsed.total_bytes()}),
                       in, out, PipelineConfig{options.threads, options.progress});

@@ -21,6 +21,7 @@ struct EncryptOptions {
   const aes::Engine* engine = nullptr;   // nullptr = aes::best_engine()
   KdfLimits kdf = default_kdf_params();  // for passphrase slots
   std::function<void(std::uint64_t)> progress;
+  PassphraseKekCache* kek_cache = nullptr;  // set: one salt and Argon2id run for all files of a run
 };
 
 struct DecryptOptions {
@@ -28,6 +29,7 @@ struct DecryptOptions {
   const aes::Engine* engine = nullptr;
   KdfLimits kdf_ceiling = default_kdf_ceiling();  // refuse headers asking for more (Error(header) with hint)
   std::function<void(std::uint64_t)> progress;
+  PassphraseKekCache* kek_cache = nullptr;  // set: one Argon2id run per (salt, t, m) across a run
 };
 
 // Writes header then payload to `out`; one key slot per credential (at least one). Does not commit `out`.

@@ -40,7 +40,8 @@ bool header_mac_matches(const SecretBytes& file_key, const ParsedHeader& parsed)
   return crypto_verify_32(expected.data(), parsed.header.mac.data()) == 0;
 }
 
-KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, const KdfLimits& kdf) {
+KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, const KdfLimits& kdf,
+                  PassphraseKekCache* cache) {
   require_sodium();
   KeySlot slot;
   SecretBytes kek;
@@ -60,8 +61,13 @@ KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, con
     slot.kind = SlotKind::passphrase;
     slot.kdf_ops = static_cast<std::uint32_t>(kdf.opslimit);
     slot.kdf_memory_kib = static_cast<std::uint32_t>(kdf.memlimit_bytes / 1024);
-    randombytes_buf(slot.kdf_salt.data(), slot.kdf_salt.size());
-    kek = passphrase_kek(credential.secret.span(), slot.kdf_salt, slot.kdf_ops, slot.kdf_memory_kib);
+    if (cache != nullptr) {
+      slot.kdf_salt = cache->run_salt(credential.secret.span(), slot.kdf_ops, slot.kdf_memory_kib);
+      kek = cache->kek(credential.secret.span(), slot.kdf_salt, slot.kdf_ops, slot.kdf_memory_kib).span();
+    } else {
+      randombytes_buf(slot.kdf_salt.data(), slot.kdf_salt.size());
+      kek = passphrase_kek(credential.secret.span(), slot.kdf_salt, slot.kdf_ops, slot.kdf_memory_kib);
+    }
   }
   randombytes_buf(slot.wrap_nonce.data(), slot.wrap_nonce.size());
   static_assert(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES == kWrapNonceBytes);
@@ -71,14 +77,19 @@ KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, con
   return slot;
 }
 
-std::optional<SecretBytes> open_slot(const KeySlot& slot, const Credential& credential) {
+std::optional<SecretBytes> open_slot(const KeySlot& slot, const Credential& credential,
+                                     PassphraseKekCache* cache) {
   require_sodium();
   SecretBytes kek;
   if (slot.kind == SlotKind::key_file && credential.kind == Credential::Kind::key_file) {
     if (credential.secret.size() != kKeyFileKeyBytes) return std::nullopt;
     kek = derive_subkey(credential.secret.span(), kLabelKeyFileKek);
   } else if (slot.kind == SlotKind::passphrase && credential.kind == Credential::Kind::passphrase) {
-    kek = passphrase_kek(credential.secret.span(), slot.kdf_salt, slot.kdf_ops, slot.kdf_memory_kib);
+    kek = cache != nullptr
+              ? SecretBytes(
+                    cache->kek(credential.secret.span(), slot.kdf_salt, slot.kdf_ops, slot.kdf_memory_kib)
+                        .span())
+              : passphrase_kek(credential.secret.span(), slot.kdf_salt, slot.kdf_ops, slot.kdf_memory_kib);
   } else {
     return std::nullopt;
   }

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -45,17 +46,54 @@ SecretBytes passphrase_kek(std::span<const std::uint8_t> passphrase,
                            std::span<const std::uint8_t, kKdfSaltBytes> salt, std::uint32_t ops,
                            std::uint32_t memory_kib);
 
-// Wraps the file key for one credential (fresh random nonce; fresh salt and `kdf` costs for a passphrase).
-// Throws Error(usage) for an unusable credential (key not 32 bytes, empty passphrase, costs out of range).
-KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, const KdfLimits& kdf);
+// Argon2id results kept for the files of one run (`pcrypt encrypt -p a b c`, `pcrypt decrypt -p *.pcrypt`,
+// FORMAT.md §3.2 "One run, one salt"): a passphrase costs one Argon2id run per (salt, t, m), not per file.
+// Entries are keyed by the passphrase bytes too, so a cache shared by several passphrases stays correct.
+// Not thread-safe: one cache per run, used by the thread that handles the headers.
+class PassphraseKekCache {
+ public:
+  // Encrypt: the salt every passphrase slot made with this cache and these costs shares (random, drawn on
+  // first use).
+  const std::array<std::uint8_t, kKdfSaltBytes>& run_salt(std::span<const std::uint8_t> passphrase,
+                                                          std::uint32_t ops, std::uint32_t memory_kib);
+  // passphrase_kek(), run only on the first request for these (passphrase, salt, ops, memory).
+  const SecretBytes& kek(std::span<const std::uint8_t> passphrase,
+                         std::span<const std::uint8_t, kKdfSaltBytes> salt, std::uint32_t ops,
+                         std::uint32_t memory_kib);
+  // How many times Argon2id actually ran through this cache (reported with -v; tests count it).
+  std::size_t argon2id_runs() const { return runs_; }
+
+ private:
+  struct Entry {
+    SecretBytes passphrase;
+    std::array<std::uint8_t, kKdfSaltBytes> salt{};
+    std::uint32_t ops = 0;
+    std::uint32_t memory_kib = 0;
+    SecretBytes kek;     // empty until derived
+    bool fresh = false;  // salt drawn by run_salt() (never one read from a file)
+  };
+  // salt == nullptr: the entry whose salt run_salt() drew for these costs.
+  Entry* find(std::span<const std::uint8_t> passphrase, std::uint32_t ops, std::uint32_t memory_kib,
+              const std::uint8_t* salt);
+  std::vector<std::unique_ptr<Entry>> entries_;  // unique_ptr: references handed out stay valid
+  std::size_t runs_ = 0;
+};
+
+// Wraps the file key for one credential (fresh random nonce; fresh salt and `kdf` costs for a passphrase, or
+// with a cache, the run's salt and its one KEK). Throws Error(usage) for an unusable credential (key not 32
+// bytes, empty passphrase, costs out of range).
+KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, const KdfLimits& kdf,
+                  PassphraseKekCache* cache = nullptr);
 // The file key if `credential` opens `slot` (kinds must match), else nullopt. Runs Argon2id for passphrase
-// slots without looking at any ceiling: callers check slot_within_ceiling() first.
-std::optional<SecretBytes> open_slot(const KeySlot& slot, const Credential& credential);
+// slots (once per cache entry, with a cache) without looking at any ceiling: callers check
+// slot_within_ceiling() first.
+std::optional<SecretBytes> open_slot(const KeySlot& slot, const Credential& credential,
+                                     PassphraseKekCache* cache = nullptr);
 bool slot_within_ceiling(const KeySlot& slot, const KdfLimits& ceiling);
 
 // FORMAT.md §5 steps 3-6: the file key, or Error(header) (wrong credentials, tampered header, or a slot
 // whose Argon2id costs exceed `ceiling` — those are never run).
 SecretBytes unlock_file_key(const ParsedHeader& parsed, const std::vector<Credential>& credentials,
-                            const KdfLimits& ceiling);
+                            const KdfLimits& ceiling, PassphraseKekCache* cache = nullptr);
 
 }  // namespace pcrypt::core

@@ -1,6 +1,7 @@
 // Argon2id for passphrase slots: costs, the decrypt ceiling, and the derivation itself (FORMAT.md §3.2, §5).
 #include <sodium.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 
@@ -43,6 +44,57 @@ SecretBytes passphrase_kek(std::span<const std::uint8_t> passphrase,
                     " passes (out of memory?)",
                 "free some memory, or choose a smaller --kdf-memory when encrypting");
   return derive_subkey(stretched.span(), kLabelPassphraseKek);
+}
+
+}  // namespace pcrypt::core
+
+namespace pcrypt::core {
+
+PassphraseKekCache::Entry* PassphraseKekCache::find(std::span<const std::uint8_t> passphrase,
+                                                    std::uint32_t ops, std::uint32_t memory_kib,
+                                                    const std::uint8_t* salt) {
+  for (const std::unique_ptr<Entry>& e : entries_) {
+    if (e->ops != ops || e->memory_kib != memory_kib || e->passphrase.size() != passphrase.size()) continue;
+    if (salt == nullptr ? !e->fresh : sodium_memcmp(e->salt.data(), salt, kKdfSaltBytes) != 0) continue;
+    if (sodium_memcmp(e->passphrase.data(), passphrase.data(), passphrase.size()) != 0) continue;
+    return e.get();
+  }
+  return nullptr;
+}
+
+const std::array<std::uint8_t, kKdfSaltBytes>& PassphraseKekCache::run_salt(
+    std::span<const std::uint8_t> passphrase, std::uint32_t ops, std::uint32_t memory_kib) {
+  // Only a salt drawn here is reused for new slots, never one read from a file (whose maker chose it).
+  if (Entry* e = find(passphrase, ops, memory_kib, nullptr); e != nullptr) return e->salt;
+  require_sodium();
+  auto entry = std::make_unique<Entry>();
+  entry->passphrase = SecretBytes(passphrase);
+  entry->ops = ops;
+  entry->memory_kib = memory_kib;
+  entry->fresh = true;
+  randombytes_buf(entry->salt.data(), entry->salt.size());
+  entries_.push_back(std::move(entry));
+  return entries_.back()->salt;
+}
+
+const SecretBytes& PassphraseKekCache::kek(std::span<const std::uint8_t> passphrase,
+                                           std::span<const std::uint8_t, kKdfSaltBytes> salt,
+                                           std::uint32_t ops, std::uint32_t memory_kib) {
+  Entry* e = find(passphrase, ops, memory_kib, salt.data());
+  if (e == nullptr) {
+    auto entry = std::make_unique<Entry>();
+    entry->passphrase = SecretBytes(passphrase);
+    entry->ops = ops;
+    entry->memory_kib = memory_kib;
+    std::copy(salt.begin(), salt.end(), entry->salt.begin());
+    entries_.push_back(std::move(entry));
+    e = entries_.back().get();
+  }
+  if (e->kek.empty()) {
+    e->kek = passphrase_kek(passphrase, salt, ops, memory_kib);
+    ++runs_;
+  }
+  return e->kek;
 }
 
 }  // namespace pcrypt::core

@@ -27,7 +27,7 @@ Error over_ceiling(const KeySlot& slot, std::size_t index, const KdfLimits& ceil
 }  // namespace
 
 SecretBytes unlock_file_key(const ParsedHeader& parsed, const std::vector<Credential>& credentials,
-                            const KdfLimits& ceiling) {
+                            const KdfLimits& ceiling, PassphraseKekCache* cache) {
   if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
   const std::vector<KeySlot>& slots = parsed.header.slots;
   std::optional<std::size_t> skipped;  // first passphrase slot refused for its costs
@@ -42,7 +42,7 @@ SecretBytes unlock_file_key(const ParsedHeader& parsed, const std::vector<Creden
           if (!skipped) skipped = i;
           continue;
         }
-        std::optional<SecretBytes> file_key = open_slot(slots[i], credential);
+        std::optional<SecretBytes> file_key = open_slot(slots[i], credential, cache);
         if (!file_key) continue;
         if (header_mac_matches(*file_key, parsed)) return std::move(*file_key);
         throw wrong_credentials();

@@ -51,6 +51,8 @@ class AtomicFileWriter final : public Writer, public PositionalWriter {
   void seek(std::uint64_t offset) override;
   // The hidden temporary's path, or "" while the temporary is unnamed (O_TMPFILE).
   const std::string& temp_path() const { return temp_path_; }
+  // The temporary's descriptor until commit (io::copy_range writes through it), else -1.
+  int fd() const { return fd_; }
 
  private:
   void publish();

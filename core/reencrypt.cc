@@ -1,0 +1,67 @@
+// `pcrypt rekey --new-file-key`: decrypt and re-encrypt in one pass through the pipeline (FORMAT.md §3.4).
+#include "core/error.h"
+#include "core/payload.h"
+#include "core/rekey.h"
+
+namespace pcrypt::core {
+namespace {
+
+ChunkCipher cipher_for(const aes::Engine& engine, const SecretBytes& file_key) {
+  const SecretBytes payload_key = derive_subkey(file_key.span(), kLabelPayload);
+  return ChunkCipher(engine,
+                     std::span<const std::uint8_t, aes::kGcmKeyBytes>(payload_key.data(), aes::kGcmKeyBytes));
+}
+
+// Reads old records, writes new ones of the same index and length: open under the old key (refusing, as
+// decrypt does, anything that does not authenticate), then seal the plaintext under the new key in place.
+class ReencryptCodec final : public RecordCodec {
+ public:
+  ReencryptCodec(const ChunkCipher& old_cipher, PayloadLayout old_layout, const ChunkCipher& new_cipher,
+                 PayloadLayout new_layout)
+      : old_(old_cipher, old_layout), new_(new_cipher, new_layout) {}
+  std::size_t input_record_bytes() const override { return old_.layout().record_bytes(); }
+  std::size_t buffer_bytes() const override { return old_.layout().record_bytes(); }
+  // Same chunk size, same index: every full record stays exactly as long as it was.
+  std::size_t output_record_bytes() const override { return new_.layout().record_bytes(); }
+  RecordOutcome process(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const override {
+    OpenedRecord opened = old_.open_record(index, last, buf, len);
+    if (opened.error) return {.error = std::move(opened.error)};
+    const std::size_t sealed = new_.seal_record(index, last, buf, opened.plaintext_bytes);
+    return {.write_bytes = sealed,
+            .plaintext_bytes = opened.plaintext_bytes,
+            .ciphertext_bytes = sealed,
+            .error = std::nullopt};
+  }
+
+ private:
+  PayloadRecords old_;
+  PayloadRecords new_;
+};
+
+}  // namespace
+
+PipelineStats reencrypt_stream(const ParsedHeader& parsed, const SecretBytes& old_file_key,
+                               io::Reader& payload_in, io::Writer& out,
+                               const std::vector<Credential>& credentials, const EncryptOptions& options) {
+  if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase for the new file key");
+  if (!header_mac_matches(old_file_key, parsed))
+    throw Error(ErrorKind::header, "the header does not authenticate under this file key");
+  const aes::Engine& engine = options.engine != nullptr ? *options.engine : aes::best_engine();
+
+  const SecretBytes new_key = new_file_key();
+  FileHeader header;
+  header.chunk_size = parsed.header.chunk_size;
+  for (const Credential& credential : credentials)
+    header.slots.push_back(make_slot(new_key, credential, options.kdf, options.kek_cache));
+  header.mac = compute_header_mac(new_key, serialize_header_without_mac(header));
+  const std::vector<std::uint8_t> bytes = serialize_header(header);
+
+  const ChunkCipher old_cipher = cipher_for(engine, old_file_key);
+  const ChunkCipher new_cipher = cipher_for(engine, new_key);
+  out.write(bytes.data(), bytes.size());
+  return run_pipeline(ReencryptCodec(old_cipher, {parsed.header.chunk_size, parsed.total_bytes()}, new_cipher,
+                                     {parsed.header.chunk_size, bytes.size()}),
+                      payload_in, out, PipelineConfig{options.threads, options.progress});
+}
+
+}  // namespace pcrypt::core
