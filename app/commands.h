@@ -10,6 +10,8 @@ namespace pcrypt::app {
 int run_encrypt(const CryptArgs& args, Verbosity verbosity);
 int run_decrypt(const CryptArgs& args, Verbosity verbosity);
 int run_keygen(const KeygenArgs& args);
+int run_keygen_identity(const KeygenArgs& args);  // keygen --identity
 int run_info(const InfoArgs& args);
+int run_recipient(const RecipientArgs& args);
 
 }  // namespace pcrypt::app

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "app/public_key_credentials.h"
 #include "app/secret_file.h"
 #include "core/error.h"
 #include "core/key_file.h"
@@ -50,8 +51,10 @@ void add_key_file(std::vector<core::Credential>& credentials, std::vector<std::s
 }  // namespace
 
 void require_credential(const CryptArgs& args) {
-  if (args.key_files.empty() && !wants_passphrase(args))
-    throw core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE or -p",
+  if (args.key_files.empty() && !wants_passphrase(args) && args.recipients.empty() &&
+      args.recipient_files.empty() && args.identity_files.empty())
+    throw core::Error(core::ErrorKind::usage,
+                      "no key given: use -k KEYFILE or -p (or -r/-R to encrypt, -i to decrypt)",
                       "create a key file with 'pcrypt keygen -o KEYFILE'");
 }
 
@@ -61,6 +64,10 @@ std::vector<core::Credential> gather_credentials(const CryptArgs& args, Passphra
   std::vector<std::string> paths;
   std::vector<bool> warned;
   for (const std::string& path : args.key_files) add_key_file(credentials, paths, warned, path);
+  const bool data_from_stdin = args.file.empty() || args.file == "-";
+  for (core::Credential& c : gather_recipients(args.recipients, args.recipient_files, data_from_stdin))
+    credentials.push_back(std::move(c));
+  for (core::Credential& c : gather_identities(args.identity_files)) credentials.push_back(std::move(c));
   if (wants_passphrase(args))
     credentials.push_back(core::Credential{core::Credential::Kind::passphrase,
                                            obtain_passphrase(args.passphrase_file, purpose)});

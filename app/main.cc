@@ -32,6 +32,7 @@ int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs
   if (sub.decrypt->parsed()) return run_decrypt(args.decrypt, args.verbosity());
   if (sub.keygen->parsed()) return run_keygen(args.keygen);
   if (sub.info->parsed()) return run_info(args.info);
+  if (sub.recipient->parsed()) return run_recipient(args.recipient);
   if (bench.command->parsed()) return bench.run();
   throw core::Error(core::ErrorKind::usage, "no command given", "see 'pcrypt --help'");
 }
