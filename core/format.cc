@@ -209,6 +209,14 @@ ParsedHeader read_header(io::Reader& in) {
     if (h.slots.back().kind == SlotKind::passphrase && ++passphrases > kMaxPassphraseSlots)
       throw corrupt("too many passphrase slots (at most " + std::to_string(kMaxPassphraseSlots) + ")");
   }
+  // Version 2 exists only for recipient slots (FORMAT.md §10.1); one without them is not a file pcrypt
+  // writes.
+  if (h.version == kFormatVersionRecipients &&
+      std::none_of(h.slots.begin(), h.slots.end(),
+                   [](const KeySlot& s) { return is_recipient_slot(s.kind); }))
+    throw Error(ErrorKind::header,
+                "unsupported format version 2 without a recipient slot (version 2 requires one)",
+                kCorruptHint);
   const std::size_t mac_at = input.size();
   get_bytes(h.mac, input.take(kHeaderMacBytes));
   parsed.authenticated_bytes = input.release();
