@@ -14,7 +14,7 @@ constexpr const char* kExitStatusFooter =
     "  1  I/O or other error; also a refusal to overwrite a file, to write ciphertext to a terminal or to\n"
     "     write over the input, and (without a message) a reader of standard output that went away\n"
     "  2  usage error (bad option or value, unknown engine, missing .pcrypt suffix without -o)\n"
-    "  3  wrong key or passphrase, or not a (valid) pcrypt header\n"
+    "  3  wrong key, identity or passphrase, or not a (valid) pcrypt header\n"
     "  4  corrupted, truncated or reordered payload\n"
     "  130, 143, 129  interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP: the partial output is removed and\n"
     "     pcrypt dies of the signal, which shells report as 128 + its number\n"
@@ -64,6 +64,30 @@ void add_credentials(CLI::App& cmd, CryptArgs& a, const char* key_help) {
   cmd.add_option("--passphrase-file", a.passphrase_file,
                  "Read the passphrase from the first line of FILE (implies -p)")
       ->type_name("FILE")
+      ->check(kNonEmpty);
+}
+
+// Public-key recipients (FORMAT.md §10): -r/-R make recipient slots on encrypt.
+void add_recipients(CLI::App& cmd, CryptArgs& a) {
+  cmd.add_option("-r,--recipient", a.recipients,
+                 "Encrypt to a public key: age1... or \"ssh-ed25519 AAAA...\"; repeatable")
+      ->type_name("RECIPIENT")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd.add_option("-R,--recipients-file", a.recipient_files,
+                 "Encrypt to every recipient in FILE (one per line, # comments; also .pub and "
+                 "authorized_keys files; '-': standard input); repeatable")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+}
+
+void add_identities(CLI::App& cmd, CryptArgs& a) {
+  cmd.add_option("-i,--identity", a.identity_files,
+                 "Identity file: from 'pcrypt keygen --identity' or age-keygen, or an unencrypted OpenSSH "
+                 "ed25519 private key; repeatable")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
       ->check(kNonEmpty);
 }
 
@@ -175,6 +199,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
                    true);
   add_credentials(*s.encrypt, args.encrypt,
                   "Key file from 'pcrypt keygen'; repeat to let any of several keys decrypt");
+  add_recipients(*s.encrypt, args.encrypt);
   add_performance(*s.encrypt, args.encrypt);
   s.encrypt
       ->add_option("--chunk-size", args.encrypt.chunk_size,
@@ -193,6 +218,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
   s.decrypt = app.add_subcommand("decrypt", "Decrypt FILE (or standard input)");
   add_input_output(*s.decrypt, args.decrypt, "FILE without its .pcrypt suffix, or standard output", true);
   add_credentials(*s.decrypt, args.decrypt, "Key file; repeat to try several");
+  add_identities(*s.decrypt, args.decrypt);
   add_performance(*s.decrypt, args.decrypt);
   s.decrypt
       ->add_option("--max-kdf-memory", args.decrypt.max_kdf_memory,
@@ -239,6 +265,13 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
                    "Key file to create, mode 0600 (default: standard output)")
       ->check(kNonEmpty);
   s.keygen->add_flag("-f,--force", args.keygen.force, "Overwrite an existing key file");
+  s.keygen->add_flag("--identity", args.keygen.identity,
+                     "Generate an X25519 identity (age format) instead; its public key goes to stderr");
+
+  s.recipient = app.add_subcommand("recipient", "Print the public key (recipient) of each identity in FILE");
+  s.recipient->add_option("FILE", args.recipient.files, "Identity file(s), or an OpenSSH ed25519 private key")
+      ->required()
+      ->check(kNonEmpty);
 
   s.info = app.add_subcommand("info", "Describe an encrypted file: header, slots, sizes (no key needed)");
   s.info->add_option("FILE", args.info.file, "Encrypted file ('-' or none: standard input)")
@@ -247,7 +280,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
 
   s.rekey = define_rekey(app, args.rekey);
 
-  for (CLI::App* sub : {s.encrypt, s.decrypt, s.verify, s.keygen, s.info, s.rekey})
+  for (CLI::App* sub : {s.encrypt, s.decrypt, s.verify, s.keygen, s.info, s.rekey, s.recipient})
     sub->footer(kSubcommandFooter);
   return s;
 }

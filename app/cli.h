@@ -21,8 +21,11 @@ struct CryptArgs {
   std::vector<std::string> key_files;
   bool passphrase = false;
   std::string passphrase_file;
-  std::string threads;     // "" = one per online core
-  std::string chunk_size;  // "" = the format default
+  std::vector<std::string> recipients;       // -r (encrypt)
+  std::vector<std::string> recipient_files;  // -R (encrypt), "-" = standard input
+  std::vector<std::string> identity_files;   // -i (decrypt)
+  std::string threads;                       // "" = one per online core
+  std::string chunk_size;                    // "" = the format default
   bool force = false;
   std::string engine;  // "" = $PCRYPT_ENGINE or the fastest
   std::string kdf_memory, kdf_ops;
@@ -52,6 +55,11 @@ struct RekeyArgs {
 struct KeygenArgs {
   std::string output;  // "" or "-": standard output
   bool force = false;
+  bool identity = false;  // --identity: an X25519 identity (age encoding) instead of a key file
+};
+
+struct RecipientArgs {
+  std::vector<std::string> files;  // identity files
 };
 
 struct InfoArgs {
@@ -66,6 +74,7 @@ struct ParsedArgs {
   CryptArgs verify;  // input, credentials, performance and KDF ceiling only
   RekeyArgs rekey;
   KeygenArgs keygen;
+  RecipientArgs recipient;
   InfoArgs info;
   Verbosity verbosity() const {
     return quiet ? Verbosity::quiet : (verbose ? Verbosity::verbose : Verbosity::normal);
@@ -79,6 +88,7 @@ struct Subcommands {
   CLI::App* info;
   CLI::App* verify;
   CLI::App* rekey;
+  CLI::App* recipient;
 };
 
 // Registers pcrypt's options and subcommands on `app`, bound to `args` (which must outlive the parse).

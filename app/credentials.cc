@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "app/endpoints.h"
+#include "app/environment.h"
 #include "app/header_peek.h"
+#include "app/public_key_credentials.h"
 #include "app/secret_file.h"
 #include "core/error.h"
 #include "core/format.h"
@@ -67,20 +69,28 @@ core::Error no_decryption_credential(const std::string& hint) {
   return core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE, -i IDENTITY or -p", hint);
 }
 
+// Key files, recipients and identities: everything but the passphrase, which may wait for the header.
 std::vector<core::Credential> gather_key_files(const CryptArgs& args) {
   std::vector<core::Credential> credentials;
   std::vector<std::string> paths;
   std::vector<bool> warned;
   for (const std::string& path : args.key_files) add_key_file(credentials, paths, warned, path);
+  // -r/-R exist on encrypt only and -i on decrypt only, so at most one of these adds anything.
+  const bool data_from_stdin = is_standard_stream(args.file);
+  for (core::Credential& c : gather_recipients(args.recipients, args.recipient_files, data_from_stdin))
+    credentials.push_back(std::move(c));
+  for (core::Credential& c : gather_identities(args.identity_files)) credentials.push_back(std::move(c));
   return credentials;
 }
 
 }  // namespace
 
 void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
-  if (!args.key_files.empty() || wants_passphrase(args)) return;
+  if (!args.key_files.empty() || wants_passphrase(args) || !args.recipients.empty() ||
+      !args.recipient_files.empty() || !args.identity_files.empty())
+    return;
   if (purpose == PassphrasePurpose::encrypt)
-    throw core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE or -p",
+    throw core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE, -r RECIPIENT, -R FILE or -p",
                       "create a key file with 'pcrypt keygen -o KEYFILE'");
   if (!can_ask_passphrase()) throw no_decryption_credential("'pcrypt info FILE' lists the file's key slots");
 }
@@ -96,8 +106,7 @@ std::vector<core::Credential> gather_credentials(const CryptArgs& args, Passphra
 
 std::vector<core::Credential> gather_decrypt_credentials(const CryptArgs& args) {
   std::vector<core::Credential> credentials = gather_key_files(args);
-  if (wants_passphrase(args) &&
-      (!args.passphrase_file.empty() || std::getenv("PCRYPT_PASSPHRASE") != nullptr))
+  if (wants_passphrase(args) && (!args.passphrase_file.empty() || passphrase_from_environment() != nullptr))
     credentials.push_back(
         core::Credential{core::Credential::Kind::passphrase,
                          obtain_passphrase(args.passphrase_file, PassphrasePurpose::decrypt)});

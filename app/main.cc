@@ -34,6 +34,7 @@ int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs
   if (sub.info->parsed()) return run_info(args.info);
   if (sub.verify->parsed()) return run_verify(args.verify, args.verbosity());
   if (sub.rekey->parsed()) return run_rekey(args.rekey, args.verbosity());
+  if (sub.recipient->parsed()) return run_recipient(args.recipient);
   if (bench.command->parsed()) return bench.run();
   throw core::Error(core::ErrorKind::usage, "no command given", "see 'pcrypt --help'");
 }

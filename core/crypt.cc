@@ -30,8 +30,10 @@ PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   const SecretBytes file_key = new_file_key();
   FileHeader header;
   header.chunk_size = static_cast<std::uint32_t>(options.chunk_size);
-  for (const Credential& credential : credentials)
+  for (const Credential& credential : credentials) {
     header.slots.push_back(make_slot(file_key, credential, options.kdf, options.kek_cache));
+    if (is_recipient_slot(header.slots.back().kind)) header.version = kFormatVersionRecipients;
+  }
   const std::vector<std::uint8_t> authenticated = serialize_header_without_mac(header);
   header.mac = compute_header_mac(file_key, authenticated);
   const std::vector<std::uint8_t> bytes = serialize_header(header);

@@ -5,6 +5,7 @@
 
 #include "core/byte_size.h"
 #include "core/error.h"
+#include "core/recipient_slot.h"
 
 namespace pcrypt::core {
 namespace {
@@ -81,7 +82,7 @@ void read_magic(HeaderInput& input) {
   if (got < kMagic.size()) throw input.truncated();
 }
 
-KeySlot read_slot(HeaderInput& input, std::size_t index) {
+KeySlot read_slot(HeaderInput& input, std::size_t index, std::uint8_t version) {
   KeySlot slot;
   const std::uint8_t kind = *input.take(1);
   const std::string where = " in key slot " + std::to_string(index + 1);
@@ -102,8 +103,18 @@ KeySlot read_slot(HeaderInput& input, std::size_t index) {
     const std::uint8_t* p = input.take(kKeyFileSlotBytes - 1);
     get_bytes(slot.wrap_nonce, p);
     get_bytes(slot.wrapped_key, p + kWrapNonceBytes);
+  } else if (const std::size_t size = recipient_slot::slot_size(kind); size != 0 && version >= 2) {
+    slot.kind = static_cast<SlotKind>(kind);
+    slot.recipient_slot.push_back(kind);
+    const std::uint8_t* p = input.take(size - 1);
+    slot.recipient_slot.insert(slot.recipient_slot.end(), p, p + size - 1);
+  } else if (kind == recipient_slot::kind_mlkem768_x25519 && version >= 2) {
+    throw Error(ErrorKind::header, "unsupported key slot kind 5 (post-quantum hybrid recipient)" + where,
+                "this pcrypt does not implement ML-KEM recipients yet (FORMAT.md §10.6)");
   } else {
-    throw corrupt("unsupported key slot kind " + std::to_string(kind) + where);
+    throw corrupt(
+        "unsupported key slot kind " + std::to_string(kind) + where +
+        (version == kFormatVersion && kind >= 3 && kind <= 5 ? " (recipient kinds need version 2)" : ""));
   }
   return slot;
 }
@@ -127,12 +138,24 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
     throw Error(ErrorKind::usage,
                 "a file can have at most " + std::to_string(kMaxPassphraseSlots) + " passphrases");
 
+  const bool recipients = std::any_of(header.slots.begin(), header.slots.end(),
+                                      [](const KeySlot& s) { return is_recipient_slot(s.kind); });
+  if (recipients && header.version != kFormatVersionRecipients)
+    throw Error(ErrorKind::usage, "recipient key slots need format version 2");
+
   std::vector<std::uint8_t> out(kMagic.begin(), kMagic.end());
   out.push_back(header.version);
   out.push_back(header.suite);
   put_u32(out, header.chunk_size);
   out.push_back(static_cast<std::uint8_t>(header.slots.size()));
   for (const KeySlot& slot : header.slots) {
+    if (is_recipient_slot(slot.kind)) {
+      if (slot.recipient_slot.size() != recipient_slot::slot_size(static_cast<std::uint8_t>(slot.kind)) ||
+          slot.recipient_slot[0] != static_cast<std::uint8_t>(slot.kind))
+        throw Error(ErrorKind::usage, "malformed recipient key slot");
+      out.insert(out.end(), slot.recipient_slot.begin(), slot.recipient_slot.end());
+      continue;
+    }
     out.push_back(static_cast<std::uint8_t>(slot.kind));
     if (slot.kind == SlotKind::passphrase) {
       if (!kdf_ops_in_range(slot.kdf_ops) || !kdf_memory_in_range(std::uint64_t{slot.kdf_memory_kib} * 1024))
@@ -165,10 +188,11 @@ ParsedHeader read_header(io::Reader& in) {
   h.suite = fixed[1];
   h.chunk_size = get_u32(fixed + 2);
   const std::size_t slot_count = fixed[6];
-  if (h.version != kFormatVersion)
-    throw Error(ErrorKind::header,
-                "unsupported format version " + std::to_string(h.version) + " (this pcrypt reads version 1)",
-                "the file may have been written by a newer pcrypt");
+  if (h.version != kFormatVersion && h.version != kFormatVersionRecipients)
+    throw Error(
+        ErrorKind::header,
+        "unsupported format version " + std::to_string(h.version) + " (this pcrypt reads versions 1 and 2)",
+        "the file may have been written by a newer pcrypt");
   if (h.suite != kSuiteAes256Gcm)
     throw Error(ErrorKind::header,
                 "unsupported cipher suite " + std::to_string(h.suite) + " (known: 1 = AES-256-GCM)",
@@ -181,10 +205,18 @@ ParsedHeader read_header(io::Reader& in) {
 
   std::size_t passphrases = 0;
   for (std::size_t i = 0; i < slot_count; ++i) {
-    h.slots.push_back(read_slot(input, i));
+    h.slots.push_back(read_slot(input, i, h.version));
     if (h.slots.back().kind == SlotKind::passphrase && ++passphrases > kMaxPassphraseSlots)
       throw corrupt("too many passphrase slots (at most " + std::to_string(kMaxPassphraseSlots) + ")");
   }
+  // Version 2 exists only for recipient slots (FORMAT.md §10.1); one without them is not a file pcrypt
+  // writes.
+  if (h.version == kFormatVersionRecipients &&
+      std::none_of(h.slots.begin(), h.slots.end(),
+                   [](const KeySlot& s) { return is_recipient_slot(s.kind); }))
+    throw Error(ErrorKind::header,
+                "unsupported format version 2 without a recipient slot (version 2 requires one)",
+                kCorruptHint);
   const std::size_t mac_at = input.size();
   get_bytes(h.mac, input.take(kHeaderMacBytes));
   parsed.authenticated_bytes = input.release();

@@ -1,5 +1,6 @@
-// The pcrypt v1 header (docs/FORMAT.md §3): its layout, serialization, and a strict parser that needs no key.
-// Cryptographic meaning (wrapping, MAC) lives in core/keys.h; this file only knows bytes and ranges.
+// The pcrypt header (versions 1 and 2) (docs/FORMAT.md §3): its layout, serialization, and a strict parser
+// that needs no key. Cryptographic meaning (wrapping, MAC) lives in core/keys.h; this file only knows bytes
+// and ranges.
 #pragma once
 
 #include <array>
@@ -15,6 +16,8 @@ namespace pcrypt::core {
 
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'C', 'R', 'Y', 'P', 'T', '\n'};
 inline constexpr std::uint8_t kFormatVersion = 1;
+// Written exactly when a file has a recipient slot (kind 3 or 4, FORMAT.md §10.1).
+inline constexpr std::uint8_t kFormatVersionRecipients = 2;
 inline constexpr std::uint8_t kSuiteAes256Gcm = 1;
 
 inline constexpr std::size_t kMinChunkSize = std::size_t{4} << 10;
@@ -50,7 +53,10 @@ constexpr bool kdf_memory_in_range(std::uint64_t bytes) {
   return bytes % 1024 == 0 && bytes / 1024 >= kMinKdfMemoryKib && bytes / 1024 <= kMaxKdfMemoryKib;
 }
 
-enum class SlotKind : std::uint8_t { key_file = 1, passphrase = 2 };
+enum class SlotKind : std::uint8_t { key_file = 1, passphrase = 2, x25519 = 3, ssh_ed25519 = 4 };
+constexpr bool is_recipient_slot(SlotKind kind) {
+  return kind == SlotKind::x25519 || kind == SlotKind::ssh_ed25519;
+}
 
 struct KeySlot {
   SlotKind kind = SlotKind::key_file;
@@ -58,9 +64,11 @@ struct KeySlot {
   std::uint32_t kdf_ops = 0;
   std::uint32_t kdf_memory_kib = 0;
   std::array<std::uint8_t, kKdfSaltBytes> kdf_salt{};
-  // Every slot.
+  // Key-file and passphrase slots.
   std::array<std::uint8_t, kWrapNonceBytes> wrap_nonce{};
   std::array<std::uint8_t, kWrappedKeyBytes> wrapped_key{};
+  // Recipient slots (kinds 3, 4) only: the whole slot as written, kind byte first (core/recipient_slot.h).
+  std::vector<std::uint8_t> recipient_slot;
 };
 
 struct FileHeader {

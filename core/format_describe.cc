@@ -1,6 +1,8 @@
 // `pcrypt info`: the header in plain words. Only public fields exist in a header, so nothing here is secret.
 #include <sodium.h>
 
+#include <functional>
+#include <span>
 #include <string>
 
 #include "core/byte_size.h"
@@ -17,6 +19,28 @@ std::string hex(const std::array<std::uint8_t, N>& bytes) {
 }
 
 // "1048576 bytes (1 MiB)", "6000 bytes (5.9 KiB)": exact value first, a readable one after.
+std::string hex(std::span<const std::uint8_t> bytes) {
+  std::string out(2 * bytes.size() + 1, '\0');
+  sodium_bin2hex(out.data(), out.size(), bytes.data(), bytes.size());
+  out.pop_back();
+  return out;
+}
+
+// Kinds 3 and 4 (FORMAT.md §10.3): what the slot says about its recipient, then its public fields.
+void describe_recipient_slot(const KeySlot& s, const std::string& slot,
+                             const std::function<void(const std::string&, const std::string&)>& line) {
+  const std::span<const std::uint8_t> b(s.recipient_slot);
+  if (s.kind == SlotKind::x25519) {
+    line(slot, "X25519 recipient (anonymous)");
+    line(slot + " ephemeral key", hex(b.subspan(1, 32)));
+    line(slot + " wrapped file key", hex(b.subspan(33)));
+  } else {
+    line(slot, "SSH ed25519 recipient, tag " + hex(b.subspan(1, 4)));
+    line(slot + " ephemeral key", hex(b.subspan(5, 32)));
+    line(slot + " wrapped file key", hex(b.subspan(37)));
+  }
+}
+
 std::string bytes_in_words(std::uint64_t n) {
   const std::string exact = std::to_string(n) + " bytes";
   return n < 1024 ? exact : exact + " (" + format_bytes(n) + ")";
@@ -30,13 +54,18 @@ std::string describe_parsed_header(const ParsedHeader& parsed) {
   auto line = [&out](const std::string& name, const std::string& value) {
     out += name + ": " + value + "\n";
   };
-  line("format", "pcrypt v" + std::to_string(h.version));
+  line("format", "pcrypt v" + std::to_string(h.version) +
+                     (h.version == kFormatVersionRecipients ? " (public-key recipients)" : ""));
   line("cipher suite", std::to_string(h.suite) + " (AES-256-GCM, 16-byte tag per chunk)");
   line("chunk size", bytes_in_words(h.chunk_size));
   line("key slots", std::to_string(h.slots.size()));
   for (std::size_t i = 0; i < h.slots.size(); ++i) {
     const KeySlot& s = h.slots[i];
     const std::string slot = "slot " + std::to_string(i + 1);
+    if (is_recipient_slot(s.kind)) {
+      describe_recipient_slot(s, slot, line);
+      continue;
+    }
     if (s.kind == SlotKind::passphrase) {
       line(slot, "passphrase (Argon2id v1.3, file key wrapped with XChaCha20-Poly1305)");
       line(slot + " argon2id passes", std::to_string(s.kdf_ops));

@@ -7,6 +7,7 @@
 #include "core/aes/sodium_init.h"
 #include "core/byte_size.h"
 #include "core/error.h"
+#include "core/recipient_slot.h"
 
 namespace pcrypt::core {
 SecretBytes new_file_key() {
@@ -45,6 +46,13 @@ KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, con
   require_sodium();
   KeySlot slot;
   SecretBytes kek;
+  if (credential.kind == Credential::Kind::recipient && credential.recipient) {
+    slot.recipient_slot = recipient_slot::wrap(file_key, *credential.recipient);
+    slot.kind = static_cast<SlotKind>(slot.recipient_slot.front());
+    return slot;
+  }
+  if (credential.kind == Credential::Kind::identity || credential.kind == Credential::Kind::recipient)
+    throw Error(ErrorKind::usage, "an identity cannot encrypt; give its recipient (pcrypt recipient FILE)");
   if (credential.kind == Credential::Kind::key_file) {
     if (credential.secret.size() != kKeyFileKeyBytes)
       throw Error(ErrorKind::usage, "a key file key must be 32 bytes",
@@ -80,6 +88,10 @@ KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, con
 std::optional<SecretBytes> open_slot(const KeySlot& slot, const Credential& credential,
                                      PassphraseKekCache* cache) {
   require_sodium();
+  if (is_recipient_slot(slot.kind)) {
+    if (credential.kind != Credential::Kind::identity || !credential.identity) return std::nullopt;
+    return recipient_slot::unwrap(slot.recipient_slot, *credential.identity);
+  }
   SecretBytes kek;
   if (slot.kind == SlotKind::key_file && credential.kind == Credential::Kind::key_file) {
     if (credential.secret.size() != kKeyFileKeyBytes) return std::nullopt;

@@ -10,8 +10,9 @@ namespace {
 
 // One message for "no slot opened" and "a slot opened but the header MAC failed" (FORMAT.md §6.5).
 Error wrong_credentials() {
-  return Error(ErrorKind::header, "wrong key or passphrase, or the header was modified",
-               "check the key file or passphrase; if they are right, this copy of the file is damaged");
+  return Error(
+      ErrorKind::header, "wrong key or passphrase, or the header was modified",
+      "check the key file, identity or passphrase; if they are right, this copy of the file is damaged");
 }
 
 Error over_ceiling(const KeySlot& slot, std::size_t index, const KdfLimits& ceiling) {
@@ -24,20 +25,35 @@ Error over_ceiling(const KeySlot& slot, std::size_t index, const KdfLimits& ceil
                "if you trust this file, raise the limit with --max-kdf-memory / --max-kdf-ops");
 }
 
+bool slot_fits(SlotKind slot, Credential::Kind credential) {
+  switch (credential) {
+    case Credential::Kind::key_file:
+      return slot == SlotKind::key_file;
+    case Credential::Kind::passphrase:
+      return slot == SlotKind::passphrase;
+    case Credential::Kind::identity:
+      return is_recipient_slot(slot);
+    case Credential::Kind::recipient:
+      return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 SecretBytes unlock_file_key(const ParsedHeader& parsed, const std::vector<Credential>& credentials,
                             const KdfLimits& ceiling, PassphraseKekCache* cache) {
-  if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
+  if (credentials.empty()) throw Error(ErrorKind::usage, "no key file, identity or passphrase given");
   const std::vector<KeySlot>& slots = parsed.header.slots;
   std::optional<std::size_t> skipped;  // first passphrase slot refused for its costs
-  // Key files first: trying them costs microseconds, a passphrase costs an Argon2id run.
-  for (const Credential::Kind kind : {Credential::Kind::key_file, Credential::Kind::passphrase}) {
+  // Cheapest first: a key file costs a hash, an identity one X25519 per slot of its kind (SSH ones only on
+  // slots with their tag, checked in open_slot), a passphrase an Argon2id run. At most 16 slots (§10.4).
+  for (const Credential::Kind kind :
+       {Credential::Kind::key_file, Credential::Kind::identity, Credential::Kind::passphrase}) {
     for (const Credential& credential : credentials) {
       if (credential.kind != kind) continue;
       for (std::size_t i = 0; i < slots.size(); ++i) {
-        const bool same_kind = (slots[i].kind == SlotKind::key_file) == (kind == Credential::Kind::key_file);
-        if (!same_kind) continue;
+        if (!slot_fits(slots[i].kind, kind)) continue;
         if (!slot_within_ceiling(slots[i], ceiling)) {
           if (!skipped) skipped = i;
           continue;

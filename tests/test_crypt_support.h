@@ -51,7 +51,11 @@ inline core::Credential fresh_key() {
 
 // A copy (Credential holds move-only SecretBytes).
 inline core::Credential copy(const core::Credential& c) {
-  return core::Credential{c.kind, SecretBytes(c.secret.span())};
+  core::Credential out{c.kind, SecretBytes(c.secret.span()), c.recipient};
+  if (c.identity)
+    out.identity = core::Identity{c.identity->kind, SecretBytes(c.identity->secret.span()),
+                                  c.identity->public_key, c.identity->blob};
+  return out;
 }
 
 inline std::vector<core::Credential> creds(const core::Credential& c) {

@@ -13,6 +13,7 @@
 
 #include "core/keys.h"
 #include "core/payload.h"
+#include "core/recipient.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;
@@ -51,6 +52,7 @@ struct Vector {
   std::string file;
   std::vector<std::string> key_files;
   std::vector<std::string> passphrases;
+  std::vector<std::string> identities;  // identity files (age/pcrypt text or OpenSSH ed25519 private key)
   std::string plaintext;
   std::string error_contains;
 };
@@ -74,6 +76,8 @@ Vector parse_descriptor(const fs::path& path) {
       v.key_files.push_back(value);
     else if (key == "passphrase")
       v.passphrases.push_back(value);
+    else if (key == "identity")
+      v.identities.push_back(value);
     else if (key == "plaintext")
       v.plaintext = value;
     else if (key == "error-contains")
@@ -88,6 +92,9 @@ std::vector<core::Credential> credentials_of(const Vector& v) {
   std::vector<core::Credential> out;
   for (const std::string& k : v.key_files) out.push_back(core::parse_key_file(read_text(kDir / k), k));
   for (const std::string& p : v.passphrases) out.push_back(test::passphrase(p));
+  for (const std::string& i : v.identities)
+    for (core::Identity& id : core::parse_identity_file(read_text(kDir / i), i))
+      out.push_back(core::Credential::of(std::move(id)));
   return out;
 }
 
@@ -467,4 +474,58 @@ TEST_CASE("the empty-final-chunk vector is authentic: only the format rule refus
   REQUIRE(file.size() == 120 + 4112 + 16);
   Bytes last(file.end() - 16, file.end());
   CHECK(cipher.open(1, true, last.data(), 0));
+}
+
+// The recipient vectors (FORMAT.md §10), written separately so the version-1 files above stay byte for byte
+// as they are. Needs tests/vectors/files/ssh_ed25519.key (made once with ssh-keygen -t ed25519 -N '').
+TEST_CASE("write the recipient known-answer files", "[.generate]") {
+  const core::Identity x25519 = core::generate_x25519_identity();
+  write_text(kDir / "x25519.key", "# pcrypt known-answer identity\n# public key: " +
+                                      core::format_x25519_recipient(x25519.public_key) + "\n" +
+                                      core::format_x25519_identity(x25519.secret) + "\n");
+  write_text(kDir / "x25519_other.key",
+             core::format_x25519_identity(core::generate_x25519_identity().secret) + "\n");
+  const std::vector<core::Identity> ssh =
+      core::parse_identity_file(read_text(kDir / "ssh_ed25519.key"), "ssh_ed25519.key");
+  REQUIRE(ssh.size() == 1);
+
+  auto make = [](const Bytes& plain, const core::Identity& identity) {
+    core::EncryptOptions options;
+    options.chunk_size = 4096;
+    options.threads = 1;
+    io::MemoryReader in(plain);
+    io::MemoryWriter out;
+    core::encrypt_stream(in, out, test::creds(core::Credential::of(core::recipient_of(identity))), options);
+    return out.data();
+  };
+  const Bytes three = counting_bytes(2 * 4096 + 100);
+  const Bytes x25519_file = make(three, x25519);
+  write_file(kDir / "x25519_three_chunks.pcrypt", x25519_file);
+  const Bytes ssh_file = make(read_file(kDir / "hello.txt"), ssh[0]);
+  write_file(kDir / "ssh_ed25519_hello.pcrypt", ssh_file);
+  // Slot 1 starts at byte 15: flip a bit of the wrapped file key (kind 3: bytes 15+33 .. 15+81).
+  Bytes damaged = x25519_file;
+  damaged[15 + 40] ^= 0x10;
+  write_file(kDir / "bad_x25519_slot.pcrypt", damaged);
+
+  struct Descriptor {
+    std::string name, comment, expect, file, identity, plaintext, error;
+  };
+  const std::vector<Descriptor> descriptors = {
+      {"x25519_three_chunks", "format v2, one X25519 recipient slot (kind 3), two full chunks + 100 bytes",
+       "success", "x25519_three_chunks", "x25519.key", "three_chunks.bin", ""},
+      {"ssh_ed25519_hello", "format v2, one SSH ed25519 recipient slot (kind 4), opened by the OpenSSH key",
+       "success", "ssh_ed25519_hello", "ssh_ed25519.key", "hello.txt", ""},
+      {"wrong_identity", "an X25519 identity that has no slot in the file", "header failure",
+       "x25519_three_chunks", "x25519_other.key", "", "wrong key or passphrase"},
+      {"bad_x25519_slot", "one bit of the X25519 slot's wrapped file key flipped: no slot opens",
+       "header failure", "bad_x25519_slot", "x25519.key", "", "wrong key or passphrase"},
+  };
+  for (const Descriptor& d : descriptors) {
+    std::string text = "# " + d.comment + "\nexpect: " + d.expect + "\nfile: " + d.file +
+                       ".pcrypt\nidentity: " + d.identity + "\n";
+    if (!d.plaintext.empty()) text += "plaintext: " + d.plaintext + "\n";
+    if (!d.error.empty()) text += "error-contains: " + d.error + "\n";
+    write_text(kDir / (d.name + ".test"), text);
+  }
 }

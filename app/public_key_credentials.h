@@ -1,0 +1,24 @@
+// -r/-R recipients and -i identities (FORMAT.md §10) as core credentials. Reusable by every command that
+// takes them (encrypt, decrypt, and later rekey).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/credential.h"
+#include "core/recipient.h"
+
+namespace pcrypt::app {
+
+// Recipients from -r strings then -R files ("-" = standard input, refused when `data_from_stdin`), each a
+// Credential of kind recipient. Throws core::Error(usage) naming a malformed recipient, (io) for an
+// unreadable file. Repeats of the same public key are kept once.
+std::vector<core::Credential> gather_recipients(const std::vector<std::string>& recipients,
+                                                const std::vector<std::string>& recipient_files,
+                                                bool data_from_stdin);
+
+// Every identity in each -i file (age/pcrypt identity files, OpenSSH ed25519 private keys), in order.
+std::vector<core::Identity> read_identity_files(const std::vector<std::string>& paths);
+std::vector<core::Credential> gather_identities(const std::vector<std::string>& paths);
+
+}  // namespace pcrypt::app
