@@ -30,7 +30,7 @@ struct CryptArgs {
   std::string engine;  // "" = $PCRYPT_ENGINE or the fastest
   std::string kdf_memory, kdf_ops;
   std::string max_kdf_memory, max_kdf_ops;
-  bool progress = false;  // --progress: draw it even when stderr is not a terminal
+  bool progress = false;       // --progress: draw it even when stderr is not a terminal
   std::string offset, length;  // decrypt: a plaintext byte range ("" = from the start / to the end)
 };
 

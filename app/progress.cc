@@ -67,9 +67,9 @@ std::string format_progress(const ProgressState& s) {
       eta = format_duration(static_cast<double>(*s.total - s.bytes) / *s.rate);
     // Fields padded to their widest, so the line (and the bar) keeps its length from one update to the next.
     const std::string total = core::format_bytes(*s.total);
-    const std::string text = std::string(percent) + " " + padded(core::format_bytes(s.bytes), total.size() + 1) +
-                             " / " + total + " " + padded(rate_text(s.rate), kRateWidth) + " " + elapsed +
-                             " ETA " + padded(eta, 4);
+    const std::string text = std::string(percent) + " " +
+                             padded(core::format_bytes(s.bytes), total.size() + 1) + " / " + total + " " +
+                             padded(rate_text(s.rate), kRateWidth) + " " + elapsed + " ETA " + padded(eta, 4);
     const std::size_t fixed = s.verb.size() + 1 + 2 + 1 + text.size();  // "verb [bar] text"
     if (s.columns > fixed + kMinBarWidth)
       line = std::string(s.verb) + " " + bar(fraction, s.columns - 1 - fixed) + " " + text;
@@ -89,8 +89,8 @@ std::string format_summary(std::string_view name, std::uint64_t in_bytes, std::u
   std::snprintf(time, sizeof time, "%.2f s", seconds);
   const std::optional<double> rate =
       seconds > 0 ? std::optional<double>(static_cast<double>(in_bytes) / seconds) : std::nullopt;
-  return std::string(name) + ": " + core::format_bytes(in_bytes) + " -> " + core::format_bytes(out_bytes) + " in " +
-         time + ", " + rate_text(rate);
+  return std::string(name) + ": " + core::format_bytes(in_bytes) + " -> " + core::format_bytes(out_bytes) +
+         " in " + time + ", " + rate_text(rate);
 }
 
 void RateWindow::add(double seconds, std::uint64_t bytes) {

@@ -8,8 +8,8 @@
 #include <span>
 #include <vector>
 
-#include "core/recipient.h"
 #include "core/aes/secret_bytes.h"
+#include "core/recipient.h"
 
 namespace pcrypt::core::recipient_slot {
 

@@ -1,5 +1,5 @@
-// The key-file parser (core/key_file.h parse_key_file): any text either throws core::Error or yields a 32-byte
-// key-file credential.
+// The key-file parser (core/key_file.h parse_key_file): any text either throws core::Error or yields a
+// 32-byte key-file credential.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
