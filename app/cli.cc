@@ -113,7 +113,6 @@ constexpr const char* kRekeyDescription =
 
 CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
   CLI::App* cmd = app.add_subcommand("rekey", "Add or remove key slots; the payload is copied unchanged");
-  cmd->description(kRekeyDescription);
   cmd->add_option("FILE", a.file, "Encrypted file to change")->required()->check(kNonEmpty);
   cmd->add_option("-o,--output", a.output, "Write the result here instead of replacing FILE")
       ->check(kNonEmpty);
@@ -282,6 +281,9 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
 
   for (CLI::App* sub : {s.encrypt, s.decrypt, s.verify, s.keygen, s.info, s.rekey, s.recipient})
     sub->footer(kSubcommandFooter);
+  // The long explanation goes below rekey's own options, not into its description: the description is also
+  // its one line in 'pcrypt --help', where wrapped lines would read as further subcommand names.
+  s.rekey->footer(std::string(kRekeyDescription) + "\n\n" + kSubcommandFooter);
   return s;
 }
 

@@ -19,34 +19,45 @@ _pcrypt() {
   fi
 
   # The command path: the subcommand (and bench's experiment) typed so far.
+  local commands="encrypt decrypt verify keygen recipient info rekey bench"
   local cmd="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case ${words[i]} in
-      encrypt | decrypt | keygen | info | bench) [[ -z $cmd ]] && cmd=${words[i]} ;;
+      encrypt | decrypt | verify | keygen | recipient | info | rekey | bench | help)
+        [[ -z $cmd ]] && cmd=${words[i]} ;;
       keystream | throughput | engines) [[ $cmd == bench && -z $sub ]] && sub=${words[i]} ;;
     esac
   done
 
-  local global="-h --help --version -q --quiet -v --verbose"
+  local global="-h --help -V --version -q --quiet -v --verbose"
+  local common="-h --help -q --quiet -v --verbose"
+  local unlock="-k --key -p --passphrase --passphrase-file --max-kdf-memory --max-kdf-ops"
   local opts
   case "$cmd${sub:+ $sub}" in
     "") opts="$global" ;;
     encrypt)
-      opts="-h --help -o --output -f --force -k --key -p --passphrase --passphrase-file -j --threads --engine
-            --chunk-size --kdf-memory --kdf-ops -q --quiet -v --verbose" ;;
+      opts="$common -o --output -f --force --progress -k --key -p --passphrase --passphrase-file -r --recipient
+            -R --recipients-file -j --threads --engine --chunk-size --kdf-memory --kdf-ops" ;;
     decrypt)
-      opts="-h --help -o --output -f --force -k --key -p --passphrase --passphrase-file -j --threads --engine
-            --max-kdf-memory --max-kdf-ops -q --quiet -v --verbose" ;;
-    keygen) opts="-h --help -o --output -f --force -q --quiet -v --verbose" ;;
-    info) opts="-h --help --engines -q --quiet -v --verbose" ;;
+      opts="$common $unlock -o --output -f --force --progress -i --identity -j --threads --engine --offset
+            --length" ;;
+    verify) opts="$common $unlock -j --threads --engine" ;;
+    keygen) opts="$common -o --output -f --force --identity" ;;
+    recipient) opts="$common" ;;
+    info) opts="$common --engines" ;;
+    rekey)
+      opts="$common $unlock -o --output -f --force --add-key --add-passphrase --add-passphrase-file
+            --remove-slot --new-file-key -j --threads --kdf-memory --kdf-ops" ;;
     bench) opts="-h --help --format --quick --max-samples --max-time --engine" ;;
     "bench keystream") opts="-h --help --data-size" ;;
     "bench throughput") opts="-h --help --sizes --runs -j --threads --chunk-size --dir" ;;
     "bench engines") opts="-h --help --msg-sizes" ;;
+    help) opts="-h --help" ;;
   esac
 
   case $prev in
-    -o | --output | -k | --key | --passphrase-file)
+    -o | --output | -k | --key | --passphrase-file | -i | --identity | -R | --recipients-file | --add-key | \
+      --add-passphrase-file)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       compopt -o filenames 2>/dev/null
       return ;;
@@ -61,17 +72,20 @@ _pcrypt() {
       [[ $cmd == bench ]] && mapfile -t COMPREPLY < <(compgen -W "table markdown csv json" -- "$cur")
       return ;;
     -j | --threads | --chunk-size | --kdf-memory | --kdf-ops | --max-kdf-memory | --max-kdf-ops | \
-      --max-samples | --max-time | --data-size | --sizes | --runs | --msg-sizes)
-      return ;;  # a number or size: nothing to offer
+      --max-samples | --max-time | --data-size | --sizes | --runs | --msg-sizes | --offset | --length | \
+      --remove-slot | -r | --recipient)
+      return ;;  # a number, size, slot number or public key: nothing to offer
   esac
 
   if [[ $cur == -* ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
   elif [[ -z $cmd ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "encrypt decrypt keygen info bench" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
+  elif [[ $cmd == help ]]; then
+    [[ ${words[cword - 1]} == help ]] && mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
   elif [[ $cmd == bench && -z $sub ]]; then
     mapfile -t COMPREPLY < <(compgen -W "keystream throughput engines" -- "$cur")
-  elif [[ $cmd == encrypt || $cmd == decrypt || $cmd == info ]]; then
+  elif [[ $cmd != keygen && $cmd != bench ]]; then
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     compopt -o filenames 2>/dev/null
   fi

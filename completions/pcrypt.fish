@@ -1,7 +1,7 @@
 # fish completion for pcrypt(1). Installed as share/fish/vendor_completions.d/pcrypt.fish.
 # The option lists mirror `pcrypt [COMMAND] --help`; tests/cli/test_completions.sh fails when they drift.
 
-set -l commands encrypt decrypt keygen info bench
+set -l commands encrypt decrypt verify keygen recipient info rekey bench help
 set -l experiments keystream throughput engines
 set -l engines vaes aesni sodium portable
 
@@ -9,36 +9,59 @@ complete -c pcrypt -f
 
 # Top level (-q/-v are also accepted after the subcommand).
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'Print help and exit'
-complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -l version -d 'Print version and AES engines'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -s V -l version -d 'Print version and AES engines'
 complete -c pcrypt -n "not __fish_seen_subcommand_from bench" -s q -l quiet -d 'Print only errors'
 complete -c pcrypt -n "not __fish_seen_subcommand_from bench" -s v -l verbose -d 'Also report engine, threads, chunk size, throughput'
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a encrypt -d 'Encrypt FILE (or standard input)'
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a decrypt -d 'Decrypt FILE (or standard input)'
-complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a keygen -d 'Generate a random key file'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a verify -d 'Authenticate an encrypted file, writing nothing'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a keygen -d 'Generate a random key file or identity'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a recipient -d 'Print the public key of each identity'
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a info -d "Describe an encrypted file's header"
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a rekey -d 'Add or remove key slots'
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a bench -d 'Measure encryption speed'
 
-# encrypt and decrypt
+# help COMMAND
+complete -c pcrypt -n "__fish_seen_subcommand_from help" -x -a 'encrypt decrypt verify keygen recipient info rekey bench'
+
+# encrypt, decrypt, verify and rekey (the options they share)
 set -l crypt "__fish_seen_subcommand_from encrypt decrypt"
-complete -c pcrypt -n $crypt -F -d 'Input file'
-complete -c pcrypt -n $crypt -s h -l help -d 'Print help and exit'
-complete -c pcrypt -n $crypt -s o -l output -r -F -d "Output file ('-': standard output)"
-complete -c pcrypt -n $crypt -s f -l force -d 'Overwrite an existing output file'
-complete -c pcrypt -n $crypt -s k -l key -r -F -d 'Key file (repeatable)'
-complete -c pcrypt -n $crypt -s p -l passphrase -d 'Use a passphrase'
-complete -c pcrypt -n $crypt -l passphrase-file -r -F -d 'Read the passphrase from the first line of FILE'
-complete -c pcrypt -n $crypt -s j -l threads -x -d 'Worker threads'
-complete -c pcrypt -n $crypt -l engine -x -a "$engines" -d 'AES engine'
+set -l opening "__fish_seen_subcommand_from encrypt decrypt verify rekey"
+set -l limits "__fish_seen_subcommand_from decrypt verify rekey"
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify rekey recipient" -F -d 'File'
+complete -c pcrypt -n "$opening recipient" -s h -l help -d 'Print help and exit'
+complete -c pcrypt -n "$crypt rekey" -s o -l output -r -F -d "Output file ('-': standard output)"
+complete -c pcrypt -n "$crypt rekey" -s f -l force -d 'Overwrite an existing output file'
+complete -c pcrypt -n $crypt -l progress -d 'Show progress even when standard error is not a terminal'
+complete -c pcrypt -n $opening -s k -l key -r -F -d 'Key file (repeatable)'
+complete -c pcrypt -n $opening -s p -l passphrase -d 'Use a passphrase'
+complete -c pcrypt -n $opening -l passphrase-file -r -F -d 'Read the passphrase from the first line of FILE'
+complete -c pcrypt -n $opening -s j -l threads -x -d 'Worker threads'
+complete -c pcrypt -n "$crypt verify" -l engine -x -a "$engines" -d 'AES engine'
+complete -c pcrypt -n $limits -l max-kdf-memory -x -d 'Refuse slots needing more Argon2id memory'
+complete -c pcrypt -n $limits -l max-kdf-ops -x -d 'Refuse slots with more passes'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s r -l recipient -x -d 'Encrypt to a public key (age1... or ssh-ed25519)'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s R -l recipients-file -r -F -d 'Encrypt to every recipient in FILE'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l chunk-size -x -d 'Plaintext bytes per chunk, e.g. 64KiB'
-complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l kdf-memory -x -d 'Argon2id memory, e.g. 256MiB'
-complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l kdf-ops -x -d 'Argon2id passes'
-complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l max-kdf-memory -x -d 'Refuse slots needing more Argon2id memory'
-complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l max-kdf-ops -x -d 'Refuse slots with more passes'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-memory -x -d 'Argon2id memory, e.g. 256MiB'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-ops -x -d 'Argon2id passes'
+complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -s i -l identity -r -F -d 'Identity file (repeatable)'
+complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l offset -x -d 'Output plaintext from this byte on'
+complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l length -x -d 'Output at most this many plaintext bytes'
+
+# rekey's own options
+set -l rekey "__fish_seen_subcommand_from rekey"
+complete -c pcrypt -n $rekey -l add-key -r -F -d 'Add a slot for this key file'
+complete -c pcrypt -n $rekey -l add-passphrase -d 'Add a passphrase slot'
+complete -c pcrypt -n $rekey -l add-passphrase-file -r -F -d 'Read the new passphrase from the first line of FILE'
+complete -c pcrypt -n $rekey -l remove-slot -x -d "Remove slot N (as 'pcrypt info' numbers them)"
+complete -c pcrypt -n $rekey -l new-file-key -d 'Re-encrypt under a fresh file key (revokes every other slot)'
 
 # keygen
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s h -l help -d 'Print help and exit'
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s o -l output -r -F -d 'Key file to create'
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s f -l force -d 'Overwrite an existing key file'
+complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -l identity -d 'Generate an X25519 identity (age format) instead'
 
 # info
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -F -d 'Encrypted file'
