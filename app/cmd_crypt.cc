@@ -102,12 +102,7 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, core::EncryptOptio
 void decrypt_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptions options,
                   const std::vector<core::Credential>* run_credentials) {
   const std::string out_path = output_path(args, false);
-  Input input = open_input(args.file);
-  refuse_terminal_input(input);
-  if (out_path.empty())
-    check_stdout_target(input);
-  else
-    check_output_path(input, out_path, args.force);
+  Input input = open_decrypt_input(args.file, out_path, args.force);
   std::vector<core::Credential> credentials_given;
   if (run_credentials == nullptr) credentials_given = gather_decrypt_credentials(args);
   std::optional<PeekedInput> peeked;

@@ -32,12 +32,7 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
   // A part of the plaintext under the whole file's name would pass for the whole file: without -o, a range
   // goes to standard output, as tail and head write theirs.
   const std::string out_path = !args.output_given || is_standard_stream(args.output) ? "" : args.output;
-  Input input = open_input(args.file);
-  refuse_terminal_input(input);
-  if (out_path.empty())
-    check_stdout_target(input);
-  else
-    check_output_path(input, out_path, args.force);
+  Input input = open_decrypt_input(args.file, out_path, args.force);
   const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
 
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);

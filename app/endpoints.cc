@@ -149,6 +149,16 @@ void refuse_terminal_input(const Input& input) {
                       input.is_stdin ? "give a FILE or redirect standard input" : "give an encrypted FILE");
 }
 
+Input open_decrypt_input(const std::string& path, const std::string& out_path, bool force) {
+  Input input = open_input(path);
+  refuse_terminal_input(input);
+  if (out_path.empty())
+    check_stdout_target(input);
+  else
+    check_output_path(input, out_path, force);
+  return input;
+}
+
 std::unique_ptr<io::Writer> open_output(const std::string& path, bool force, io::Permissions permissions) {
   if (is_standard_stream(path)) {
     require_open_stdout();

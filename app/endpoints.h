@@ -49,6 +49,9 @@ void refuse_terminal_output(const std::string& output_path, bool insisted);
 // Decrypt and info read binary data: a terminal as the input, standard input or a path such as /dev/tty, is
 // a mistake, not a source.
 void refuse_terminal_input(const Input& input);
+// Opens the encrypted input of a command that writes plaintext to out_path ("": standard output), after the
+// refusals above that apply to it: a terminal as input, an output that is the input or may not be written.
+Input open_decrypt_input(const std::string& path, const std::string& out_path, bool force);
 
 // The destination of a command. "" or "-": standard output; a descriptor path (/dev/stdout, /dev/stderr,
 // /dev/fd/N, /proc/self/fd/N): that descriptor, written in place; a stream file (/dev/null, a FIFO): written

@@ -13,12 +13,6 @@ const aes::Engine& engine_for(const aes::Engine* requested) {
   return requested != nullptr ? *requested : aes::best_engine();
 }
 
-ChunkCipher payload_cipher(const aes::Engine& engine, const SecretBytes& file_key) {
-  const SecretBytes payload_key = derive_subkey(file_key.span(), kLabelPayload);
-  return ChunkCipher(engine,
-                     std::span<const std::uint8_t, aes::kGcmKeyBytes>(payload_key.data(), aes::kGcmKeyBytes));
-}
-
 }  // namespace
 
 PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,

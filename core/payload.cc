@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/keys.h"
+
 namespace pcrypt::core {
 namespace {
 
@@ -31,6 +33,12 @@ void make_nonce(std::uint64_t index, bool last, std::uint8_t* nonce) {
 ChunkCipher::ChunkCipher(const aes::Engine& engine,
                          std::span<const std::uint8_t, aes::kGcmKeyBytes> payload_key)
     : gcm_(engine.make_gcm(payload_key)) {}
+
+ChunkCipher payload_cipher(const aes::Engine& engine, const SecretBytes& file_key) {
+  const SecretBytes payload_key = derive_subkey(file_key.span(), kLabelPayload);
+  return ChunkCipher(engine,
+                     std::span<const std::uint8_t, aes::kGcmKeyBytes>(payload_key.data(), aes::kGcmKeyBytes));
+}
 
 void ChunkCipher::seal(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const {
   std::uint8_t nonce[aes::kGcmNonceBytes];

@@ -164,12 +164,6 @@ const aes::Engine& engine_for(const aes::Engine* requested) {
   return requested != nullptr ? *requested : aes::best_engine();
 }
 
-ChunkCipher payload_cipher(const aes::Engine& engine, const SecretBytes& file_key) {
-  const SecretBytes payload_key = derive_subkey(file_key.span(), kLabelPayload);
-  return ChunkCipher(engine,
-                     std::span<const std::uint8_t, aes::kGcmKeyBytes>(payload_key.data(), aes::kGcmKeyBytes));
-}
-
 // A file key given from outside (another machine unlocked the header) must belong to this header.
 void check_file_key(const ParsedHeader& header, const SecretBytes& file_key) {
   if (file_key.size() != kFileKeyBytes || !header_mac_matches(file_key, header))

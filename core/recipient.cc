@@ -118,6 +118,21 @@ Recipient parse_line(std::string_view line, const std::string& what, bool allow_
               "expected an age1... recipient or an \"ssh-ed25519 AAAA...\" public key line");
 }
 
+// Calls f(line, lineno) for each line of a recipients or identity file that is neither blank nor a comment,
+// trimmed; lineno counts from 1 over all lines.
+template <class F>
+void for_each_entry(std::string_view content, F f) {
+  std::size_t lineno = 0;
+  while (!content.empty()) {
+    const std::size_t nl = content.find('\n');
+    const std::string_view line = trim(content.substr(0, nl));
+    content = nl == std::string_view::npos ? std::string_view{} : content.substr(nl + 1);
+    ++lineno;
+    if (line.empty() || line.front() == '#') continue;
+    f(line, lineno);
+  }
+}
+
 }  // namespace
 
 Recipient parse_recipient(std::string_view text) {
@@ -127,18 +142,12 @@ Recipient parse_recipient(std::string_view text) {
 
 std::vector<Recipient> parse_recipients_file(std::string_view content, std::string_view name) {
   std::vector<Recipient> out;
-  std::size_t lineno = 0;
-  while (!content.empty()) {
-    const std::size_t nl = content.find('\n');
-    const std::string_view line = trim(content.substr(0, nl));
-    content = nl == std::string_view::npos ? std::string_view{} : content.substr(nl + 1);
-    ++lineno;
-    if (line.empty() || line.front() == '#') continue;
+  for_each_entry(content, [&](std::string_view line, std::size_t lineno) {
     out.push_back(parse_line(
         line,
         "recipient '" + shown(line) + "' (" + std::string(name) + " line " + std::to_string(lineno) + ")",
         true));
-  }
+  });
   if (out.empty())
     throw Error(ErrorKind::usage, "recipients file '" + std::string(name) + "' lists no recipient");
   return out;
@@ -174,13 +183,7 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
     return out;
   }
   std::vector<Identity> out;
-  std::size_t lineno = 0;
-  while (!content.empty()) {
-    const std::size_t nl = content.find('\n');
-    const std::string_view line = trim(content.substr(0, nl));
-    content = nl == std::string_view::npos ? std::string_view{} : content.substr(nl + 1);
-    ++lineno;
-    if (line.empty() || line.front() == '#') continue;
+  for_each_entry(content, [&](std::string_view line, std::size_t lineno) {
     const std::string what = "identity file '" + file + "' line " + std::to_string(lineno);
     if (starts_with_ci(line, "age1") || line.starts_with("ssh-") || line.starts_with("ecdsa-"))
       throw Error(
@@ -194,7 +197,7 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
     SecretBytes s(key);
     sodium_memzero(const_cast<std::uint8_t*>(key.data()), key.size());
     out.push_back(x25519_identity_from_secret(s));
-  }
+  });
   if (out.empty()) throw Error(ErrorKind::usage, "identity file '" + file + "' holds no identity");
   return out;
 }

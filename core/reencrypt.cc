@@ -6,12 +6,6 @@
 namespace pcrypt::core {
 namespace {
 
-ChunkCipher cipher_for(const aes::Engine& engine, const SecretBytes& file_key) {
-  const SecretBytes payload_key = derive_subkey(file_key.span(), kLabelPayload);
-  return ChunkCipher(engine,
-                     std::span<const std::uint8_t, aes::kGcmKeyBytes>(payload_key.data(), aes::kGcmKeyBytes));
-}
-
 // Reads old records, writes new ones of the same index and length: open under the old key (refusing, as
 // decrypt does, anything that does not authenticate), then seal the plaintext under the new key in place.
 class ReencryptCodec final : public RecordCodec {
@@ -56,8 +50,8 @@ PipelineStats reencrypt_stream(const ParsedHeader& parsed, const SecretBytes& ol
   header.mac = compute_header_mac(new_key, serialize_header_without_mac(header));
   const std::vector<std::uint8_t> bytes = serialize_header(header);
 
-  const ChunkCipher old_cipher = cipher_for(engine, old_file_key);
-  const ChunkCipher new_cipher = cipher_for(engine, new_key);
+  const ChunkCipher old_cipher = payload_cipher(engine, old_file_key);
+  const ChunkCipher new_cipher = payload_cipher(engine, new_key);
   out.write(bytes.data(), bytes.size());
   return run_pipeline(ReencryptCodec(old_cipher, {parsed.header.chunk_size, parsed.total_bytes()}, new_cipher,
                                      {parsed.header.chunk_size, bytes.size()}),

@@ -21,10 +21,15 @@ std::string describe(std::string_view what, std::string_view name, int err) {
   return s;
 }
 
-std::size_t read_full(int fd, std::uint8_t* buf, std::size_t n, std::string_view name) {
+namespace {
+
+// The loops behind read_full/pread_full and write_all/pwrite_all: `step(done)` makes one read(2)/pread(2)
+// or write(2)/pwrite(2) call for the bytes from `done` on; EINTR is retried, other errors thrown.
+template <class Step>
+std::size_t read_loop(std::size_t n, std::string_view name, Step step) {
   std::size_t done = 0;
   while (done < n) {
-    const ssize_t got = ::read(fd, buf + done, n - done);
+    const ssize_t got = step(done);
     if (got > 0) {
       done += static_cast<std::size_t>(got);
     } else if (got == 0) {
@@ -37,10 +42,11 @@ std::size_t read_full(int fd, std::uint8_t* buf, std::size_t n, std::string_view
   return done;
 }
 
-void write_all(int fd, const std::uint8_t* buf, std::size_t n, std::string_view name) {
+template <class Step>
+void write_loop(std::size_t n, std::string_view name, Step step) {
   std::size_t done = 0;
   while (done < n) {
-    const ssize_t put = ::write(fd, buf + done, n - done);
+    const ssize_t put = step(done);
     if (put >= 0) {
       done += static_cast<std::size_t>(put);
     } else if (errno != EINTR) {
@@ -48,36 +54,29 @@ void write_all(int fd, const std::uint8_t* buf, std::size_t n, std::string_view 
       throw IoError(describe("write failed", name, err), err);
     }
   }
+}
+
+}  // namespace
+
+std::size_t read_full(int fd, std::uint8_t* buf, std::size_t n, std::string_view name) {
+  return read_loop(n, name, [&](std::size_t done) { return ::read(fd, buf + done, n - done); });
+}
+
+void write_all(int fd, const std::uint8_t* buf, std::size_t n, std::string_view name) {
+  write_loop(n, name, [&](std::size_t done) { return ::write(fd, buf + done, n - done); });
 }
 
 std::size_t pread_full(int fd, std::uint64_t offset, std::uint8_t* buf, std::size_t n,
                        std::string_view name) {
-  std::size_t done = 0;
-  while (done < n) {
-    const ssize_t got = ::pread(fd, buf + done, n - done, static_cast<off_t>(offset + done));
-    if (got > 0) {
-      done += static_cast<std::size_t>(got);
-    } else if (got == 0) {
-      break;
-    } else if (errno != EINTR) {
-      const int err = errno;
-      throw IoError(describe("read failed", name, err), err);
-    }
-  }
-  return done;
+  return read_loop(n, name, [&](std::size_t done) {
+    return ::pread(fd, buf + done, n - done, static_cast<off_t>(offset + done));
+  });
 }
 
 void pwrite_all(int fd, std::uint64_t offset, const std::uint8_t* buf, std::size_t n, std::string_view name) {
-  std::size_t done = 0;
-  while (done < n) {
-    const ssize_t put = ::pwrite(fd, buf + done, n - done, static_cast<off_t>(offset + done));
-    if (put >= 0) {
-      done += static_cast<std::size_t>(put);
-    } else if (errno != EINTR) {
-      const int err = errno;
-      throw IoError(describe("write failed", name, err), err);
-    }
-  }
+  write_loop(n, name, [&](std::size_t done) {
+    return ::pwrite(fd, buf + done, n - done, static_cast<off_t>(offset + done));
+  });
 }
 
 std::uint64_t offset_of(int fd, std::string_view name) {

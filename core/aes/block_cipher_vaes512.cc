@@ -1,18 +1,7 @@
 // Raw AES-128/192/256 on VAES with 512-bit registers: ECB both ways and SP 800-38A CTR. CTR keeps 8 zmm
 // (32 blocks) in flight, enough independent work to cover the AES unit's latency at its full throughput; the
 // last partial register uses AVX-512BW byte masks instead of a stack buffer.
-// GCC 12 reports its own AVX-512 intrinsics' deliberately undefined registers (_mm512_undefined_epi32) as
-// uninitialized once they are inlined here (GCC bug 105593, fixed in GCC 13); the false positive is confined
-// to the header's lines.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "core/aes/avx512_intrinsics.h"
 
 #include "core/aes/engine_registry.h"
 #include "core/aes/hardware_block_cipher.h"

@@ -11,19 +11,8 @@
 // Tails (and AAD) use AVX-512BW byte masks: masked loads zero the bytes past the end (and never fault on
 // them), masked stores write only the message bytes, so no stack buffer ever holds keystream or plaintext.
 // A group of n < 16 blocks is hashed against H^n..H^1, read from one descending table of powers at an offset.
-// GCC 12 reports its own AVX-512 intrinsics' deliberately undefined registers (_mm512_undefined_epi32) as
-// uninitialized once they are inlined here (GCC bug 105593, fixed in GCC 13); the false positive is confined
-// to the header's lines.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #include <sodium.h>
+#include "core/aes/avx512_intrinsics.h"
 
 #include "core/aes/engine_registry.h"
 #include "core/aes/gcm_shell.h"
