@@ -109,7 +109,8 @@ constexpr const char* kRekeyDescription =
     "Removing a slot does NOT revoke anyone who already opened the file: they may have kept the file key,\n"
     "which still decrypts it (as does any old copy). To lock them out, use --new-file-key: the payload is\n"
     "re-encrypted under a fresh file key (in one parallel pass, with the same atomic replacement), and the\n"
-    "result has only the slots of the credentials given (-k/-p and --add-*).";
+    "result has only the slots of the credentials given (-k/-i/-p and --add-*; an identity given with -i\n"
+    "becomes a slot for its recipient).";
 
 CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
   CLI::App* cmd = app.add_subcommand("rekey", "Add or remove key slots; the payload is copied unchanged");
@@ -121,6 +122,11 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
       ->type_name("KEYFILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
+  cmd->add_option("-i,--identity", a.identity_files,
+                  "Identity file that opens FILE (as decrypt's -i); repeatable")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
   cmd->add_flag("-p,--passphrase", a.passphrase,
                 "Open FILE with a passphrase: from --passphrase-file, else $PCRYPT_PASSPHRASE, else asked");
   cmd->add_option("--passphrase-file", a.passphrase_file,
@@ -129,6 +135,16 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
       ->check(kNonEmpty);
   cmd->add_option("--add-key", a.add_keys, "Add a slot for this key file; repeatable")
       ->type_name("KEYFILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_option("--add-recipient", a.add_recipients,
+                  "Add a slot for a public key: age1... or \"ssh-ed25519 AAAA...\"; repeatable")
+      ->type_name("RECIPIENT")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_option("--add-recipients-file", a.add_recipient_files,
+                  "Add a slot for every recipient in FILE (as encrypt's -R; '-': standard input); repeatable")
+      ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
   cmd->add_flag("--add-passphrase", a.add_passphrase,
@@ -144,7 +160,7 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
       ->check(kNonEmpty);
   cmd->add_flag(
       "--new-file-key", a.new_file_key,
-      "Re-encrypt under a fresh file key (revokes every other slot); slots: -k/-p and --add-* only");
+      "Re-encrypt under a fresh file key (revokes every other slot); slots: -k/-i/-p and --add-* only");
   cmd->add_option("-j,--threads", a.threads,
                   "Worker threads for --new-file-key (default: one per online core)")
       ->type_name("N")
@@ -246,6 +262,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
   s.verify->add_option("FILE", args.verify.file, "Encrypted file ('-' or none: standard input)")
       ->check(kNonEmpty);
   add_credentials(*s.verify, args.verify, "Key file; repeat to try several");
+  add_identities(*s.verify, args.verify);
   add_performance(*s.verify, args.verify);
   s.verify
       ->add_option("--max-kdf-memory", args.verify.max_kdf_memory,

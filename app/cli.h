@@ -34,7 +34,7 @@ struct CryptArgs {
   std::string offset, length;  // decrypt: a plaintext byte range ("" = from the start / to the end)
 };
 
-// rekey: the credential that opens the file (-k/-p, as decrypt's), and the changes.
+// rekey: the credential that opens the file (-k/-i/-p, as decrypt's), and the changes.
 struct RekeyArgs {
   std::string file;
   std::string output;  // "": in place
@@ -42,7 +42,10 @@ struct RekeyArgs {
   std::vector<std::string> key_files;
   bool passphrase = false;
   std::string passphrase_file;
+  std::vector<std::string> identity_files;  // -i: identities that open FILE
   std::vector<std::string> add_keys;
+  std::vector<std::string> add_recipients;       // --add-recipient
+  std::vector<std::string> add_recipient_files;  // --add-recipients-file
   bool add_passphrase = false;
   std::string add_passphrase_file;
   std::vector<std::string> remove_slots;  // numbers as `pcrypt info` shows them, checked by the command

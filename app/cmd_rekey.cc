@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/format.h"
 #include "core/keys.h"
+#include "core/recipient.h"
 #include "core/rekey.h"
 #include "io/atomic_file.h"
 #include "io/copy_range.h"
@@ -27,12 +28,12 @@
 namespace pcrypt::app {
 namespace {
 
-// The credential that opens the file, in decrypt's terms (so -k/-p/--passphrase-file behave the same).
-// Public-key identities (-i) will join here.
+// The credential that opens the file, in decrypt's terms (so -k/-i/-p/--passphrase-file behave the same).
 CryptArgs opening_args(const RekeyArgs& args) {
   CryptArgs a;
   a.file = args.file;
   a.key_files = args.key_files;
+  a.identity_files = args.identity_files;
   a.passphrase = args.passphrase;
   a.passphrase_file = args.passphrase_file;
   a.max_kdf_memory = args.max_kdf_memory;
@@ -43,14 +44,18 @@ CryptArgs opening_args(const RekeyArgs& args) {
   return a;
 }
 
-// The credentials to add, in encrypt's terms (key files deduplicated, a new passphrase asked twice).
-// Recipients (--add-recipient) will join here.
+// The credentials to add, in encrypt's terms (key files and recipients deduplicated, a new passphrase asked
+// twice).
 std::vector<core::Credential> added_credentials(const RekeyArgs& args) {
   CryptArgs a;
+  a.file = args.file;  // never standard input, so '--add-recipients-file -' may read it
   a.key_files = args.add_keys;
+  a.recipients = args.add_recipients;
+  a.recipient_files = args.add_recipient_files;
   a.passphrase = args.add_passphrase;
   a.passphrase_file = args.add_passphrase_file;
-  if (a.key_files.empty() && !wants_passphrase(a)) return {};
+  if (a.key_files.empty() && a.recipients.empty() && a.recipient_files.empty() && !wants_passphrase(a))
+    return {};
   return gather_credentials(a, PassphrasePurpose::encrypt);
 }
 
@@ -100,8 +105,13 @@ int reencrypt(const RekeyArgs& args, Verbosity verbosity, Input& input, const co
               const SecretBytes& file_key, const std::vector<core::Credential>& opening,
               core::RekeyChanges& changes) {
   std::vector<core::Credential> slots;
-  for (const core::Credential& c : opening)
-    slots.push_back(core::Credential{c.kind, SecretBytes(c.secret.span())});
+  for (const core::Credential& c : opening) {
+    // An identity keeps its access as a slot for its own public key.
+    if (c.kind == core::Credential::Kind::identity && c.identity)
+      slots.push_back(core::Credential::of(core::recipient_of(*c.identity)));
+    else
+      slots.push_back(core::Credential{c.kind, SecretBytes(c.secret.span())});
+  }
   for (core::Credential& c : changes.add) {
     const bool repeated = std::any_of(slots.begin(), slots.end(), [&](const core::Credential& s) {
       return s.kind == core::Credential::Kind::key_file && same_key(s, c);
@@ -140,11 +150,12 @@ int run_rekey(const RekeyArgs& args, Verbosity verbosity) {
   changes.remove_slots = slot_numbers(args.remove_slots);
   if (args.new_file_key && !changes.remove_slots.empty())
     throw core::Error(core::ErrorKind::usage, "--remove-slot has no meaning with --new-file-key",
-                      "the new file has only the slots of the credentials given (-k/-p and --add-*)");
+                      "the new file has only the slots of the credentials given (-k/-i/-p and --add-*)");
   if (!args.new_file_key && changes.remove_slots.empty() && args.add_keys.empty() && !args.add_passphrase &&
-      args.add_passphrase_file.empty())
-    throw core::Error(core::ErrorKind::usage, "nothing to change",
-                      "add a slot with --add-key/--add-passphrase, or remove one with --remove-slot N");
+      args.add_passphrase_file.empty() && args.add_recipients.empty() && args.add_recipient_files.empty())
+    throw core::Error(
+        core::ErrorKind::usage, "nothing to change",
+        "add a slot with --add-key/--add-recipient/--add-passphrase, or remove one with --remove-slot N");
 
   const bool in_place = args.output.empty();
   const std::string out_path = in_place ? args.file : args.output;

@@ -79,6 +79,14 @@ struct FileHeader {
   std::array<std::uint8_t, kHeaderMacBytes> mac{};
 };
 
+// Version 2 exactly when a recipient slot is present (a version-2 header without one is refused on read), so
+// a header whose slots change must have its version recomputed.
+inline std::uint8_t format_version_for(const std::vector<KeySlot>& slots) {
+  for (const KeySlot& s : slots)
+    if (is_recipient_slot(s.kind)) return kFormatVersionRecipients;
+  return kFormatVersion;
+}
+
 // A header as read from a file: the fields, and the exact bytes the header MAC covers.
 struct ParsedHeader {
   FileHeader header;

@@ -47,6 +47,7 @@ PipelineStats reencrypt_stream(const ParsedHeader& parsed, const SecretBytes& ol
   header.chunk_size = parsed.header.chunk_size;
   for (const Credential& credential : credentials)
     header.slots.push_back(make_slot(new_key, credential, options.kdf, options.kek_cache));
+  header.version = format_version_for(header.slots);
   header.mac = compute_header_mac(new_key, serialize_header_without_mac(header));
   const std::vector<std::uint8_t> bytes = serialize_header(header);
 

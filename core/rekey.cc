@@ -67,6 +67,7 @@ std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretB
 
   for (const Credential& credential : changes.add)
     header.slots.push_back(make_slot(file_key, credential, changes.kdf, changes.kek_cache));
+  header.version = format_version_for(header.slots);
   header.mac = compute_header_mac(file_key, serialize_header_without_mac(header));
   return serialize_header(header);
 }

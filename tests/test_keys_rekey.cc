@@ -6,6 +6,7 @@
 
 #include "core/format.h"
 #include "core/keys.h"
+#include "core/recipient.h"
 #include "core/rekey.h"
 #include "tests/test_crypt_support.h"
 
@@ -172,4 +173,30 @@ TEST_CASE("reencrypt_stream: a fresh file key, same plaintext and chunk size; da
   Bytes damaged = file;
   damaged[damaged.size() - 20] ^= 1;
   test::error_of(core::ErrorKind::payload, [&] { run(damaged); });
+}
+
+TEST_CASE("rekey: a recipient slot makes the header version 2, removing the last one makes it version 1") {
+  const Bytes plain = test::random_bytes(5000);
+  const core::Credential k1 = test::fresh_key();
+  const Bytes file = test::encrypt(plain, test::creds(k1));
+  const core::ParsedHeader parsed = parse(file);
+  REQUIRE(parsed.header.version == core::kFormatVersion);
+  const SecretBytes file_key = core::unlock_file_key(parsed, test::creds(k1), core::default_kdf_ceiling());
+  core::Identity identity = core::generate_x25519_identity();
+
+  const Bytes header =
+      core::rekey_header(parsed, file_key, adding(core::Credential::of(core::recipient_of(identity))));
+  const Bytes rekeyed = with_header(header, file, parsed.total_bytes());
+  // A version-1 header with a recipient slot would be refused by this parse.
+  const core::ParsedHeader after = parse(rekeyed);
+  CHECK(after.header.version == core::kFormatVersionRecipients);
+  std::vector<core::Credential> by_identity;
+  by_identity.push_back(core::Credential::of(std::move(identity)));
+  CHECK(test::decrypt(rekeyed, by_identity) == plain);
+
+  core::RekeyChanges removing;
+  removing.remove_slots = {2};
+  const Bytes back = with_header(core::rekey_header(after, file_key, removing), rekeyed, after.total_bytes());
+  CHECK(parse(back).header.version == core::kFormatVersion);  // version 2 needs a recipient slot
+  CHECK(test::decrypt(back, test::creds(k1)) == plain);
 }

@@ -128,4 +128,13 @@ if command -v age-keygen > /dev/null && command -v ssh-keygen > /dev/null; then
 else
   echo "SKIP: age-keygen or ssh-keygen not installed (apt-get install age openssh-client)"
 fi
+check "verify -i: an identity authenticates the file; a stranger's identity fails with exit 3"
+"$PCRYPT" keygen --identity -o verify_me.key 2>/dev/null
+"$PCRYPT" keygen --identity -o verify_other.key 2>/dev/null
+head -c 100000 /dev/urandom > verify.plain
+"$PCRYPT" encrypt -r "$("$PCRYPT" recipient verify_me.key)" verify.plain -o verify.pcrypt
+"$PCRYPT" verify -i verify_me.key verify.pcrypt
+expect 3 "$PCRYPT" verify -i verify_other.key verify.pcrypt
+rm verify_me.key verify_other.key verify.plain verify.pcrypt
+
 echo "all recipient checks passed"

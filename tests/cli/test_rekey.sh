@@ -174,4 +174,40 @@ expect_one_error "d.pcrypt"
 same d.pcrypt d.orig
 rm n.pcrypt n.orig d.pcrypt d.orig
 
+check "--add-recipient on a key-file file: version 2 with a recipient slot, -i decrypts, payload unchanged"
+"$PCRYPT" keygen --identity -o id 2>/dev/null
+"$PCRYPT" encrypt -k k1 --chunk-size 64KiB plain -o r.pcrypt
+payload_len=$(($(stat -c %s r.pcrypt) - $(header_len r.pcrypt)))
+tail -c "$payload_len" r.pcrypt > r.payload.before
+"$PCRYPT" rekey r.pcrypt -k k1 --add-recipient "$("$PCRYPT" recipient id)"
+"$PCRYPT" info r.pcrypt | grep -q '^format: pcrypt v2' || fail "not version 2"
+"$PCRYPT" info r.pcrypt | grep -q '^slot 2: X25519 recipient' || fail "no recipient slot"
+"$PCRYPT" decrypt -i id r.pcrypt -o - | cmp - plain
+"$PCRYPT" decrypt -k k1 r.pcrypt -o - | cmp - plain
+tail -c "$payload_len" r.pcrypt > r.payload.after && same r.payload.before r.payload.after
+
+check "open with -i, add a key with --add-key; --add-recipients-file adds every recipient in the file"
+"$PCRYPT" rekey r.pcrypt -i id --add-key k2
+"$PCRYPT" decrypt -k k2 r.pcrypt -o - | cmp - plain
+"$PCRYPT" keygen --identity -o id2 2>/dev/null
+"$PCRYPT" recipient id2 > id2.pub
+"$PCRYPT" rekey r.pcrypt -k k2 --add-recipients-file id2.pub
+"$PCRYPT" decrypt -i id2 r.pcrypt -o - | cmp - plain
+tail -c "$payload_len" r.pcrypt > r.payload.after && same r.payload.before r.payload.after
+
+check "removing the recipient slots goes back to version 1; -i no longer opens (exit 3)"
+"$PCRYPT" rekey r.pcrypt -k k1 --remove-slot 2 --remove-slot 4
+"$PCRYPT" info r.pcrypt | grep -q '^format: pcrypt v1' || fail "not version 1"
+expect 3 "$PCRYPT" decrypt -i id r.pcrypt -o -
+"$PCRYPT" decrypt -k k2 r.pcrypt -o - | cmp - plain
+
+check "--new-file-key opened with -i keeps the identity's access as a recipient slot"
+"$PCRYPT" rekey r.pcrypt -k k1 --add-recipient "$("$PCRYPT" recipient id)"
+"$PCRYPT" rekey r.pcrypt -i id --add-key k3 --new-file-key
+[[ $("$PCRYPT" info r.pcrypt | grep -c '^slot [0-9]*: ') == 2 ]] || fail "expected 2 slots (id, k3)"
+"$PCRYPT" decrypt -i id r.pcrypt -o - | cmp - plain
+"$PCRYPT" decrypt -k k3 r.pcrypt -o - | cmp - plain
+expect 3 "$PCRYPT" decrypt -k k1 r.pcrypt -o -
+rm r.pcrypt r.payload.before r.payload.after id id2 id2.pub
+
 echo "rekey CLI tests passed"
