@@ -47,11 +47,16 @@ std::size_t count_slots(const core::FileHeader& header, core::SlotKind kind) {
 }
 
 std::string describe_slots(const core::FileHeader& header) {
-  const std::size_t keys = count_slots(header, core::SlotKind::key_file);
-  const std::size_t passphrases = count_slots(header, core::SlotKind::passphrase);
-  if (keys > 0 && passphrases > 0)
-    return counted(keys, "key-file") + " and " + counted(passphrases, "passphrase");
-  return passphrases > 0 ? counted(passphrases, "passphrase") : counted(keys, "key-file");
+  std::string out;
+  const auto add = [&](core::SlotKind kind, const char* what) {
+    const std::size_t n = count_slots(header, kind);
+    if (n > 0) out += (out.empty() ? "" : " and ") + counted(n, what);
+  };
+  add(core::SlotKind::key_file, "key-file");
+  add(core::SlotKind::x25519, "X25519 recipient");
+  add(core::SlotKind::ssh_ed25519, "SSH ed25519 recipient");
+  add(core::SlotKind::passphrase, "passphrase");
+  return out;
 }
 
 }  // namespace pcrypt::app

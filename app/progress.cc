@@ -31,7 +31,12 @@ std::string rate_text(std::optional<double> rate) {
 
 std::string bar(double fraction, std::size_t width) {
   const auto filled = static_cast<std::size_t>(std::clamp(fraction, 0.0, 1.0) * static_cast<double>(width));
-  return "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]";
+  // Built by appends: GCC 12 at -O3 reports a false -Wrestrict for "[" + std::string(...) (as elsewhere).
+  std::string out = "[";
+  out.append(filled, '#');
+  out.append(width - filled, '.');
+  out += ']';
+  return out;
 }
 
 // Right-aligned in `width` columns.

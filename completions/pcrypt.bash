@@ -41,12 +41,13 @@ _pcrypt() {
     decrypt)
       opts="$common $unlock -o --output -f --force --progress -i --identity -j --threads --engine --offset
             --length" ;;
-    verify) opts="$common $unlock -j --threads --engine" ;;
+    verify) opts="$common $unlock -i --identity -j --threads --engine" ;;
     keygen) opts="$common -o --output -f --force --identity" ;;
     recipient) opts="$common" ;;
     info) opts="$common --engines" ;;
     rekey)
-      opts="$common $unlock -o --output -f --force --add-key --add-passphrase --add-passphrase-file
+      opts="$common $unlock -o --output -f --force -i --identity --add-key --add-recipient --add-recipients-file
+            --add-passphrase --add-passphrase-file
             --remove-slot --new-file-key -j --threads --kdf-memory --kdf-ops" ;;
     bench) opts="-h --help --format --quick --max-samples --max-time --engine" ;;
     "bench keystream") opts="-h --help --data-size" ;;
@@ -57,7 +58,7 @@ _pcrypt() {
 
   case $prev in
     -o | --output | -k | --key | --passphrase-file | -i | --identity | -R | --recipients-file | --add-key | \
-      --add-passphrase-file)
+      --add-recipients-file | --add-passphrase-file)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       compopt -o filenames 2>/dev/null
       return ;;

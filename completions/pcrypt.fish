@@ -45,13 +45,15 @@ complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s R -l recipients-f
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l chunk-size -x -d 'Plaintext bytes per chunk, e.g. 64KiB'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-memory -x -d 'Argon2id memory, e.g. 256MiB'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-ops -x -d 'Argon2id passes'
-complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -s i -l identity -r -F -d 'Identity file (repeatable)'
+complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -s i -l identity -r -F -d 'Identity file (repeatable)'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l offset -x -d 'Output plaintext from this byte on'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l length -x -d 'Output at most this many plaintext bytes'
 
 # rekey's own options
 set -l rekey "__fish_seen_subcommand_from rekey"
 complete -c pcrypt -n $rekey -l add-key -r -F -d 'Add a slot for this key file'
+complete -c pcrypt -n $rekey -l add-recipient -x -d 'Add a slot for this recipient (age1... or ssh-ed25519)'
+complete -c pcrypt -n $rekey -l add-recipients-file -r -F -d 'Add a slot for every recipient in FILE'
 complete -c pcrypt -n $rekey -l add-passphrase -d 'Add a passphrase slot'
 complete -c pcrypt -n $rekey -l add-passphrase-file -r -F -d 'Read the new passphrase from the first line of FILE'
 complete -c pcrypt -n $rekey -l remove-slot -x -d "Remove slot N (as 'pcrypt info' numbers them)"

@@ -18,12 +18,32 @@ std::string count(std::size_t n, const char* kind) {
 }
 
 std::string slot_kinds(const FileHeader& h) {
-  std::size_t keys = 0, passphrases = 0;
-  for (const KeySlot& s : h.slots) (s.kind == SlotKind::passphrase ? passphrases : keys) += 1;
+  std::size_t keys = 0, passphrases = 0, x25519 = 0, ssh = 0;
+  for (const KeySlot& s : h.slots) {
+    switch (s.kind) {
+      case SlotKind::key_file:
+        ++keys;
+        break;
+      case SlotKind::passphrase:
+        ++passphrases;
+        break;
+      case SlotKind::x25519:
+        ++x25519;
+        break;
+      case SlotKind::ssh_ed25519:
+        ++ssh;
+        break;
+    }
+  }
   std::string out;
-  if (keys > 0) out += "a key file (" + count(keys, "key-file") + ")";
-  if (keys > 0 && passphrases > 0) out += " or ";
-  if (passphrases > 0) out += "a passphrase (" + count(passphrases, "passphrase") + ")";
+  const auto add = [&out](std::size_t n, const std::string& what) {
+    if (n == 0) return;
+    out += (out.empty() ? "" : " or ") + what;
+  };
+  add(keys, "a key file (" + count(keys, "key-file") + ")");
+  add(x25519, "an X25519 identity (" + count(x25519, "X25519 recipient") + ")");
+  add(ssh, "an SSH ed25519 key (" + count(ssh, "SSH ed25519 recipient") + ")");
+  add(passphrases, "a passphrase (" + count(passphrases, "passphrase") + ")");
   return out;
 }
 

@@ -51,8 +51,8 @@ class ChunkCipher {
   std::unique_ptr<aes::Gcm> gcm_;
 };
 
-// The cipher of a file's payload: its key is KDF(file_key, "PCPAYLOD") (docs/FORMAT.md §4), never the file key
-// itself. Every path that seals or opens a payload gets its cipher here, so they cannot disagree.
+// The cipher of a file's payload: its key is KDF(file_key, "PCPAYLOD") (docs/FORMAT.md §4), never the file
+// key itself. Every path that seals or opens a payload gets its cipher here, so they cannot disagree.
 ChunkCipher payload_cipher(const aes::Engine& engine, const SecretBytes& file_key);
 
 // Record arithmetic for a payload that starts payload_offset bytes into its file (after the header).

@@ -31,6 +31,11 @@ check "a file without recipients stays version 1"
 "$PCRYPT" encrypt -k k.key plain -o v1.pcrypt
 "$PCRYPT" info v1.pcrypt | grep -q 'pcrypt v1$' || fail "key-file-only file is not version 1"
 
+check "info counts recipient slots as recipients, not as key files"
+"$PCRYPT" encrypt -k k.key -r "$me" plain -o mixed.pcrypt
+"$PCRYPT" info mixed.pcrypt | grep -qx 'unlocked by: a key file (1 key-file slot) or an X25519 identity (1 X25519 recipient slot)' ||
+  fail "info: $("$PCRYPT" info mixed.pcrypt | grep unlocked)"
+
 check "-R file with comments, blank lines, CRLF; mixed with -k and -p: each credential alone opens"
 "$PCRYPT" keygen --identity -o you.key 2> /dev/null
 you=$("$PCRYPT" recipient you.key)
