@@ -44,7 +44,8 @@ TEST_CASE("round trip at every boundary size, chunk size and thread count") {
           REQUIRE(sealed == reference);  // -j1 and -jN, sequential and positional: byte-identical
           const test::OpenResult opened =
               test::within_deadline([&] { return test::open(sealed, cs, threads, paths); });
-          REQUIRE(test::message_of(opened.error) == "");
+          INFO(test::message_of(opened.error));
+          REQUIRE_FALSE(opened.error);
           REQUIRE(opened.written == plain);
         }
       }
@@ -62,7 +63,8 @@ TEST_CASE("many small chunks keep their order across workers") {
       REQUIRE(test::within_deadline([&] { return test::seal(plain, 64, threads, paths); }) == reference);
       const test::OpenResult opened =
           test::within_deadline([&] { return test::open(reference, 64, threads, paths); });
-      REQUIRE(test::message_of(opened.error) == "");
+      INFO(test::message_of(opened.error));
+      REQUIRE_FALSE(opened.error);
       REQUIRE(opened.written == plain);
     }
   }
