@@ -12,6 +12,7 @@
 
 using namespace pcrypt;
 using test::Bytes;
+using test::random_bytes;
 
 namespace {
 
@@ -29,12 +30,6 @@ core::Identity ssh_identity() {
   std::vector<core::Identity> ids = core::parse_identity_file(text, "ssh_ed25519.key");
   REQUIRE(ids.size() == 1);
   return std::move(ids[0]);
-}
-
-Bytes random_bytes(std::size_t n) {
-  Bytes b(n);
-  randombytes_buf(b.data(), b.size());
-  return b;
 }
 
 std::uint8_t version_of(const Bytes& file) {
