@@ -91,6 +91,7 @@ TEST_CASE("a wrong identity, or one of the other kind, opens nothing and writes 
 TEST_CASE("an SSH identity is not tried on slots with another tag; the right one among 16 slots opens") {
   const core::Identity ssh = ssh_identity();
   std::vector<core::Credential> credentials;
+  credentials.reserve(16);
   for (int i = 0; i < 15; ++i)
     credentials.push_back(core::Credential::of(core::recipient_of(core::generate_x25519_identity())));
   credentials.push_back(core::Credential::of(core::recipient_of(ssh)));
