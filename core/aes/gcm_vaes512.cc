@@ -1,16 +1,22 @@
 // AES-256-GCM on VAES + VPCLMULQDQ with 512-bit registers (AVX-512), four blocks per register.
 //
-// Bulk: 16 counter blocks (4 zmm, 256 bytes) per iteration. GHASH of 16 blocks is multiplied against the
-// precomputed powers H^16..H^1 (four per register, highest first), the Karatsuba pieces are summed unreduced
-// across all four registers, and one reduction finishes the 256 bytes. That hashing is spread step by step
+// Bulk: 32 counter blocks (8 zmm, 512 bytes) per iteration. GHASH of 32 blocks is multiplied against the
+// precomputed powers H^32..H^1 (four per register, highest first), the schoolbook pieces are summed unreduced
+// across all eight registers, and one reduction finishes the 512 bytes. That hashing is spread step by step
 // between the 13 middle AES rounds, so the AES and carry-less multiply units work at the same time. Sealing
 // hashes the previous batch's ciphertext while encrypting the next; opening hashes the batch it decrypts (all
 // loads happen before the stores, so in place is safe). The data is XORed into the last round key, so
 // `vaesenclast` produces the output directly.
 //
+// Why 8 registers and not the 4 of the Linux kernel's design: on Zen 4 a 512-bit instruction occupies a
+// 256-bit unit for two cycles, so every instruction outside the AES rounds competes with them; twice the
+// batch halves the per-batch reduction, counter and loop work (measured on Zen 4: ~12 GB/s against ~11 with
+// four, see docs/BENCHMARKS.md). The same reason picks the schoolbook multiply and the byte-add counter
+// below.
+//
 // Tails (and AAD) use AVX-512BW byte masks: masked loads zero the bytes past the end (and never fault on
 // them), masked stores write only the message bytes, so no stack buffer ever holds keystream or plaintext.
-// A group of n < 16 blocks is hashed against H^n..H^1, read from one descending table of powers at an offset.
+// A group of n < 32 blocks is hashed against H^n..H^1, read from one descending table of powers at an offset.
 #include <sodium.h>
 #include "core/aes/avx512_intrinsics.h"
 
@@ -26,17 +32,16 @@ using ghash::bswap;
 using ghash::Wide;
 
 constexpr int kRounds = 14;
-constexpr std::size_t kRegs = 4;              // zmm registers of counter blocks per iteration
+constexpr std::size_t kRegs = 8;              // zmm registers of counter blocks per iteration
 constexpr std::size_t kBlocks = 4 * kRegs;    // blocks per iteration
 constexpr std::size_t kBatch = 16 * kBlocks;  // bytes per iteration
 
 struct GcmKey {
   __m512i rk[kRounds + 1];  // each round key in all four lanes
-  // Hash key powers in the v(H^i x^-1) form of ghash_clmul.h, descending: pow[i] = H^(16-i), and their
-  // Karatsuba factors. A group of n blocks loads its powers H^n..H^1 from pow + 16 - n; the three zero
-  // entries after each table keep that 4-lane load inside the object when n is not a multiple of 4.
+  // Hash key powers in the v(H^i x^-1) form of ghash_clmul.h, descending: pow[i] = H^(32-i). A group of n
+  // blocks loads its powers H^n..H^1 from pow + 32 - n; the three zero entries after the table keep that
+  // 4-lane load inside the object when n is not a multiple of 4.
   alignas(64) __m128i pow[kBlocks + 3];
-  alignas(64) __m128i powk[kBlocks + 3];
 };
 
 inline __m512i load4(const std::uint8_t* p) {
@@ -61,19 +66,27 @@ inline __mmask64 first_bytes(std::size_t n) {
   return n >= 64 ? ~__mmask64{0} : static_cast<__mmask64>(_bzhi_u64(~0ULL, static_cast<unsigned>(n)));
 }
 
+// A sum of 256-bit products, schoolbook pieces per lane: lo = a0*b0, mid = a0*b1 + a1*b0, hi = a1*b1 (64-bit
+// halves). Schoolbook rather than Karatsuba: one more multiply per block, but no shuffle or XOR to form the
+// operands, and three-way XORs (vpternlogd) sum the pieces -- fewer instructions in all, which is what counts
+// when the AES rounds keep the vector units busy.
 struct Wide4 {
   __m512i lo, mid, hi;
 };
 
-inline Wide4 mul4(__m512i x, __m512i h, __m512i hk) {
+inline __m512i x3(__m512i a, __m512i b, __m512i c) {
+  return _mm512_ternarylogic_epi32(a, b, c, 0x96);
+}
+
+inline Wide4 mul4(__m512i x, __m512i h) {
   return {_mm512_clmulepi64_epi128(x, h, 0x00),
-          _mm512_clmulepi64_epi128(x2(x, _mm512_shuffle_epi32(x, _MM_PERM_BADC)), hk, 0x00),
+          x2(_mm512_clmulepi64_epi128(x, h, 0x01), _mm512_clmulepi64_epi128(x, h, 0x10)),
           _mm512_clmulepi64_epi128(x, h, 0x11)};
 }
 
-inline void mul_acc4(Wide4& a, __m512i x, __m512i h, __m512i hk) {
+inline void mul_acc4(Wide4& a, __m512i x, __m512i h) {
   a.lo = x2(a.lo, _mm512_clmulepi64_epi128(x, h, 0x00));
-  a.mid = x2(a.mid, _mm512_clmulepi64_epi128(x2(x, _mm512_shuffle_epi32(x, _MM_PERM_BADC)), hk, 0x00));
+  a.mid = x3(a.mid, _mm512_clmulepi64_epi128(x, h, 0x01), _mm512_clmulepi64_epi128(x, h, 0x10));
   a.hi = x2(a.hi, _mm512_clmulepi64_epi128(x, h, 0x11));
 }
 
@@ -83,16 +96,18 @@ inline __m128i fold_lanes(__m512i x) {
   return _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
 }
 
-// All lanes' unreduced products summed, then one reduction (reduction is linear).
+// Montgomery reduction of each lane's sum (the two folds of ghash::reduce, done on the pieces in place: the
+// low half folds into the middle, the middle into the high), then the lanes summed: reduction is linear.
 inline __m128i reduce4(const Wide4& a) {
-  return ghash::reduce(Wide{fold_lanes(a.lo), fold_lanes(a.mid), fold_lanes(a.hi)});
+  const __m512i p = _mm512_broadcast_i32x4(ghash::poly());
+  const __m512i mid =
+      x3(a.mid, _mm512_shuffle_epi32(a.lo, _MM_PERM_BADC), _mm512_clmulepi64_epi128(a.lo, p, 0x10));
+  return fold_lanes(
+      x3(a.hi, _mm512_shuffle_epi32(mid, _MM_PERM_BADC), _mm512_clmulepi64_epi128(mid, p, 0x10)));
 }
 
 inline __m512i powers(const GcmKey& k, std::size_t i) {
   return _mm512_loadu_si512(&k.pow[i]);
-}
-inline __m512i powers_k(const GcmKey& k, std::size_t i) {
-  return _mm512_loadu_si512(&k.powk[i]);
 }
 
 // Counters stay little-endian (v form) so one 32-bit add per lane is GCM's inc32, wrap included.
@@ -100,18 +115,62 @@ inline __m512i add32(__m512i ctr, int n) {
   return _mm512_add_epi32(ctr, _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n));
 }
 
+// The bulk loop's counter blocks. GCM's counter is big-endian, so the blocks of a batch are normally made by
+// a 32-bit add on the little-endian form and a byte swap per register. As long as adding kBlocks to the last
+// byte of each of this batch's blocks cannot carry, the big-endian blocks themselves advance by that byte
+// add -- one add per register, no swap. Otherwise (one batch in four at 32 blocks) they are rebuilt from the
+// little-endian form, which handles every carry including the 32-bit wrap.
+class BatchCounters {
+ public:
+  // Counter blocks first, first+1, ...; first is a counter block byte-reversed (its low 32 bits the counter).
+  explicit BatchCounters(__m128i first)
+      : le_(_mm512_add_epi32(_mm512_broadcast_i32x4(first),
+                             _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0))),
+        low_(static_cast<std::uint32_t>(_mm_cvtsi128_si32(first))) {
+    rebuild();
+  }
+
+  // The next batch's counter blocks XORed with round key 0 (AES's first step) into b; then advances.
+  [[gnu::always_inline]] void next_batch(__m512i rk0, __m512i (&b)[kRegs]) {
+    if (static_cast<std::uint8_t>(low_ - kBlocks) > 256 - 2 * kBlocks) rebuild();  // low byte wraps
+    const __m512i step = _mm512_set_epi32(kBlocks << 24, 0, 0, 0, kBlocks << 24, 0, 0, 0, kBlocks << 24, 0, 0,
+                                          0, kBlocks << 24, 0, 0, 0);
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kRegs; ++j) {
+      b[j] = x2(be_[j], rk0);
+      be_[j] = _mm512_add_epi32(be_[j], step);
+    }
+    le_ = add32(le_, static_cast<int>(kBlocks));
+    low_ += kBlocks;
+  }
+
+  // The next counter blocks, little-endian, four per register (for ctr_tail).
+  __m512i little_endian() const {
+    return le_;
+  }
+
+ private:
+  void rebuild() {
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kRegs; ++j) be_[j] = bswap4(add32(le_, static_cast<int>(4 * j)));
+  }
+
+  __m512i le_;
+  __m512i be_[kRegs];
+  std::uint32_t low_;
+};
+
 inline __m128i encrypt_block(const GcmKey& k, __m128i x) {
   x = _mm_xor_si128(x, _mm512_castsi512_si128(k.rk[0]));
   for (int r = 1; r < kRounds; ++r) x = _mm_aesenc_si128(x, _mm512_castsi512_si128(k.rk[r]));
   return _mm_aesenclast_si128(x, _mm512_castsi512_si128(k.rk[kRounds]));
 }
 
-// GHASH of one full batch at p (16 blocks), one reduction.
+// GHASH of one full batch at p (32 blocks), one reduction.
 inline __m128i ghash_batch(const GcmKey& k, __m128i s, const std::uint8_t* p) {
-  Wide4 a = mul4(x2(bswap4(load4(p)), _mm512_zextsi128_si512(s)), powers(k, 0), powers_k(k, 0));
-#pragma GCC unroll 4
-  for (std::size_t j = 1; j < kRegs; ++j)
-    mul_acc4(a, bswap4(load4(p + 64 * j)), powers(k, 4 * j), powers_k(k, 4 * j));
+  Wide4 a = mul4(x2(bswap4(load4(p)), _mm512_zextsi128_si512(s)), powers(k, 0));
+#pragma GCC unroll 8
+  for (std::size_t j = 1; j < kRegs; ++j) mul_acc4(a, bswap4(load4(p + 64 * j)), powers(k, 4 * j));
   return reduce4(a);
 }
 
@@ -125,7 +184,7 @@ __m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size
     // Lanes past block n hold zero data (masked load) against the zero padding of the tables.
     __m512i x = bswap4(_mm512_maskz_loadu_epi8(first_bytes(len - 64 * j), p + 64 * j));
     if (j == 0) x = x2(x, _mm512_zextsi128_si512(s));
-    mul_acc4(a, x, powers(k, first + 4 * j), powers_k(k, first + 4 * j));
+    mul_acc4(a, x, powers(k, first + 4 * j));
   }
   return reduce4(a);
 }
@@ -139,37 +198,35 @@ __m128i ghash_absorb(const GcmKey& k, __m128i s, const std::uint8_t* p, std::siz
 // `hashed` is either the previous batch's output (seal) or this batch's input (open) -- both read before out
 // is written.
 constexpr int kHashEvery = kRegs <= 6 ? 2 : 1;  // rounds between two registers' GHASH steps
+static_assert(kHashEvery * kRegs < kRounds, "the reduction must fit between the middle rounds");
 
 template <bool Hash>
-[[gnu::always_inline]] inline __m512i crypt_batch(const GcmKey& k, __m512i ctr, __m128i& s, std::uint8_t* out,
-                                                  const std::uint8_t* in, const std::uint8_t* hashed) {
+[[gnu::always_inline]] inline void crypt_batch(const GcmKey& k, BatchCounters& ctr, __m128i& s,
+                                               std::uint8_t* out, const std::uint8_t* in,
+                                               const std::uint8_t* hashed) {
   __m512i b[kRegs];
-#pragma GCC unroll 4
-  for (std::size_t j = 0; j < kRegs; ++j) b[j] = x2(bswap4(add32(ctr, static_cast<int>(4 * j))), k.rk[0]);
-  ctr = add32(ctr, static_cast<int>(kBlocks));
+  ctr.next_batch(k.rk[0], b);
   Wide4 a{};
-  if constexpr (Hash)
-    a = mul4(x2(bswap4(load4(hashed)), _mm512_zextsi128_si512(s)), powers(k, 0), powers_k(k, 0));
+  if constexpr (Hash) a = mul4(x2(bswap4(load4(hashed)), _mm512_zextsi128_si512(s)), powers(k, 0));
 #pragma GCC unroll 13
   for (int r = 1; r < kRounds; ++r) {
     const __m512i key = k.rk[r];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (std::size_t j = 0; j < kRegs; ++j) b[j] = _mm512_aesenc_epi128(b[j], key);
     if constexpr (Hash) {
-      // One register of hashing every other round, then the reduction: the multiplies' latency hides
+      // One register of hashing every kHashEvery rounds, then the reduction: the multiplies' latency hides
       // behind the AES rounds.
       if (r % kHashEvery == 0 && r / kHashEvery < static_cast<int>(kRegs)) {
         const auto j = static_cast<std::size_t>(r / kHashEvery);
-        mul_acc4(a, bswap4(load4(hashed + 64 * j)), powers(k, 4 * j), powers_k(k, 4 * j));
+        mul_acc4(a, bswap4(load4(hashed + 64 * j)), powers(k, 4 * j));
       }
       if (r == kHashEvery * static_cast<int>(kRegs)) s = reduce4(a);
     }
   }
   const __m512i last = k.rk[kRounds];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
   for (std::size_t j = 0; j < kRegs; ++j)
     store4(out + 64 * j, _mm512_aesenclast_epi128(b[j], x2(last, load4(in + 64 * j))));
-  return ctr;
 }
 
 // Counter mode for the last 0 < len < kBatch bytes, 256 bytes (four registers) of keystream at a time,
@@ -177,12 +234,12 @@ template <bool Hash>
 void ctr_tail(const GcmKey& k, __m512i ctr, std::uint8_t* out, const std::uint8_t* in, std::size_t len) {
   for (std::size_t group = 0; group < len; group += 256, ctr = add32(ctr, 16)) {
     __m512i b[4];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (std::size_t j = 0; j < 4; ++j) b[j] = x2(bswap4(add32(ctr, static_cast<int>(4 * j))), k.rk[0]);
     // Rounds on all four registers even when fewer are needed: the unused ones are independent work that
     // fills latency slots anyway, and a fixed shape keeps the rounds branch-free.
     for (int r = 1; r < kRounds; ++r) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
       for (std::size_t j = 0; j < 4; ++j) b[j] = _mm512_aesenc_epi128(b[j], k.rk[r]);
     }
     for (std::size_t j = 0; j < 4 && group + 64 * j < len; ++j) {
@@ -208,7 +265,6 @@ struct Kernel {
     __m128i p = h;
     for (std::size_t i = kBlocks; i-- > 0;) {
       k.pow[i] = p;
-      k.powk[i] = ghash::karatsuba_key(p);
       p = ghash::gf_mul(p, h);
     }
   }
@@ -221,16 +277,16 @@ struct Kernel {
 
   static __m128i seal(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
                       std::size_t len) {
-    __m512i ctr = counter_quad(first);
+    BatchCounters ctr(first);
     std::size_t off = 0;
     if (len >= kBatch) {
-      ctr = crypt_batch<false>(k, ctr, s, out, in, nullptr);
+      crypt_batch<false>(k, ctr, s, out, in, nullptr);
       for (off = kBatch; off + kBatch <= len; off += kBatch)
-        ctr = crypt_batch<true>(k, ctr, s, out + off, in + off, out + off - kBatch);
+        crypt_batch<true>(k, ctr, s, out + off, in + off, out + off - kBatch);
       s = ghash_batch(k, s, out + off - kBatch);
     }
     if (off < len) {
-      ctr_tail(k, ctr, out + off, in + off, len - off);
+      ctr_tail(k, ctr.little_endian(), out + off, in + off, len - off);
       s = ghash_group(k, s, out + off, len - off);
     }
     return s;
@@ -238,22 +294,14 @@ struct Kernel {
 
   static __m128i open(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
                       std::size_t len) {
-    __m512i ctr = counter_quad(first);
+    BatchCounters ctr(first);
     std::size_t off = 0;
-    for (; off + kBatch <= len; off += kBatch)
-      ctr = crypt_batch<true>(k, ctr, s, out + off, in + off, in + off);
+    for (; off + kBatch <= len; off += kBatch) crypt_batch<true>(k, ctr, s, out + off, in + off, in + off);
     if (off < len) {
       s = ghash_group(k, s, in + off, len - off);  // before an in-place write overwrites the ciphertext
-      ctr_tail(k, ctr, out + off, in + off, len - off);
+      ctr_tail(k, ctr.little_endian(), out + off, in + off, len - off);
     }
     return s;
-  }
-
- private:
-  // Counter blocks c..c+3, lowest lane first (c byte-reversed, so inc32 is a 32-bit add).
-  static __m512i counter_quad(__m128i c) {
-    return _mm512_add_epi32(_mm512_broadcast_i32x4(c),
-                            _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
   }
 };
 
