@@ -150,6 +150,23 @@ TEST_CASE("ReusableBufferWriter keeps its memory across runs") {
   CHECK(w.data().data() == first);
 }
 
+TEST_CASE("ReusableBufferWriter takes positional writes in any order and refuses to overflow") {
+  ReusableBufferWriter w(8);
+  REQUIRE(w.positional() != nullptr);
+  const std::uint8_t a[3] = {1, 2, 3}, b[2] = {7, 8};
+  w.positional()->write_at(5, a, 3);  // the end first, as a late worker may
+  CHECK(w.data().size() == 8);
+  w.positional()->write_at(0, b, 2);
+  CHECK(w.data().size() == 8);
+  CHECK(std::vector<std::uint8_t>(w.data().begin(), w.data().end()) ==
+        std::vector<std::uint8_t>{7, 8, 0, 0, 0, 1, 2, 3});
+  CHECK(w.positional()->position() == 0);  // positional writes leave the sequential position alone
+  CHECK_THROWS_AS(w.positional()->write_at(6, a, 3), pcrypt::io::IoError);
+  CHECK_THROWS_AS(w.positional()->write_at(9, a, 0), pcrypt::io::IoError);
+  w.clear();
+  CHECK(w.data().empty());
+}
+
 namespace {
 Table sample_table() {
   Table t;
