@@ -132,7 +132,10 @@ class BatchCounters {
 
   // The next batch's counter blocks XORed with round key 0 (AES's first step) into b; then advances.
   [[gnu::always_inline]] void next_batch(__m512i rk0, __m512i (&b)[kRegs]) {
-    if (static_cast<std::uint8_t>(low_ - kBlocks) > 256 - 2 * kBlocks) rebuild();  // low byte wraps
+    // be_ came from the previous batch's byte add, exact only if no block's low byte carried: that batch's
+    // low bytes ran from low_ - kBlocks on, so it was exact iff that start is <= 256 - 2 * kBlocks.
+    if (static_cast<std::uint8_t>(low_ - kBlocks) > 256 - 2 * kBlocks) rebuild();
+    // kBlocks added to byte 15 of each block: the top byte of each lane's last 32-bit word.
     const __m512i step = _mm512_set_epi32(kBlocks << 24, 0, 0, 0, kBlocks << 24, 0, 0, 0, kBlocks << 24, 0, 0,
                                           0, kBlocks << 24, 0, 0, 0);
 #pragma GCC unroll 8
