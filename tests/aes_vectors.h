@@ -39,6 +39,16 @@ inline std::vector<const pcrypt::aes::Engine*> engines_under_test(bool need_bloc
   return out;
 }
 
+// libsodium's AES-256-GCM, the reference the engines are compared with; null, with a warning that the
+// comparison is skipped, on a CPU where libsodium does not offer it (it needs AES-NI).
+inline const pcrypt::aes::Engine* sodium_reference() {
+  const pcrypt::aes::Engine* e = pcrypt::aes::find_engine("sodium");
+  REQUIRE(e != nullptr);
+  if (e->supported()) return e;
+  WARN("SKIPPED: libsodium AES-256-GCM (the reference) is not supported on this CPU");
+  return nullptr;
+}
+
 // A valid pointer even for an empty vector (whose data() may be null): libsodium declares its buffer
 // arguments nonnull, so the engines are never handed nullptr, even with length 0.
 inline std::uint8_t* ptr(Bytes& b) {
