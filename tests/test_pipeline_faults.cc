@@ -48,24 +48,22 @@ TEST_CASE("a read error stops the pipeline and names the input") {
   for (const test::Paths paths : test::kAllPaths) {
     for (const unsigned threads : {1u, 2u, 3u, 8u}) {
       for (const std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {
-        INFO(threads << " threads, failing in chunk " << chunk << ", " << paths);
-        {  // sealing
-          test::FaultyReader in(plain, chunk * kCs + 10, EIO, paths.in);
+        for (const auto direction : {core::Direction::seal, core::Direction::open}) {
+          const bool sealing = direction == core::Direction::seal;
+          INFO(threads << " threads, " << (sealing ? "sealing" : "opening") << ", failing in chunk " << chunk
+                       << ", " << paths);
+          // Sealing reads chunks and writes records; opening reads records and writes chunks.
+          const Bytes& input = sealing ? plain : sealed;
+          const Bytes& output = sealing ? sealed : plain;
+          const std::size_t in_record = sealing ? kCs : kRecord;
+          const std::size_t out_record = sealing ? kRecord : kCs;
+          test::FaultyReader in(input, chunk * in_record + 10, EIO, paths.in);
           test::FaultyWriter out(SIZE_MAX, 0, paths.out);
-          const RunResult r = run(core::Direction::seal, in, out, threads);
+          const RunResult r = run(direction, in, out, threads);
           REQUIRE(r.error.has_value());
           CHECK(r.error->kind() == core::ErrorKind::io);
           CHECK(std::string(r.error->what()) == "read failed (faulty-input): Input/output error");
-          REQUIRE(test::failed_output_problem(r.written, sealed, kRecord, chunk, paths.out) == "");
-        }
-        {  // opening
-          test::FaultyReader in(sealed, chunk * kRecord + 10, EIO, paths.in);
-          test::FaultyWriter out(SIZE_MAX, 0, paths.out);
-          const RunResult r = run(core::Direction::open, in, out, threads);
-          REQUIRE(r.error.has_value());
-          CHECK(r.error->kind() == core::ErrorKind::io);
-          CHECK(std::string(r.error->what()) == "read failed (faulty-input): Input/output error");
-          REQUIRE(test::failed_output_problem(r.written, plain, kCs, chunk, paths.out) == "");
+          REQUIRE(test::failed_output_problem(r.written, output, out_record, chunk, paths.out) == "");
         }
       }
     }
