@@ -313,7 +313,7 @@ inline std::map<std::string, CtrSection> read_sp800_38a(const std::string& name)
         last_space == std::string::npos || last_space < first ? "" : line.substr(first, last_space - first);
     label.erase(label.find_last_not_of(" \t") + 1);
     if (label.empty()) label = last_label;
-    const Bytes bytes = from_hex(hex.substr(0, hex.find_last_not_of("\r") + 1));
+    const Bytes bytes = from_hex(hex.substr(0, hex.find_last_not_of('\r') + 1));
     Bytes& dst = (*current)[label];
     dst.insert(dst.end(), bytes.begin(), bytes.end());
     last_label = label;

@@ -148,6 +148,7 @@ TEST_CASE("every length 0..1023 (and around 4 KiB, 64 KiB) matches libsodium, AA
       lens.push_back(d);
   const Bytes key = rng.bytes(32);
   std::vector<std::unique_ptr<pcrypt::aes::Gcm>> gcms;
+  gcms.reserve(engines.size());
   for (const Engine* e : engines) gcms.push_back(aes_test::make_gcm(*e, key));
   const auto ref = aes_test::make_gcm(*sodium, key);
   for (std::size_t len : lens) {
@@ -365,6 +366,7 @@ TEST_CASE("one keyed instance serves several threads at once (as the pipeline wo
     }
     std::vector<int> mismatches(kThreads, 0);
     std::vector<std::thread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t)
       threads.emplace_back([&, t] {
         for (int round = 0; round < 5; ++round)

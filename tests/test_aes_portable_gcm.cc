@@ -256,6 +256,7 @@ TEST_CASE("GCM: one instance shared by several threads gives each the single-thr
   }
   std::vector<int> mismatches(kThreads, 0);
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
       for (int round = 0; round < 20; ++round) {

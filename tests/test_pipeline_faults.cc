@@ -63,7 +63,10 @@ TEST_CASE("a read error stops the pipeline and names the input") {
           REQUIRE(r.error.has_value());
           CHECK(r.error->kind() == core::ErrorKind::io);
           CHECK(std::string(r.error->what()) == "read failed (faulty-input): Input/output error");
-          REQUIRE(test::failed_output_problem(r.written, output, out_record, chunk, paths.out) == "");
+          const std::string problem =
+              test::failed_output_problem(r.written, output, out_record, chunk, paths.out);
+          INFO(problem);
+          REQUIRE(problem.empty());
         }
       }
     }
@@ -121,7 +124,9 @@ TEST_CASE("a read error after a bad chunk reports the bad chunk, once") {
       CHECK(r.error->kind() == core::ErrorKind::payload);
       CHECK(std::string(r.error->what()) ==
             "payload authentication failed (chunk 2 at offset " + std::to_string(2 * kRecord) + ")");
-      REQUIRE(test::failed_output_problem(r.written, plain, kCs, 2, paths.out) == "");
+      const std::string problem = test::failed_output_problem(r.written, plain, kCs, 2, paths.out);
+      INFO(problem);
+      REQUIRE(problem.empty());
       if (paths.out == io::MemoryAccess::sequential)
         REQUIRE(r.written == Bytes(plain.begin(), plain.begin() + 2 * kCs));
     }
@@ -150,10 +155,14 @@ TEST_CASE("a throwing progress callback stops the run") {
       });
       REQUIRE(message == "interrupted by the user");
       // Progress follows writing: sequentially, the record it reports on was written and no later one.
-      if (paths.out == io::MemoryAccess::sequential)
+      if (paths.out == io::MemoryAccess::sequential) {
         REQUIRE(out.data() == Bytes(sealed.begin(), sealed.begin() + 2 * kRecord));
-      else
-        REQUIRE(test::failed_output_problem(out.data(), sealed, kRecord, SIZE_MAX, paths.out) == "");
+      } else {
+        const std::string problem =
+            test::failed_output_problem(out.data(), sealed, kRecord, SIZE_MAX, paths.out);
+        INFO(problem);
+        REQUIRE(problem.empty());
+      }
     }
   }
 }
