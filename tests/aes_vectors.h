@@ -39,6 +39,16 @@ inline std::vector<const pcrypt::aes::Engine*> engines_under_test(bool need_bloc
   return out;
 }
 
+// libsodium's AES-256-GCM, the reference the engines are compared with; null, with a warning that the
+// comparison is skipped, on a CPU where libsodium does not offer it (it needs AES-NI).
+inline const pcrypt::aes::Engine* sodium_reference() {
+  const pcrypt::aes::Engine* e = pcrypt::aes::find_engine("sodium");
+  REQUIRE(e != nullptr);
+  if (e->supported()) return e;
+  WARN("SKIPPED: libsodium AES-256-GCM (the reference) is not supported on this CPU");
+  return nullptr;
+}
+
 // A valid pointer even for an empty vector (whose data() may be null): libsodium declares its buffer
 // arguments nonnull, so the engines are never handed nullptr, even with length 0.
 inline std::uint8_t* ptr(Bytes& b) {
@@ -303,7 +313,7 @@ inline std::map<std::string, CtrSection> read_sp800_38a(const std::string& name)
         last_space == std::string::npos || last_space < first ? "" : line.substr(first, last_space - first);
     label.erase(label.find_last_not_of(" \t") + 1);
     if (label.empty()) label = last_label;
-    const Bytes bytes = from_hex(hex.substr(0, hex.find_last_not_of("\r") + 1));
+    const Bytes bytes = from_hex(hex.substr(0, hex.find_last_not_of('\r') + 1));
     Bytes& dst = (*current)[label];
     dst.insert(dst.end(), bytes.begin(), bytes.end());
     last_label = label;

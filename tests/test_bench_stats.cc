@@ -72,11 +72,8 @@ TEST_CASE("split_list") {
 
 TEST_CASE("take_samples: warm-ups are untimed, min and max samples are honoured") {
   int calls = 0;
-  Method m;
-  m.warmups = 2;
-  m.max_samples = 5;
-  m.min_samples = 3;
-  m.max_time = 0;  // budget already spent: stop as soon as the minimum is reached
+  // max_time 0: the budget is already spent, so sampling stops as soon as the minimum is reached.
+  Method m{.warmups = 2, .max_samples = 5, .min_samples = 3, .max_time = 0};
   const auto samples = take_samples(m, [&] { ++calls; }, {});
   CHECK(samples.size() == 3);
   CHECK(calls == 5);
@@ -93,10 +90,7 @@ TEST_CASE("take_samples: warm-ups are untimed, min and max samples are honoured"
 
 TEST_CASE("take_samples: a stop request ends sampling between samples") {
   int calls = 0;
-  Method m;
-  m.warmups = 1;
-  m.max_samples = 100;
-  m.max_time = 1e9;
+  const Method m{.warmups = 1, .max_samples = 100, .max_time = 1e9};
   const auto samples = take_samples(
       m, [&] { ++calls; }, [&] { return calls >= 4; });
   CHECK(calls == 4);

@@ -5,27 +5,21 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <random>
 #include <vector>
 
 #include "io/copy_range.h"
 #include "io/stream.h"
+#include "tests/test_files.h"
 
 using namespace pcrypt;
-namespace fs = std::filesystem;
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("pcrypt-copy-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
+using test::Bytes;
+using test::read_file;
+using test::TempDir;
+using test::write_file;
 
 Bytes pattern_bytes(std::size_t n) {
   std::mt19937 gen(42);
@@ -34,29 +28,19 @@ Bytes pattern_bytes(std::size_t n) {
   return b;
 }
 
-Bytes read_all(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return Bytes(std::istreambuf_iterator<char>(f), {});
-}
-
-void write_file(const fs::path& p, const Bytes& data) {
-  std::ofstream f(p, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-}
-
 }  // namespace
 
 TEST_CASE(
     "copy_range appends the input's bytes from an offset, by either path, leaving the input's position") {
   TempDir dir;
   const Bytes data = pattern_bytes((3 << 20) + 123);
-  write_file(dir.path / "in", data);
+  write_file(dir / "in", data);
   const std::uint64_t offset = GENERATE(0, 1, 4096, (1 << 20) + 7, (3 << 20) + 123);
   const bool fallback = GENERATE(false, true);
   INFO("offset " << offset << (fallback ? ", read/write" : ", copy_file_range"));
 
-  const int in = ::open((dir.path / "in").c_str(), O_RDONLY | O_CLOEXEC);
-  const int out = ::open((dir.path / "out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  const int in = ::open((dir / "in").c_str(), O_RDONLY | O_CLOEXEC);
+  const int out = ::open((dir / "out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   REQUIRE(in >= 0);
   REQUIRE(out >= 0);
   const Bytes prefix = {'h', 'e', 'a', 'd'};
@@ -71,15 +55,15 @@ TEST_CASE(
   std::copy(prefix.begin(), prefix.end(), expected.begin());
   std::copy(data.begin() + static_cast<std::ptrdiff_t>(offset), data.end(),
             expected.begin() + static_cast<std::ptrdiff_t>(prefix.size()));
-  CHECK(read_all(dir.path / "out") == expected);
+  CHECK(read_file(dir / "out") == expected);
 }
 
 TEST_CASE("copy_range onto a read-only descriptor fails with an IoError naming the output") {
   TempDir dir;
-  write_file(dir.path / "in", pattern_bytes(10000));
-  write_file(dir.path / "out", {});
-  const int in = ::open((dir.path / "in").c_str(), O_RDONLY | O_CLOEXEC);
-  const int out = ::open((dir.path / "out").c_str(), O_RDONLY | O_CLOEXEC);
+  write_file(dir / "in", pattern_bytes(10000));
+  write_file(dir / "out", {});
+  const int in = ::open((dir / "in").c_str(), O_RDONLY | O_CLOEXEC);
+  const int out = ::open((dir / "out").c_str(), O_RDONLY | O_CLOEXEC);
   try {
     io::copy_range(in, 0, out, "in", "the-output");
     FAIL("no error");

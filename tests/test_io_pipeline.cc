@@ -6,8 +6,6 @@
 
 #include <csignal>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include "core/aes/engine.h"
 #include "core/aes/sodium_init.h"
@@ -16,27 +14,16 @@
 #include "core/pipeline.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
+#include "tests/test_files.h"
 
 using namespace pcrypt;
 namespace fs = std::filesystem;
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
-
-struct TempDir {
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "pcrypt-io-pipeline-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-  fs::path path;
-};
+using test::Bytes;
+using test::read_file;
+using test::TempDir;
 
 const core::ChunkCipher& cipher() {
   static const core::ChunkCipher c = [] {
@@ -46,11 +33,6 @@ const core::ChunkCipher& cipher() {
     return core::ChunkCipher(aes::select_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(key));
   }();
   return c;
-}
-
-Bytes read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return Bytes(std::istreambuf_iterator<char>(f), {});
 }
 
 void run_file_to_file(core::Direction d, const std::string& from, const std::string& to, unsigned threads) {
@@ -66,10 +48,8 @@ void run_file_to_file(core::Direction d, const std::string& from, const std::str
 
 TEST_CASE("files round-trip through the pipeline and atomic outputs") {
   TempDir dir;
-  Bytes plain(5 * 64 * 1024 + 333);
-  randombytes_buf(plain.data(), plain.size());
-  std::ofstream(dir / "plain", std::ios::binary)
-      .write(reinterpret_cast<const char*>(plain.data()), plain.size());
+  const Bytes plain = test::random_bytes(5 * 64 * 1024 + 333);
+  test::write_file(dir / "plain", plain);
   for (const unsigned threads : {1u, 4u}) {
     const std::string sealed = dir / ("sealed" + std::to_string(threads));
     const std::string back = dir / ("back" + std::to_string(threads));
@@ -83,10 +63,8 @@ TEST_CASE("files round-trip through the pipeline and atomic outputs") {
 
 TEST_CASE("a write failure midway (file size limit) leaves no output behind") {
   TempDir dir;
-  Bytes plain(1024 * 1024);
-  randombytes_buf(plain.data(), plain.size());
-  std::ofstream(dir / "plain", std::ios::binary)
-      .write(reinterpret_cast<const char*>(plain.data()), plain.size());
+  const Bytes plain = test::random_bytes(1024 * 1024);
+  test::write_file(dir / "plain", plain);
   // RLIMIT_FSIZE makes write() fail with EFBIG part way, like a full disk (SIGXFSZ must be ignored for that).
   struct sigaction ignore {
   }, old_action{};
@@ -108,5 +86,5 @@ TEST_CASE("a write failure midway (file size limit) leaves no output behind") {
   sigaction(SIGXFSZ, &old_action, nullptr);
   REQUIRE(message == "write failed (" + dir / "out" + "): File too large");
   REQUIRE_FALSE(fs::exists(dir / "out"));
-  REQUIRE(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);  // just the input
+  REQUIRE(dir.entries() == std::vector<std::string>{"plain"});  // just the input
 }

@@ -11,35 +11,28 @@
 
 #include "io/atomic_file.h"
 #include "io/cleanup.h"
+#include "tests/test_files.h"
 
 using namespace pcrypt;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string make_temp_dir() {
-  std::string pattern = (fs::temp_directory_path() / "pcrypt-signal-test-XXXXXX").string();
-  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-  return pattern;
-}
-
-std::size_t entries(const std::string& dir) {
-  return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
-}
+using test::TempDir;
 
 // In a child: install the handlers, start an output, write, then raise `sig`. Exits 0 only if the signal did
 // not end it. Returns the raw wait status.
-int run_child(const std::string& dir, int sig, bool ignore_first) {
+int run_child(const TempDir& dir, int sig, bool ignore_first) {
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
     if (ignore_first) std::signal(sig, SIG_IGN);
     io::install_signal_cleanup();
     // Named: an unnamed (O_TMPFILE) temporary needs no handler, the kernel frees it (tested below).
-    io::AtomicFileWriter w(dir + "/out.bin", false, io::TempFile::named);
+    io::AtomicFileWriter w(dir / "out.bin", false, io::TempFile::named);
     const std::uint8_t data[4096] = {1, 2, 3};
     w.write(data, sizeof data);
-    if (entries(dir) != 1) ::_exit(10);  // the temporary must exist before the signal
+    if (dir.entries().size() != 1) ::_exit(10);  // the temporary must exist before the signal
     ::raise(sig);
     ::_exit(0);  // skips destructors, as a kill would: only the handler may clean up
   }
@@ -53,54 +46,51 @@ int run_child(const std::string& dir, int sig, bool ignore_first) {
 TEST_CASE("a fatal signal removes the temporary output and keeps the signal exit status") {
   for (const int sig : {SIGTERM, SIGINT, SIGHUP}) {
     INFO("signal " << sig);
-    const std::string dir = make_temp_dir();
+    const TempDir dir;
     const int status = run_child(dir, sig, false);
     REQUIRE(WIFSIGNALED(status));
     REQUIRE(WTERMSIG(status) == sig);
-    REQUIRE(entries(dir) == 0);
-    fs::remove_all(dir);
+    REQUIRE(dir.entries().empty());
   }
 }
 
 TEST_CASE("an ignored signal stays ignored") {
-  const std::string dir = make_temp_dir();
+  const TempDir dir;
   const int status = run_child(dir, SIGHUP, true);  // as under nohup
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
-  REQUIRE(entries(dir) == 1);  // the child went on (and _exit skipped the destructor)
-  fs::remove_all(dir);
+  REQUIRE(dir.entries().size() == 1);  // the child went on (and _exit skipped the destructor)
 }
 
 TEST_CASE("a committed output is not removed by a later signal") {
-  const std::string dir = make_temp_dir();
+  const TempDir dir;
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
     io::install_signal_cleanup();
     {
-      io::AtomicFileWriter w(dir + "/out.bin", false);
+      io::AtomicFileWriter w(dir / "out.bin", false);
       const std::uint8_t data[10] = {};
       w.write(data, sizeof data);
       w.commit();
     }
-    io::AtomicFileWriter pending(dir + "/second.bin", false);
+    io::AtomicFileWriter pending(dir / "second.bin", false);
     ::raise(SIGTERM);
     ::_exit(0);
   }
   int status = 0;
   REQUIRE(::waitpid(pid, &status, 0) == pid);
   REQUIRE(WIFSIGNALED(status));
-  REQUIRE(entries(dir) == 1);
-  REQUIRE(fs::exists(dir + "/out.bin"));
-  fs::remove_all(dir);
+  REQUIRE(dir.entries().size() == 1);
+  REQUIRE(fs::exists(dir / "out.bin"));
 }
 
 TEST_CASE("SIGKILL leaves nothing behind when the temporary is unnamed (O_TMPFILE)") {
-  const std::string dir = make_temp_dir();
+  const TempDir dir;
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
-    io::AtomicFileWriter w(dir + "/out.bin", false);
+    io::AtomicFileWriter w(dir / "out.bin", false);
     const std::uint8_t data[4096] = {1, 2, 3};
     w.write(data, sizeof data);
     if (!w.temp_path().empty()) ::_exit(20);  // this file system has no O_TMPFILE
@@ -110,11 +100,10 @@ TEST_CASE("SIGKILL leaves nothing behind when the temporary is unnamed (O_TMPFIL
   int status = 0;
   REQUIRE(::waitpid(pid, &status, 0) == pid);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 20) {
-    WARN("SKIPPED: no O_TMPFILE on " << dir);
+    WARN("SKIPPED: no O_TMPFILE on " << dir.path().string());
   } else {
     REQUIRE(WIFSIGNALED(status));
     REQUIRE(WTERMSIG(status) == SIGKILL);
-    REQUIRE(entries(dir) == 0);
+    REQUIRE(dir.entries().empty());
   }
-  fs::remove_all(dir);
 }

@@ -48,24 +48,25 @@ TEST_CASE("a read error stops the pipeline and names the input") {
   for (const test::Paths paths : test::kAllPaths) {
     for (const unsigned threads : {1u, 2u, 3u, 8u}) {
       for (const std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {
-        INFO(threads << " threads, failing in chunk " << chunk << ", " << paths);
-        {  // sealing
-          test::FaultyReader in(plain, chunk * kCs + 10, EIO, paths.in);
+        for (const auto direction : {core::Direction::seal, core::Direction::open}) {
+          const bool sealing = direction == core::Direction::seal;
+          INFO(threads << " threads, " << (sealing ? "sealing" : "opening") << ", failing in chunk " << chunk
+                       << ", " << paths);
+          // Sealing reads chunks and writes records; opening reads records and writes chunks.
+          const Bytes& input = sealing ? plain : sealed;
+          const Bytes& output = sealing ? sealed : plain;
+          const std::size_t in_record = sealing ? kCs : kRecord;
+          const std::size_t out_record = sealing ? kRecord : kCs;
+          test::FaultyReader in(input, chunk * in_record + 10, EIO, paths.in);
           test::FaultyWriter out(SIZE_MAX, 0, paths.out);
-          const RunResult r = run(core::Direction::seal, in, out, threads);
+          const RunResult r = run(direction, in, out, threads);
           REQUIRE(r.error.has_value());
           CHECK(r.error->kind() == core::ErrorKind::io);
           CHECK(std::string(r.error->what()) == "read failed (faulty-input): Input/output error");
-          REQUIRE(test::failed_output_problem(r.written, sealed, kRecord, chunk, paths.out) == "");
-        }
-        {  // opening
-          test::FaultyReader in(sealed, chunk * kRecord + 10, EIO, paths.in);
-          test::FaultyWriter out(SIZE_MAX, 0, paths.out);
-          const RunResult r = run(core::Direction::open, in, out, threads);
-          REQUIRE(r.error.has_value());
-          CHECK(r.error->kind() == core::ErrorKind::io);
-          CHECK(std::string(r.error->what()) == "read failed (faulty-input): Input/output error");
-          REQUIRE(test::failed_output_problem(r.written, plain, kCs, chunk, paths.out) == "");
+          const std::string problem =
+              test::failed_output_problem(r.written, output, out_record, chunk, paths.out);
+          INFO(problem);
+          REQUIRE(problem.empty());
         }
       }
     }
@@ -123,7 +124,9 @@ TEST_CASE("a read error after a bad chunk reports the bad chunk, once") {
       CHECK(r.error->kind() == core::ErrorKind::payload);
       CHECK(std::string(r.error->what()) ==
             "payload authentication failed (chunk 2 at offset " + std::to_string(2 * kRecord) + ")");
-      REQUIRE(test::failed_output_problem(r.written, plain, kCs, 2, paths.out) == "");
+      const std::string problem = test::failed_output_problem(r.written, plain, kCs, 2, paths.out);
+      INFO(problem);
+      REQUIRE(problem.empty());
       if (paths.out == io::MemoryAccess::sequential)
         REQUIRE(r.written == Bytes(plain.begin(), plain.begin() + 2 * kCs));
     }
@@ -152,10 +155,14 @@ TEST_CASE("a throwing progress callback stops the run") {
       });
       REQUIRE(message == "interrupted by the user");
       // Progress follows writing: sequentially, the record it reports on was written and no later one.
-      if (paths.out == io::MemoryAccess::sequential)
+      if (paths.out == io::MemoryAccess::sequential) {
         REQUIRE(out.data() == Bytes(sealed.begin(), sealed.begin() + 2 * kRecord));
-      else
-        REQUIRE(test::failed_output_problem(out.data(), sealed, kRecord, SIZE_MAX, paths.out) == "");
+      } else {
+        const std::string problem =
+            test::failed_output_problem(out.data(), sealed, kRecord, SIZE_MAX, paths.out);
+        INFO(problem);
+        REQUIRE(problem.empty());
+      }
     }
   }
 }

@@ -2,8 +2,6 @@
 // by the real age-keygen and ssh-keygen when they are installed (docs/FORMAT.md §10).
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,9 +12,11 @@
 
 #include "core/error.h"
 #include "core/recipient.h"
+#include "tests/test_files.h"
 
 using namespace pcrypt::core;
 using Catch::Matchers::Contains;
+using pcrypt::test::TempDir;
 
 namespace {
 
@@ -42,16 +42,6 @@ std::string run(const std::string& cmd) {
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   return out;
 }
-
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "pcrypt-recipients-XXXXXX").string();
-    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 PublicKey32 x25519_key(const Recipient& r) {
   return std::get<X25519Recipient>(r).public_key;
@@ -167,7 +157,7 @@ TEST_CASE("age-keygen identities are read, and their recipient matches age-keyge
     return;
   }
   TempDir dir;
-  const auto key = dir.path / "k.txt";
+  const auto key = dir.path() / "k.txt";
   run("age-keygen -o '" + key.string() + "' 2>/dev/null");
   const std::string recipient = run("age-keygen -y '" + key.string() + "'");
   const auto ids = parse_identity_file(read_all(key), key.string());
@@ -182,7 +172,7 @@ TEST_CASE("ssh-keygen ed25519 keys: private key and .pub line agree") {
     return;
   }
   TempDir dir;
-  const auto key = dir.path / "id_ed25519";
+  const auto key = dir.path() / "id_ed25519";
   run("ssh-keygen -q -t ed25519 -N '' -C 'test key' -f '" + key.string() + "'");
   const auto ids = parse_identity_file(read_all(key), key.string());
   REQUIRE(ids.size() == 1);
@@ -197,7 +187,7 @@ TEST_CASE("ssh-keygen ed25519 keys: private key and .pub line agree") {
   CHECK(std::get<SshEd25519Recipient>(rs.at(0)).public_key == ids[0].public_key);
 
   SECTION("an encrypted key is refused with a hint") {
-    const auto enc = dir.path / "id_enc";
+    const auto enc = dir.path() / "id_enc";
     run("ssh-keygen -q -t ed25519 -N 'secret pass' -f '" + enc.string() + "'");
     try {
       parse_identity_file(read_all(enc), enc.string());
@@ -209,7 +199,7 @@ TEST_CASE("ssh-keygen ed25519 keys: private key and .pub line agree") {
     }
   }
   SECTION("an RSA private key is refused by type") {
-    const auto rsa = dir.path / "id_rsa";
+    const auto rsa = dir.path() / "id_rsa";
     run("ssh-keygen -q -t rsa -b 1024 -N '' -f '" + rsa.string() +
         "' 2>/dev/null || ssh-keygen -q -t rsa -N '' -f '" + rsa.string() + "'");
     check_usage_error([&] { parse_identity_file(read_all(rsa), rsa.string()); },

@@ -59,3 +59,35 @@ output_open() {
   done
   return 1
 }
+
+# wait_until CMD...: runs CMD every 50 ms until it succeeds; fails if it still does not after 20 s. For a
+# background pcrypt to reach a state (e.g. `wait_until output_open "$pid" out.pcrypt`) before it is signalled.
+wait_until() {
+  local tries
+  for ((tries = 0; tries < 400; ++tries)); do
+    "$@" && return 0
+    sleep 0.05
+  done
+  "$@"
+}
+
+# killed_mid_write SIGNAL FEED OUTPUT CMD...: runs CMD in the background with its stdin on a FIFO that gets the
+# first 100 kB of FEED and then stays open, so CMD waits for more in the middle of writing OUTPUT; sends SIGNAL
+# (a name: TERM, KILL...) once CMD's temporary for OUTPUT is open, and fails unless CMD dies of it. CMD's
+# stderr is left in ./stderr.
+killed_mid_write() {
+  local signal=$1 feed=$2 output=$3 pid want rc=0
+  shift 3
+  mkfifo slow
+  "$@" < slow 2> stderr &
+  pid=$!
+  exec 3> slow
+  head -c 100000 "$feed" >&3
+  wait_until output_open "$pid" "$output" || fail "the temporary for $output was never opened"
+  kill -"$signal" "$pid"
+  wait "$pid" 2> /dev/null || rc=$?  # (no "Killed" or "Terminated" job notice)
+  exec 3>&-
+  rm slow
+  want=$((128 + $(kill -l "$signal")))
+  [[ $rc == "$want" ]] || fail "expected death by SIG$signal ($want), got $rc"
+}

@@ -242,21 +242,7 @@ defect_5() {
     echo "SKIPPED: this file system has no O_TMPFILE (the named temporary is removed on SIGINT/TERM/HUP only)"
     return 0
   fi
-  mkfifo slow
-  "$PCRYPT" encrypt -k key -o slow.pcrypt < slow 2> stderr &
-  local pid=$! rc=0
-  exec 3> slow
-  head -c 100000 /dev/urandom >&3
-  for _ in $(seq 400); do
-    output_open "$pid" slow.pcrypt && break
-    sleep 0.05
-  done
-  output_open "$pid" slow.pcrypt || fail "the output was never opened"
-  kill -KILL "$pid"
-  wait "$pid" 2> /dev/null || rc=$?  # (no "Killed" job notice)
-  exec 3>&-
-  [[ $rc == $((128 + 9)) ]] || fail "expected death by SIGKILL (137), got $rc"
-  rm slow
+  killed_mid_write KILL /dev/urandom slow.pcrypt "$PCRYPT" encrypt -k key -o slow.pcrypt
   only_these_files key plain
 }
 

@@ -123,11 +123,7 @@ set -m
 "$PCRYPT" rekey f.pcrypt -k k2 --add-passphrase-file pw --kdf-ops 200 --kdf-memory 64MiB 2> stderr &
 pid=$!
 set +m
-for _ in $(seq 400); do
-  output_open "$pid" f.pcrypt && break
-  sleep 0.05
-done
-output_open "$pid" f.pcrypt || fail "the temporary was never opened"
+wait_until output_open "$pid" f.pcrypt || fail "the temporary was never opened"
 kill -INT "$pid"
 rc=0
 wait "$pid" || rc=$?

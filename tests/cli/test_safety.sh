@@ -58,44 +58,14 @@ else
 fi
 
 check "SIGTERM during a slow encrypt: no output, no temporary left"
-mkfifo slow
-"$PCRYPT" encrypt -k key -o slow.pcrypt < slow 2> stderr &
-pid=$!
-exec 3> slow
-head -c 100000 /dev/urandom >&3
-# Wait until the temporary output exists (the writer is open), then kill.
-for _ in $(seq 400); do
-  output_open "$pid" slow.pcrypt && break
-  sleep 0.05
-done
-output_open "$pid" slow.pcrypt || fail "no temporary output appeared"
-kill -TERM "$pid"
-rc=0
-wait "$pid" || rc=$?
-exec 3>&-
-[[ $rc == $((128 + 15)) ]] || fail "expected death by SIGTERM (143), got $rc"
+killed_mid_write TERM /dev/urandom slow.pcrypt "$PCRYPT" encrypt -k key -o slow.pcrypt
 ! exists slow.pcrypt || fail "slow.pcrypt exists after SIGTERM"
-rm slow
 only_these_files key plain plain.pcrypt back
 
 # (Not SIGINT: a non-interactive shell starts background jobs with SIGINT ignored, and pcrypt rightly keeps
 # an inherited "ignore".)
 check "SIGHUP during a slow decrypt: same"
-mkfifo slow
-"$PCRYPT" decrypt -k key -o slow.out < slow 2> stderr &
-pid=$!
-exec 3> slow
-head -c 100000 plain.pcrypt >&3
-for _ in $(seq 400); do
-  output_open "$pid" slow.out && break
-  sleep 0.05
-done
-kill -HUP "$pid"
-rc=0
-wait "$pid" || rc=$?
-exec 3>&-
-[[ $rc == $((128 + 1)) ]] || fail "expected death by SIGHUP (129), got $rc"
-rm slow
+killed_mid_write HUP plain.pcrypt slow.out "$PCRYPT" decrypt -k key -o slow.out
 only_these_files key plain plain.pcrypt back
 
 check "closed pipe (| head -c 10): exits 1 quickly, no error line, no hang"
