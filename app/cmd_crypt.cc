@@ -5,13 +5,11 @@
 #include <chrono>
 #include <functional>
 #include <new>
-#include <optional>
 
 #include "app/commands.h"
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
-#include "app/header_peek.h"
 #include "app/output_name.h"
 #include "app/progress.h"
 #include "app/report.h"
@@ -97,25 +95,12 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, core::EncryptOptio
 }
 
 // One file. `run_credentials`: the run's (several files), or nullptr for a single file, whose credentials are
-// chosen from its header: -p on a file without a passphrase slot is refused before any prompt, and a
-// passphrase-only file may ask for one.
+// chosen from its header (DecryptionInput).
 void decrypt_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptions options,
                   const std::vector<core::Credential>* run_credentials) {
   const std::string out_path = output_path(args, false);
   Input input = open_decrypt_input(args.file, out_path, args.force);
-  std::vector<core::Credential> credentials_given;
-  if (run_credentials == nullptr) credentials_given = gather_decrypt_credentials(args);
-  std::optional<PeekedInput> peeked;
-  try {
-    peeked.emplace(*input.reader);
-  } catch (const core::Error& e) {
-    rethrow_with_context(e, input);
-  }
-  std::vector<core::Credential> for_header;
-  if (run_credentials == nullptr) {
-    for_header = credentials_for_header(args, std::move(credentials_given), peeked->header(), input.name);
-    run_credentials = &for_header;
-  }
+  DecryptionInput opened(args, *input.reader, input.name, run_credentials);
 
   spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
   // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
@@ -128,13 +113,14 @@ void decrypt_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptio
   const auto start = std::chrono::steady_clock::now();
   core::PipelineStats stats;
   try {
-    stats = core::decrypt_stream(*peeked, *out, *run_credentials, options);
+    stats = core::decrypt_stream(opened.reader(), *out, opened.credentials(), options);
   } catch (const core::Error& e) {
     rethrow_with_context(e, input);
   }
   out->commit();
   progress.finish();
-  log_summary(out_path, peeked->header_bytes() + stats.ciphertext_bytes, stats.plaintext_bytes, start);
+  log_summary(out_path, opened.reader().header_bytes() + stats.ciphertext_bytes, stats.plaintext_bytes,
+              start);
 }
 
 // Several inputs, each to its default output name (as gzip and zstd do). Checked before anything is read or
