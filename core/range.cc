@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/byte_size.h"
+#include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/payload.h"
 #include "core/pipeline.h"
@@ -159,10 +160,6 @@ class RangeWriter final : public io::Writer {
   std::optional<std::uint64_t> take_;
   std::uint64_t written_ = 0;
 };
-
-const aes::Engine& engine_for(const aes::Engine* requested) {
-  return requested != nullptr ? *requested : aes::best_engine();
-}
 
 // A file key given from outside (another machine unlocked the header) must belong to this header.
 void check_file_key(const ParsedHeader& header, const SecretBytes& file_key) {
