@@ -116,12 +116,7 @@ class RangeCodec final : public RecordCodec {
       std::memset(buf, 0, chunk);  // never authenticated, so never passed on, not even to be dropped
       return {.write_bytes = chunk, .plaintext_bytes = chunk, .ciphertext_bytes = len, .error = std::nullopt};
     }
-    OpenedRecord opened = records_.open_record(index, final_record, buf, len);
-    if (opened.error) return {.error = std::move(opened.error)};
-    return {.write_bytes = opened.plaintext_bytes,
-            .plaintext_bytes = opened.plaintext_bytes,
-            .ciphertext_bytes = len,
-            .error = std::nullopt};
+    return outcome_of(records_.open_record(index, final_record, buf, len), len);
   }
 
  private:
