@@ -160,46 +160,41 @@ int run_each(const CryptArgs& args, const std::function<void(const CryptArgs&)>&
   return worst;
 }
 
-}  // namespace
-
-int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
-  require_credential(args, PassphrasePurpose::encrypt);
-  core::EncryptOptions options = encrypt_options(args);
+// The files of one run. One file gathers its own credentials, after the checks on its input and output.
+// Several are checked first, then share one set of credentials: one passphrase and, through the cache, one
+// Argon2id run (encrypting, one salt for them all, FORMAT.md §3.2; decrypting, files made in one run share a
+// salt, cached by salt and costs).
+template <typename Options>
+int run_files(const CryptArgs& args, Verbosity verbosity, PassphrasePurpose purpose, Options options,
+              void (*one_file)(const CryptArgs&, Verbosity, Options, const std::vector<core::Credential>*)) {
   core::PassphraseKekCache cache;
   options.kek_cache = &cache;
-  if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
-    spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
   int code = 0;
   if (args.files.size() <= 1) {
-    encrypt_file(args, verbosity, options, nullptr);
+    one_file(args, verbosity, options, nullptr);
   } else {
     check_several(args);
-    // One passphrase and, through the cache, one salt and one Argon2id run for the whole run (FORMAT.md
-    // §3.2).
-    const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::encrypt);
-    code = run_each(args, [&](const CryptArgs& a) { encrypt_file(a, verbosity, options, &credentials); });
+    const std::vector<core::Credential> credentials = gather_credentials(args, purpose);
+    code = run_each(args, [&](const CryptArgs& a) { one_file(a, verbosity, options, &credentials); });
   }
   if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
   return code;
 }
 
+}  // namespace
+
+int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
+  require_credential(args, PassphrasePurpose::encrypt);
+  const core::EncryptOptions options = encrypt_options(args);
+  if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
+    spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
+  return run_files(args, verbosity, PassphrasePurpose::encrypt, options, &encrypt_file);
+}
+
 int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   if (!args.offset.empty() || !args.length.empty()) return run_decrypt_range(args, verbosity);
   require_credential(args, PassphrasePurpose::decrypt);
-  core::DecryptOptions options = decrypt_options(args);
-  core::PassphraseKekCache cache;
-  options.kek_cache = &cache;
-  int code = 0;
-  if (args.files.size() <= 1) {
-    decrypt_file(args, verbosity, options, nullptr);
-  } else {
-    check_several(args);
-    // Files made in one run share a salt: one Argon2id run opens them all (cached by salt and costs).
-    const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
-    code = run_each(args, [&](const CryptArgs& a) { decrypt_file(a, verbosity, options, &credentials); });
-  }
-  if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
-  return code;
+  return run_files(args, verbosity, PassphrasePurpose::decrypt, decrypt_options(args), &decrypt_file);
 }
 
 }  // namespace pcrypt::app
