@@ -102,6 +102,20 @@ void add_performance(CLI::App& cmd, CryptArgs& a) {
       ->check(kNonEmpty);
 }
 
+// What opens an encrypted file and how hard to work at it: decrypt and verify take the same options.
+void add_decryption(CLI::App& cmd, CryptArgs& a) {
+  add_credentials(cmd, a, "Key file; repeat to try several");
+  add_identities(cmd, a);
+  add_performance(cmd, a);
+  cmd.add_option("--max-kdf-memory", a.max_kdf_memory,
+                 "Refuse passphrase slots that need more Argon2id memory than SIZE")
+      ->type_name("SIZE")
+      ->check(kNonEmpty);
+  cmd.add_option("--max-kdf-ops", a.max_kdf_ops, "Refuse passphrase slots with more than N passes")
+      ->type_name("N")
+      ->check(kNonEmpty);
+}
+
 constexpr const char* kRekeyDescription =
     "Change who can open FILE: add or remove key slots without touching the payload (never decrypted or\n"
     "re-encrypted, copied unchanged; a reflink where the file system shares extents). In place by default,\n"
@@ -232,20 +246,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
 
   s.decrypt = app.add_subcommand("decrypt", "Decrypt FILE (or standard input)");
   add_input_output(*s.decrypt, args.decrypt, "FILE without its .pcrypt suffix, or standard output", true);
-  add_credentials(*s.decrypt, args.decrypt, "Key file; repeat to try several");
-  add_identities(*s.decrypt, args.decrypt);
-  add_performance(*s.decrypt, args.decrypt);
-  s.decrypt
-      ->add_option("--max-kdf-memory", args.decrypt.max_kdf_memory,
-                   "Refuse passphrase slots that need more Argon2id memory than SIZE")
-      ->type_name("SIZE")
-      ->check(kNonEmpty);
-  s.decrypt
-      ->add_option("--max-kdf-ops", args.decrypt.max_kdf_ops,
-                   "Refuse passphrase slots with more than N passes")
-      ->type_name("N")
-      ->check(kNonEmpty);
-
+  add_decryption(*s.decrypt, args.decrypt);
   s.decrypt
       ->add_option("--offset", args.decrypt.offset,
                    "Output only the plaintext from byte SIZE on (e.g. 3GiB); default output: standard output")
@@ -261,19 +262,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       "verify", "Authenticate FILE's header and every chunk, writing nothing; exit status as decrypt's");
   s.verify->add_option("FILE", args.verify.file, "Encrypted file ('-' or none: standard input)")
       ->check(kNonEmpty);
-  add_credentials(*s.verify, args.verify, "Key file; repeat to try several");
-  add_identities(*s.verify, args.verify);
-  add_performance(*s.verify, args.verify);
-  s.verify
-      ->add_option("--max-kdf-memory", args.verify.max_kdf_memory,
-                   "Refuse passphrase slots that need more Argon2id memory than SIZE")
-      ->type_name("SIZE")
-      ->check(kNonEmpty);
-  s.verify
-      ->add_option("--max-kdf-ops", args.verify.max_kdf_ops,
-                   "Refuse passphrase slots with more than N passes")
-      ->type_name("N")
-      ->check(kNonEmpty);
+  add_decryption(*s.verify, args.verify);
 
   s.keygen = app.add_subcommand("keygen", "Generate a random key file");
   s.keygen

@@ -5,13 +5,11 @@
 #include <chrono>
 #include <functional>
 #include <new>
-#include <optional>
 
 #include "app/commands.h"
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
-#include "app/header_peek.h"
 #include "app/output_name.h"
 #include "app/progress.h"
 #include "app/report.h"
@@ -97,25 +95,12 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, core::EncryptOptio
 }
 
 // One file. `run_credentials`: the run's (several files), or nullptr for a single file, whose credentials are
-// chosen from its header: -p on a file without a passphrase slot is refused before any prompt, and a
-// passphrase-only file may ask for one.
+// chosen from its header (DecryptionInput).
 void decrypt_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptions options,
                   const std::vector<core::Credential>* run_credentials) {
   const std::string out_path = output_path(args, false);
   Input input = open_decrypt_input(args.file, out_path, args.force);
-  std::vector<core::Credential> credentials_given;
-  if (run_credentials == nullptr) credentials_given = gather_decrypt_credentials(args);
-  std::optional<PeekedInput> peeked;
-  try {
-    peeked.emplace(*input.reader);
-  } catch (const core::Error& e) {
-    rethrow_with_context(e, input);
-  }
-  std::vector<core::Credential> for_header;
-  if (run_credentials == nullptr) {
-    for_header = credentials_for_header(args, std::move(credentials_given), peeked->header(), input.name);
-    run_credentials = &for_header;
-  }
+  DecryptionInput opened(args, *input.reader, input.name, run_credentials);
 
   spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
   // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
@@ -128,13 +113,14 @@ void decrypt_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptio
   const auto start = std::chrono::steady_clock::now();
   core::PipelineStats stats;
   try {
-    stats = core::decrypt_stream(*peeked, *out, *run_credentials, options);
+    stats = core::decrypt_stream(opened.reader(), *out, opened.credentials(), options);
   } catch (const core::Error& e) {
     rethrow_with_context(e, input);
   }
   out->commit();
   progress.finish();
-  log_summary(out_path, peeked->header_bytes() + stats.ciphertext_bytes, stats.plaintext_bytes, start);
+  log_summary(out_path, opened.reader().header_bytes() + stats.ciphertext_bytes, stats.plaintext_bytes,
+              start);
 }
 
 // Several inputs, each to its default output name (as gzip and zstd do). Checked before anything is read or
@@ -174,46 +160,41 @@ int run_each(const CryptArgs& args, const std::function<void(const CryptArgs&)>&
   return worst;
 }
 
-}  // namespace
-
-int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
-  require_credential(args, PassphrasePurpose::encrypt);
-  core::EncryptOptions options = encrypt_options(args);
+// The files of one run. One file gathers its own credentials, after the checks on its input and output.
+// Several are checked first, then share one set of credentials: one passphrase and, through the cache, one
+// Argon2id run (encrypting, one salt for them all, FORMAT.md §3.2; decrypting, files made in one run share a
+// salt, cached by salt and costs).
+template <typename Options>
+int run_files(const CryptArgs& args, Verbosity verbosity, PassphrasePurpose purpose, Options options,
+              void (*one_file)(const CryptArgs&, Verbosity, Options, const std::vector<core::Credential>*)) {
   core::PassphraseKekCache cache;
   options.kek_cache = &cache;
-  if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
-    spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
   int code = 0;
   if (args.files.size() <= 1) {
-    encrypt_file(args, verbosity, options, nullptr);
+    one_file(args, verbosity, options, nullptr);
   } else {
     check_several(args);
-    // One passphrase and, through the cache, one salt and one Argon2id run for the whole run (FORMAT.md
-    // §3.2).
-    const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::encrypt);
-    code = run_each(args, [&](const CryptArgs& a) { encrypt_file(a, verbosity, options, &credentials); });
+    const std::vector<core::Credential> credentials = gather_credentials(args, purpose);
+    code = run_each(args, [&](const CryptArgs& a) { one_file(a, verbosity, options, &credentials); });
   }
   if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
   return code;
 }
 
+}  // namespace
+
+int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
+  require_credential(args, PassphrasePurpose::encrypt);
+  const core::EncryptOptions options = encrypt_options(args);
+  if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
+    spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
+  return run_files(args, verbosity, PassphrasePurpose::encrypt, options, &encrypt_file);
+}
+
 int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   if (!args.offset.empty() || !args.length.empty()) return run_decrypt_range(args, verbosity);
   require_credential(args, PassphrasePurpose::decrypt);
-  core::DecryptOptions options = decrypt_options(args);
-  core::PassphraseKekCache cache;
-  options.kek_cache = &cache;
-  int code = 0;
-  if (args.files.size() <= 1) {
-    decrypt_file(args, verbosity, options, nullptr);
-  } else {
-    check_several(args);
-    // Files made in one run share a salt: one Argon2id run opens them all (cached by salt and costs).
-    const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
-    code = run_each(args, [&](const CryptArgs& a) { decrypt_file(a, verbosity, options, &credentials); });
-  }
-  if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
-  return code;
+  return run_files(args, verbosity, PassphrasePurpose::decrypt, decrypt_options(args), &decrypt_file);
 }
 
 }  // namespace pcrypt::app

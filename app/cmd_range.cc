@@ -33,7 +33,7 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
   // goes to standard output, as tail and head write theirs.
   const std::string out_path = !args.output_given || is_standard_stream(args.output) ? "" : args.output;
   Input input = open_decrypt_input(args.file, out_path, args.force);
-  const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
+  DecryptionInput opened(args, *input.reader, input.name);
 
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("decrypting", std::nullopt,
@@ -42,8 +42,9 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
                                          [&progress](std::uint64_t bytes) { progress.update(bytes); }};
   core::RangeResult result;
   try {
-    const core::UnlockedHeader header = core::unlock_header(*input.reader, credentials, options.kdf_ceiling);
-    io::PositionalReader* file = input.reader->positional();
+    const core::UnlockedHeader header =
+        core::unlock_header(opened.reader(), opened.credentials(), options.kdf_ceiling);
+    io::PositionalReader* file = opened.reader().positional();
     // Positional reads take the header at offset 0; input that starts elsewhere (standard input left
     // mid-file by another program) is read in order.
     if (file != nullptr && file->position() == header.parsed.total_bytes()) {
@@ -51,7 +52,7 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
       result = core::decrypt_range(*file, header.parsed, header.file_key, range, *out, range_options);
     } else {
       spdlog::info("reading the input in order, discarding the records before the range unauthenticated");
-      result = core::decrypt_range_stream(*input.reader, header.parsed, header.file_key, range, *out,
+      result = core::decrypt_range_stream(opened.reader(), header.parsed, header.file_key, range, *out,
                                           range_options);
     }
   } catch (const core::Error& e) {

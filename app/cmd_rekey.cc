@@ -174,14 +174,11 @@ int run_rekey(const RekeyArgs& args, Verbosity verbosity) {
 
   core::PassphraseKekCache cache;
   changes.kek_cache = &cache;
-  const core::ParsedHeader parsed = [&] {
-    try {
-      return core::read_header(*input.reader);
-    } catch (const core::Error& e) {
-      throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
-    }
-  }();
-  const std::vector<core::Credential> credentials = gather_credentials(opening, PassphrasePurpose::decrypt);
+  // The payload is read from `input` itself, which the header's reading left at the payload: nothing needs
+  // the header's bytes replayed.
+  DecryptionInput opened(opening, *input.reader, input.name);
+  const core::ParsedHeader& parsed = opened.parsed();
+  const std::vector<core::Credential>& credentials = opened.credentials();
   const SecretBytes file_key = [&] {
     try {
       return core::unlock_file_key(parsed, credentials, open_options.kdf_ceiling, &cache);

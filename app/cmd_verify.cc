@@ -20,7 +20,7 @@ int run_verify(const CryptArgs& args, Verbosity verbosity) {
   const core::DecryptOptions parsed = decrypt_options(args);
   Input input = open_input(args.file);
   refuse_terminal_input(input);
-  const std::vector<core::Credential> credentials = gather_credentials(args, PassphrasePurpose::decrypt);
+  DecryptionInput opened(args, *input.reader, input.name);
 
   spdlog::info("engine {}, worker threads {}", parsed.engine->name, effective_threads(parsed.threads));
   ProgressLine progress("verifying", input.size,
@@ -31,7 +31,7 @@ int run_verify(const CryptArgs& args, Verbosity verbosity) {
   const auto start = std::chrono::steady_clock::now();
   core::PipelineStats stats;
   try {
-    stats = core::verify_stream(*input.reader, credentials, options);
+    stats = core::verify_stream(opened.reader(), opened.credentials(), options);
   } catch (const core::Error& e) {
     // Worded as decrypt words it (cmd_crypt.cc): header and payload errors name the input.
     if (e.kind() == core::ErrorKind::header || e.kind() == core::ErrorKind::payload)

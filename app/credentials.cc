@@ -13,6 +13,7 @@
 #include "app/environment.h"
 #include "app/header_peek.h"
 #include "app/public_key_credentials.h"
+#include "app/report.h"
 #include "app/secret_file.h"
 #include "core/error.h"
 #include "core/format.h"
@@ -83,27 +84,7 @@ std::vector<core::Credential> gather_key_files(const CryptArgs& args) {
   return credentials;
 }
 
-}  // namespace
-
-void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
-  if (!args.key_files.empty() || wants_passphrase(args) || !args.recipients.empty() ||
-      !args.recipient_files.empty() || !args.identity_files.empty())
-    return;
-  if (purpose == PassphrasePurpose::encrypt)
-    throw core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE, -r RECIPIENT, -R FILE or -p",
-                      "create a key file with 'pcrypt keygen -o KEYFILE'");
-  if (!can_ask_passphrase()) throw no_decryption_credential("'pcrypt info FILE' lists the file's key slots");
-}
-
-std::vector<core::Credential> gather_credentials(const CryptArgs& args, PassphrasePurpose purpose) {
-  require_credential(args, purpose);
-  std::vector<core::Credential> credentials = gather_key_files(args);
-  if (wants_passphrase(args))
-    credentials.push_back(core::Credential{core::Credential::Kind::passphrase,
-                                           obtain_passphrase(args.passphrase_file, purpose)});
-  return credentials;
-}
-
+// Step 1 of DecryptionInput (credentials.h).
 std::vector<core::Credential> gather_decrypt_credentials(const CryptArgs& args) {
   std::vector<core::Credential> credentials = gather_key_files(args);
   if (wants_passphrase(args) && (!args.passphrase_file.empty() || passphrase_from_environment() != nullptr))
@@ -113,6 +94,17 @@ std::vector<core::Credential> gather_decrypt_credentials(const CryptArgs& args) 
   return credentials;
 }
 
+// Step 2: header errors name the input, as every error about the input's bytes does.
+PeekedInput peek_header(io::Reader& in, const std::string& name) {
+  try {
+    return PeekedInput(in);
+  } catch (const core::Error& e) {
+    if (e.kind() != core::ErrorKind::header) throw;
+    throw core::Error(e.kind(), with_file_context(e.what(), name), e.hint());
+  }
+}
+
+// Step 3 of DecryptionInput (credentials.h): `credentials` are step 1's.
 std::vector<core::Credential> credentials_for_header(const CryptArgs& args,
                                                      std::vector<core::Credential> credentials,
                                                      const core::FileHeader& header,
@@ -145,5 +137,42 @@ std::vector<core::Credential> credentials_for_header(const CryptArgs& args,
   }
   throw no_decryption_credential(file + " has " + describe_slots(header));
 }
+
+}  // namespace
+
+void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
+  if (!args.key_files.empty() || wants_passphrase(args) || !args.recipients.empty() ||
+      !args.recipient_files.empty() || !args.identity_files.empty())
+    return;
+  if (purpose == PassphrasePurpose::encrypt)
+    throw core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE, -r RECIPIENT, -R FILE or -p",
+                      "create a key file with 'pcrypt keygen -o KEYFILE'");
+  if (!can_ask_passphrase()) throw no_decryption_credential("'pcrypt info FILE' lists the file's key slots");
+}
+
+std::vector<core::Credential> gather_credentials(const CryptArgs& args, PassphrasePurpose purpose) {
+  require_credential(args, purpose);
+  std::vector<core::Credential> credentials = gather_key_files(args);
+  if (wants_passphrase(args))
+    credentials.push_back(core::Credential{core::Credential::Kind::passphrase,
+                                           obtain_passphrase(args.passphrase_file, purpose)});
+  return credentials;
+}
+
+DecryptionInput::DecryptionInput(const CryptArgs& args, io::Reader& in, const std::string& name,
+                                 const std::vector<core::Credential>* run_credentials)
+    : DecryptionInput(
+          args,
+          run_credentials != nullptr ? std::vector<core::Credential>() : gather_decrypt_credentials(args), in,
+          name, run_credentials) {}
+
+DecryptionInput::DecryptionInput(const CryptArgs& args, std::vector<core::Credential> given, io::Reader& in,
+                                 const std::string& name,
+                                 const std::vector<core::Credential>* run_credentials)
+    : peeked_(peek_header(in, name)),
+      chosen_(run_credentials != nullptr
+                  ? std::vector<core::Credential>()
+                  : credentials_for_header(args, std::move(given), peeked_.header(), name)),
+      run_credentials_(run_credentials) {}
 
 }  // namespace pcrypt::app

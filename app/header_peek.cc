@@ -30,7 +30,7 @@ std::string counted(std::size_t n, const char* what) {
 
 PeekedInput::PeekedInput(io::Reader& in) : in_(in) {
   RecordingReader recorder(in_, peeked_);
-  header_ = core::read_header(recorder).header;
+  parsed_ = core::read_header(recorder);
 }
 
 std::size_t PeekedInput::read(std::uint8_t* buf, std::size_t n) {

@@ -19,7 +19,8 @@ class PeekedInput final : public io::Reader {
   // Reads the header from `in` (core::read_header: throws core::Error(header) if it is malformed).
   explicit PeekedInput(io::Reader& in);
 
-  const core::FileHeader& header() const { return header_; }
+  const core::ParsedHeader& parsed() const { return parsed_; }
+  const core::FileHeader& header() const { return parsed_.header; }
   std::uint64_t header_bytes() const { return peeked_.size(); }
   // The header's bytes first, then the rest of `in`.
   std::size_t read(std::uint8_t* buf, std::size_t n) override;
@@ -34,7 +35,7 @@ class PeekedInput final : public io::Reader {
   io::Reader& in_;
   std::vector<std::uint8_t> peeked_;
   std::size_t replayed_ = 0;
-  core::FileHeader header_;
+  core::ParsedHeader parsed_;
 };
 
 // How many slots of `kind` the header has.

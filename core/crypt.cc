@@ -1,19 +1,13 @@
 // The whole-file operations: header + key handling + pipeline (FORMAT.md §1, §5).
 #include "core/crypt.h"
 
+#include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/format.h"
 #include "core/keys.h"
 #include "core/payload.h"
 
 namespace pcrypt::core {
-namespace {
-
-const aes::Engine& engine_for(const aes::Engine* requested) {
-  return requested != nullptr ? *requested : aes::best_engine();
-}
-
-}  // namespace
 
 PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
                              const EncryptOptions& options) {

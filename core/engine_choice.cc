@@ -14,4 +14,8 @@ const aes::Engine& choose_engine(std::string_view name) {
   }
 }
 
+const aes::Engine& engine_for(const aes::Engine* chosen) {
+  return chosen != nullptr ? *chosen : aes::best_engine();
+}
+
 }  // namespace pcrypt::core

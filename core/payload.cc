@@ -165,11 +165,14 @@ RecordOutcome PayloadCodec::process(std::uint64_t index, bool last, std::uint8_t
     const std::size_t sealed = records_.seal_record(index, last, buf, len);
     return {.write_bytes = sealed, .plaintext_bytes = len, .ciphertext_bytes = sealed, .error = std::nullopt};
   }
-  OpenedRecord opened = records_.open_record(index, last, buf, len);
+  return outcome_of(records_.open_record(index, last, buf, len), len);
+}
+
+RecordOutcome outcome_of(OpenedRecord opened, std::size_t ciphertext_bytes) {
   if (opened.error) return {.error = std::move(opened.error)};
   return {.write_bytes = opened.plaintext_bytes,
           .plaintext_bytes = opened.plaintext_bytes,
-          .ciphertext_bytes = len,
+          .ciphertext_bytes = ciphertext_bytes,
           .error = std::nullopt};
 }
 

@@ -102,6 +102,10 @@ class PayloadRecords {
   PayloadLayout layout_;
 };
 
+// The pipeline's outcome for a record of `ciphertext_bytes` opened to be written out: its plaintext, or
+// its error (which fails the run). Whole-payload and range decryption report records alike through it.
+RecordOutcome outcome_of(OpenedRecord opened, std::size_t ciphertext_bytes);
+
 enum class Direction { seal, open };
 
 // The pipeline's step for a whole payload (core/record_codec.h): sealing reads chunk_size-byte chunks and

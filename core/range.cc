@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/byte_size.h"
+#include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/payload.h"
 #include "core/pipeline.h"
@@ -115,12 +116,7 @@ class RangeCodec final : public RecordCodec {
       std::memset(buf, 0, chunk);  // never authenticated, so never passed on, not even to be dropped
       return {.write_bytes = chunk, .plaintext_bytes = chunk, .ciphertext_bytes = len, .error = std::nullopt};
     }
-    OpenedRecord opened = records_.open_record(index, final_record, buf, len);
-    if (opened.error) return {.error = std::move(opened.error)};
-    return {.write_bytes = opened.plaintext_bytes,
-            .plaintext_bytes = opened.plaintext_bytes,
-            .ciphertext_bytes = len,
-            .error = std::nullopt};
+    return outcome_of(records_.open_record(index, final_record, buf, len), len);
   }
 
  private:
@@ -159,10 +155,6 @@ class RangeWriter final : public io::Writer {
   std::optional<std::uint64_t> take_;
   std::uint64_t written_ = 0;
 };
-
-const aes::Engine& engine_for(const aes::Engine* requested) {
-  return requested != nullptr ? *requested : aes::best_engine();
-}
 
 // A file key given from outside (another machine unlocked the header) must belong to this header.
 void check_file_key(const ParsedHeader& header, const SecretBytes& file_key) {

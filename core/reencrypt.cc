@@ -1,4 +1,5 @@
 // `pcrypt rekey --new-file-key`: decrypt and re-encrypt in one pass through the pipeline (FORMAT.md §3.4).
+#include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/payload.h"
 #include "core/rekey.h"
@@ -40,7 +41,7 @@ PipelineStats reencrypt_stream(const ParsedHeader& parsed, const SecretBytes& ol
   if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase for the new file key");
   if (!header_mac_matches(old_file_key, parsed))
     throw Error(ErrorKind::header, "the header does not authenticate under this file key");
-  const aes::Engine& engine = options.engine != nullptr ? *options.engine : aes::best_engine();
+  const aes::Engine& engine = engine_for(options.engine);
 
   const SecretBytes new_key = new_file_key();
   FileHeader header;
