@@ -61,6 +61,7 @@ std::vector<core::Credential> added_credentials(const RekeyArgs& args) {
 
 std::vector<std::size_t> slot_numbers(const std::vector<std::string>& texts) {
   std::vector<std::size_t> numbers;
+  numbers.reserve(texts.size());
   for (const std::string& t : texts)
     numbers.push_back(static_cast<std::size_t>(parse_count(t, "--remove-slot", 1, core::kMaxSlots)));
   return numbers;
