@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <new>
+#include <type_traits>
 
 #include "app/commands.h"
 #include "app/credentials.h"
@@ -94,13 +95,13 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, core::EncryptOptio
   log_summary(out_path, stats.plaintext_bytes, header_bytes(*credentials) + stats.ciphertext_bytes, start);
 }
 
-// One file. `run_credentials`: the run's (several files), or nullptr for a single file, whose credentials are
-// chosen from its header (DecryptionInput).
+// One file. `run_keys`: the run's (several files), or nullptr for a single file's own; either way its
+// credentials are chosen from its header (DecryptionInput).
 void decrypt_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptions options,
-                  const std::vector<core::Credential>* run_credentials) {
+                  DecryptionKeys* run_keys) {
   const std::string out_path = output_path(args, false);
   Input input = open_decrypt_input(args.file, out_path, args.force);
-  DecryptionInput opened(args, *input.reader, input.name, run_credentials);
+  DecryptionInput opened(args, *input.reader, input.name, run_keys);
 
   spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
   // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
@@ -161,12 +162,13 @@ int run_each(const CryptArgs& args, const std::function<void(const CryptArgs&)>&
 }
 
 // The files of one run. One file gathers its own credentials, after the checks on its input and output.
-// Several are checked first, then share one set of credentials: one passphrase and, through the cache, one
-// Argon2id run (encrypting, one salt for them all, FORMAT.md §3.2; decrypting, files made in one run share a
-// salt, cached by salt and costs).
-template <typename Options>
-int run_files(const CryptArgs& args, Verbosity verbosity, PassphrasePurpose purpose, Options options,
-              void (*one_file)(const CryptArgs&, Verbosity, Options, const std::vector<core::Credential>*)) {
+// Several are checked first, then share the run's credentials, gathered once by `gather`: one passphrase and,
+// through the cache, one Argon2id run (encrypting, one salt for them all, FORMAT.md §3.2; decrypting, files
+// made in one run share a salt, cached by salt and costs).
+template <typename Options, typename RunCredentials>
+int run_files(const CryptArgs& args, Verbosity verbosity, Options options,
+              std::remove_const_t<RunCredentials> (*gather)(const CryptArgs&),
+              void (*one_file)(const CryptArgs&, Verbosity, Options, RunCredentials*)) {
   core::PassphraseKekCache cache;
   options.kek_cache = &cache;
   int code = 0;
@@ -174,11 +176,20 @@ int run_files(const CryptArgs& args, Verbosity verbosity, PassphrasePurpose purp
     one_file(args, verbosity, options, nullptr);
   } else {
     check_several(args);
-    const std::vector<core::Credential> credentials = gather_credentials(args, purpose);
+    RunCredentials credentials = gather(args);
     code = run_each(args, [&](const CryptArgs& a) { one_file(a, verbosity, options, &credentials); });
   }
   if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
   return code;
+}
+
+std::vector<core::Credential> encryption_credentials(const CryptArgs& args) {
+  return gather_credentials(args, PassphrasePurpose::encrypt);
+}
+
+// Decrypting several files, a passphrase is asked for only when a file needs one, and then only once.
+DecryptionKeys decryption_keys(const CryptArgs& args) {
+  return DecryptionKeys(args);
 }
 
 }  // namespace
@@ -188,13 +199,13 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   const core::EncryptOptions options = encrypt_options(args);
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
-  return run_files(args, verbosity, PassphrasePurpose::encrypt, options, &encrypt_file);
+  return run_files(args, verbosity, options, &encryption_credentials, &encrypt_file);
 }
 
 int run_decrypt(const CryptArgs& args, Verbosity verbosity) {
   if (!args.offset.empty() || !args.length.empty()) return run_decrypt_range(args, verbosity);
   require_credential(args, PassphrasePurpose::decrypt);
-  return run_files(args, verbosity, PassphrasePurpose::decrypt, decrypt_options(args), &decrypt_file);
+  return run_files(args, verbosity, decrypt_options(args), &decryption_keys, &decrypt_file);
 }
 
 }  // namespace pcrypt::app

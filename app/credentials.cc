@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "app/endpoints.h"
@@ -84,16 +85,6 @@ std::vector<core::Credential> gather_key_files(const CryptArgs& args) {
   return credentials;
 }
 
-// Step 1 of DecryptionInput (credentials.h).
-std::vector<core::Credential> gather_decrypt_credentials(const CryptArgs& args) {
-  std::vector<core::Credential> credentials = gather_key_files(args);
-  if (wants_passphrase(args) && (!args.passphrase_file.empty() || passphrase_from_environment() != nullptr))
-    credentials.push_back(
-        core::Credential{core::Credential::Kind::passphrase,
-                         obtain_passphrase(args.passphrase_file, PassphrasePurpose::decrypt)});
-  return credentials;
-}
-
 // Step 2: header errors name the input, as every error about the input's bytes does.
 PeekedInput peek_header(io::Reader& in, const std::string& name) {
   try {
@@ -102,40 +93,6 @@ PeekedInput peek_header(io::Reader& in, const std::string& name) {
     if (e.kind() != core::ErrorKind::header) throw;
     throw core::Error(e.kind(), with_file_context(e.what(), name), e.hint());
   }
-}
-
-// Step 3 of DecryptionInput (credentials.h): `credentials` are step 1's.
-std::vector<core::Credential> credentials_for_header(const CryptArgs& args,
-                                                     std::vector<core::Credential> credentials,
-                                                     const core::FileHeader& header,
-                                                     const std::string& file) {
-  const std::size_t passphrase_slots = count_slots(header, core::SlotKind::passphrase);
-  const auto is_passphrase = [](const core::Credential& c) {
-    return c.kind == core::Credential::Kind::passphrase;
-  };
-  const bool has_keys = !std::all_of(credentials.begin(), credentials.end(), is_passphrase);
-  if (wants_passphrase(args) && passphrase_slots == 0) {
-    if (!has_keys)
-      throw core::Error(
-          core::ErrorKind::header,
-          file + " has no passphrase slot, only " + describe_slots(header) + ": -p cannot open it",
-          "decrypt it with -k KEYFILE (or -i IDENTITY)");
-    spdlog::warn("{} has no passphrase slot; -p ignored", file);
-    std::erase_if(credentials, is_passphrase);
-    return credentials;
-  }
-  if (wants_passphrase(args)) {
-    if (std::none_of(credentials.begin(), credentials.end(), is_passphrase))
-      credentials.push_back(core::Credential{core::Credential::Kind::passphrase, ask_passphrase()});
-    return credentials;
-  }
-  if (!credentials.empty()) return credentials;
-  // No credential at all: require_credential let this through only on a terminal.
-  if (passphrase_slots == header.slots.size() && can_ask_passphrase()) {
-    credentials.push_back(core::Credential{core::Credential::Kind::passphrase, ask_passphrase()});
-    return credentials;
-  }
-  throw no_decryption_credential(file + " has " + describe_slots(header));
 }
 
 }  // namespace
@@ -159,20 +116,51 @@ std::vector<core::Credential> gather_credentials(const CryptArgs& args, Passphra
   return credentials;
 }
 
-DecryptionInput::DecryptionInput(const CryptArgs& args, io::Reader& in, const std::string& name,
-                                 const std::vector<core::Credential>* run_credentials)
-    : DecryptionInput(
-          args,
-          run_credentials != nullptr ? std::vector<core::Credential>() : gather_decrypt_credentials(args), in,
-          name, run_credentials) {}
+DecryptionKeys::DecryptionKeys(const CryptArgs& args)
+    : wants_passphrase_(wants_passphrase(args)), keys_(gather_key_files(args)) {
+  if (wants_passphrase_ && (!args.passphrase_file.empty() || passphrase_from_environment() != nullptr)) {
+    passphrase_ = obtain_passphrase(args.passphrase_file, PassphrasePurpose::decrypt);
+    has_passphrase_ = true;
+  }
+}
 
-DecryptionInput::DecryptionInput(const CryptArgs& args, std::vector<core::Credential> given, io::Reader& in,
-                                 const std::string& name,
-                                 const std::vector<core::Credential>* run_credentials)
-    : peeked_(peek_header(in, name)),
-      chosen_(run_credentials != nullptr
-                  ? std::vector<core::Credential>()
-                  : credentials_for_header(args, std::move(given), peeked_.header(), name)),
-      run_credentials_(run_credentials) {}
+const std::vector<core::Credential>& DecryptionKeys::for_header(const core::FileHeader& header,
+                                                                const std::string& file) {
+  if (lent_) {  // take back the passphrase the previous file was given
+    passphrase_ = std::move(keys_.back().secret);
+    keys_.pop_back();
+    lent_ = false;
+  }
+  const auto with_passphrase = [this]() -> const std::vector<core::Credential>& {
+    if (!has_passphrase_) {
+      passphrase_ = ask_passphrase();
+      has_passphrase_ = true;
+    }
+    keys_.push_back(core::Credential{core::Credential::Kind::passphrase, std::move(passphrase_)});
+    lent_ = true;
+    return keys_;
+  };
+  const std::size_t passphrase_slots = count_slots(header, core::SlotKind::passphrase);
+  if (wants_passphrase_ && passphrase_slots == 0) {
+    if (keys_.empty())
+      throw core::Error(
+          core::ErrorKind::header,
+          file + " has no passphrase slot, only " + describe_slots(header) + ": -p cannot open it",
+          "decrypt it with -k KEYFILE (or -i IDENTITY)");
+    spdlog::warn("{} has no passphrase slot; -p ignored", file);
+    return keys_;
+  }
+  if (wants_passphrase_) return with_passphrase();
+  if (!keys_.empty()) return keys_;
+  // No credential at all: require_credential let this through only on a terminal.
+  if (passphrase_slots == header.slots.size() && can_ask_passphrase()) return with_passphrase();
+  throw no_decryption_credential(file + " has " + describe_slots(header));
+}
+
+DecryptionInput::DecryptionInput(const CryptArgs& args, io::Reader& in, const std::string& name,
+                                 DecryptionKeys* run_keys)
+    : own_keys_(run_keys == nullptr ? std::make_optional<DecryptionKeys>(args) : std::nullopt),
+      peeked_(peek_header(in, name)),
+      credentials_(&(run_keys != nullptr ? *run_keys : *own_keys_).for_header(peeked_.header(), name)) {}
 
 }  // namespace pcrypt::app

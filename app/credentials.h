@@ -1,6 +1,7 @@
 // Turning -k/-p/--passphrase-file/-r/-R/-i into the credentials core::encrypt_stream / decrypt_stream take.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,41 +24,56 @@ void require_credential(const CryptArgs& args, PassphrasePurpose purpose);
 // when neither was given, and whatever reading/parsing a key file or obtaining the passphrase throws.
 std::vector<core::Credential> gather_credentials(const CryptArgs& args, PassphrasePurpose purpose);
 
+// Decryption's credentials, for one file or for all the files of a run. Built before any header is read: the
+// credentials that need no prompt -- key files and identities (each key once), and the passphrase when it
+// comes from --passphrase-file or $PCRYPT_PASSPHRASE -- are read at once, since a passphrase file may share
+// standard input with the data (it ends at its newline). Then, per file, for_header() chooses from the slots
+// of its header:
+//  - -p on a file without a passphrase slot: refused before any prompt, core::Error(header) naming the slots
+//    it has (exit 3, as for a wrong key); with key files given too, -p is ignored with a warning;
+//  - -p on a file with a passphrase slot: the passphrase given, else asked for on the terminal;
+//  - no credential given (require_credential lets that through only on a terminal): a file whose slots are
+//    all passphrase slots asks for the passphrase on the terminal (as age does); any other file is
+//    core::Error(usage) naming its slots.
+// A passphrase asked for is asked once, by the first file that needs it, and kept for the run's other files.
+class DecryptionKeys {
+ public:
+  explicit DecryptionKeys(const CryptArgs& args);
+
+  // The credentials for a file with this header (`file` names it in messages), valid until the next call:
+  // the passphrase, when given, is lent as the vector's last element and taken back by the next call.
+  const std::vector<core::Credential>& for_header(const core::FileHeader& header, const std::string& file);
+
+ private:
+  bool wants_passphrase_;
+  std::vector<core::Credential> keys_;  // key files and identities, and while lent the passphrase
+  bool has_passphrase_ = false;         // given, or asked for by an earlier file
+  SecretBytes passphrase_;              // it, while not lent
+  bool lent_ = false;
+};
+
 // An encrypted input opened the way decrypt opens it; verify, range reads and rekey open theirs with it too,
-// so the same file and options get the same credentials, prompts and refusals in every command. In order:
-//  1. the credentials that need no prompt: key files and identities (each key once), and the passphrase when
-//     it comes from --passphrase-file or $PCRYPT_PASSPHRASE. They are read before the header, since a
-//     passphrase file may share standard input with the data (it ends at its newline);
-//  2. the header, read once and replayed by reader() (a pipe cannot be read twice): core::Error(header)
-//     naming the input if it is malformed;
-//  3. the credentials chosen from the header's slots:
-//     - -p on a file without a passphrase slot: refused before any prompt, core::Error(header) naming the
-//       slots it has (exit 3, as for a wrong key); with key files given too, -p is ignored with a warning;
-//     - -p on a file with a passphrase slot: the passphrase from step 1, else asked for on the terminal;
-//     - no credential given (require_credential lets that through only on a terminal): a file whose slots are
-//       all passphrase slots asks for the passphrase on the terminal (as age does); any other file is
-//       core::Error(usage) naming its slots.
+// so the same file and options get the same credentials, prompts and refusals in every command: its keys
+// (DecryptionKeys), then its header, read once and replayed by reader() (a pipe cannot be read twice;
+// core::Error(header) naming the input if it is malformed), then the credentials its header calls for.
 class DecryptionInput {
  public:
-  // `in` is named `name` in messages. `run_credentials`: the credentials of a run over several files,
-  // gathered once and used as they are (steps 1 and 3 are skipped); nullptr: this input's own.
+  // `in` is named `name` in messages. `run_keys`: the keys of a run over several files, or nullptr for this
+  // input's own.
   DecryptionInput(const CryptArgs& args, io::Reader& in, const std::string& name,
-                  const std::vector<core::Credential>* run_credentials = nullptr);
+                  DecryptionKeys* run_keys = nullptr);
+  DecryptionInput(const DecryptionInput&) = delete;  // credentials() may point into own_keys_
+  DecryptionInput& operator=(const DecryptionInput&) = delete;
 
   // The whole input, header included.
   PeekedInput& reader() { return peeked_; }
   const core::ParsedHeader& parsed() const { return peeked_.parsed(); }
-  const std::vector<core::Credential>& credentials() const {
-    return run_credentials_ != nullptr ? *run_credentials_ : chosen_;
-  }
+  const std::vector<core::Credential>& credentials() const { return *credentials_; }
 
  private:
-  DecryptionInput(const CryptArgs& args, std::vector<core::Credential> given, io::Reader& in,
-                  const std::string& name, const std::vector<core::Credential>* run_credentials);
-
+  std::optional<DecryptionKeys> own_keys_;  // first: read before the header
   PeekedInput peeked_;
-  std::vector<core::Credential> chosen_;
-  const std::vector<core::Credential>* run_credentials_;
+  const std::vector<core::Credential>* credentials_;
 };
 
 // Whether the user asked for a passphrase (-p or --passphrase-file).

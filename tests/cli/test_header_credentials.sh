@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every command that opens an encrypted file chooses its credentials from the file's header as decrypt does
-# (test_friction.sh checks decrypt itself): verify, decrypt --offset/--length and rekey. -p on a file without
+# (test_friction.sh checks decrypt itself): verify, decrypt --offset/--length, rekey, and decrypt of several
+# files, each by its own header, asking for a passphrase at most once. -p on a file without
 # a passphrase slot is refused before any prompt (3) naming its slots, and ignored with a warning when -k is
 # given too; a passphrase-only file and no credential asks for the passphrase on a terminal, and a file with a
 # key-file slot never does.
@@ -80,6 +81,23 @@ grep -qF "no passphrase slot; -p ignored" stderr || fail "no warning"
 [[ $("$PCRYPT" info renewed.pcrypt | grep -c '^slot [0-9]*: ') == 1 ]] || fail "expected 1 slot"
 "$PCRYPT" decrypt -k key renewed.pcrypt -o - | cmp -s - s.txt || fail "key does not open the new file"
 
+# Several files in one decrypt: each file's own header decides, as for one file.
+cp keyonly.pcrypt k1.txt.pcrypt
+cp pwonly.pcrypt p1.txt.pcrypt
+cp pwonly.pcrypt p2.txt.pcrypt
+check "decrypt -p of several files: the one without a passphrase slot is refused (3) naming its slots"
+expect 3 env PCRYPT_PASSPHRASE=pw "$PCRYPT" decrypt -p k1.txt.pcrypt p1.txt.pcrypt
+expect_one_error "k1.txt.pcrypt has no passphrase slot, only 1 key-file slot: -p cannot open it"
+! exists k1.txt || fail "k1.txt created"
+same p1.txt s.txt
+rm p1.txt
+check "decrypt -p -k of several files: -p ignored with a warning where it cannot open, both decrypted"
+expect 0 "$PCRYPT" decrypt -p -k key --passphrase-file pw.txt k1.txt.pcrypt p1.txt.pcrypt
+grep -qF "k1.txt.pcrypt has no passphrase slot; -p ignored" stderr || fail "no warning"
+same k1.txt s.txt
+same p1.txt s.txt
+rm k1.txt p1.txt
+
 # on_terminal COMMAND: runs the shell command COMMAND on a pseudo-terminal (script(1)), typing "pw" once it
 # asks for a passphrase. Its status is COMMAND's; 99 when it ended without asking. The typescript stays.
 on_terminal() {
@@ -122,6 +140,16 @@ if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1;
     grep -qF "no passphrase slot" typescript || fail "$name -p: the error does not name the slots"
     ! grep -qF "Passphrase:" typescript || fail "$name -p asked for a passphrase the file cannot take"
   done
+  check "decrypt -p of several files on a terminal: the passphrase is asked for once, when first needed"
+  status=0
+  on_terminal "$(printf '%q ' "$PCRYPT") decrypt -p k1.txt.pcrypt p1.txt.pcrypt p2.txt.pcrypt" || status=$?
+  [[ $status != 99 ]] || fail "no passphrase prompt"
+  [[ $status == 3 ]] || fail "expected 3 (k1 refused), got $status"
+  [[ $(grep -o "Passphrase:" typescript | wc -l) == 1 ]] || fail "asked more than once"
+  grep -qF "k1.txt.pcrypt has no passphrase slot" typescript || fail "k1: the error does not name the slots"
+  ! exists k1.txt || fail "k1.txt created"
+  same p1.txt s.txt
+  same p2.txt s.txt
 else
   echo "SKIPPED: terminal checks need script(1) from util-linux"
 fi
