@@ -1,6 +1,8 @@
 // Raw AES-128/192/256 on VAES with 512-bit registers: ECB both ways and SP 800-38A CTR. CTR keeps 8 zmm
 // (32 blocks) in flight, enough independent work to cover the AES unit's latency at its full throughput; the
-// last partial register uses AVX-512BW byte masks instead of a stack buffer.
+// last partial register uses AVX-512BW byte masks instead of a stack buffer. As in gcm_vaes512.cc, every
+// instruction outside the rounds takes time from them on Zen 4, so the counter blocks advance by a byte add
+// and the data is XORed into the last round key (fused CTR-XOR 13.0 -> 14.9 GB/s there, docs/BENCHMARKS.md).
 #include "core/aes/avx512_intrinsics.h"
 
 #include "core/aes/engine_registry.h"
@@ -21,8 +23,9 @@ inline __mmask64 first_bytes(std::size_t n) {
   return n >= 64 ? ~__mmask64{0} : static_cast<__mmask64>(_bzhi_u64(~0ULL, static_cast<unsigned>(n)));
 }
 
+// All rounds but the last.
 template <int R, bool Decrypt, std::size_t N>
-inline void rounds(const __m512i* rk, __m512i* b) {
+inline void first_rounds(const __m512i* rk, __m512i* b) {
 #pragma GCC unroll 8
   for (std::size_t j = 0; j < N; ++j) b[j] = _mm512_xor_si512(b[j], rk[0]);
 #pragma GCC unroll 14
@@ -32,6 +35,11 @@ inline void rounds(const __m512i* rk, __m512i* b) {
     for (std::size_t j = 0; j < N; ++j)
       b[j] = Decrypt ? _mm512_aesdec_epi128(b[j], key) : _mm512_aesenc_epi128(b[j], key);
   }
+}
+
+template <int R, bool Decrypt, std::size_t N>
+inline void rounds(const __m512i* rk, __m512i* b) {
+  first_rounds<R, Decrypt, N>(rk, b);
 #pragma GCC unroll 8
   for (std::size_t j = 0; j < N; ++j)
     b[j] = Decrypt ? _mm512_aesdeclast_epi128(b[j], rk[R]) : _mm512_aesenclast_epi128(b[j], rk[R]);
@@ -68,16 +76,33 @@ inline __m512i counter_quad(__m512i base, std::size_t i) {
 template <int R>
 void ctr_run(const __m512i* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t len, __m128i base128) {
   const __m512i base = _mm512_broadcast_i32x4(base128);
+  const auto low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(base128));
+  constexpr int kBlocks = 4 * kRegs;
+  const __m512i step = _mm512_set_epi32(kBlocks << 24, 0, 0, 0, kBlocks << 24, 0, 0, 0, kBlocks << 24, 0, 0,
+                                        0, kBlocks << 24, 0, 0, 0);
+  __m512i next[kRegs];  // the next iteration's counter blocks, big-endian
   std::size_t i = 0;
   for (; len >= 64 * kRegs; len -= 64 * kRegs, i += 4 * kRegs, out += 64 * kRegs) {
+    // As in gcm_vaes512.cc: a byte add on the last byte advances the blocks unless a low byte carried.
+    if (i == 0 || static_cast<std::uint8_t>(low + i - kBlocks) > 256 - 2 * kBlocks) {
+#pragma GCC unroll 8
+      for (std::size_t j = 0; j < kRegs; ++j) next[j] = counter_quad(base, i + 4 * j);
+    }
     __m512i b[kRegs];
 #pragma GCC unroll 8
-    for (std::size_t j = 0; j < kRegs; ++j) b[j] = counter_quad(base, i + 4 * j);
-    rounds<R, false, kRegs>(rk, b);
+    for (std::size_t j = 0; j < kRegs; ++j) {
+      b[j] = next[j];
+      next[j] = _mm512_add_epi32(next[j], step);
+    }
     if (in != nullptr) {
+      // The data XORed into the last round key: vaesenclast yields the output, one step off the chain.
+      first_rounds<R, false, kRegs>(rk, b);
 #pragma GCC unroll 8
-      for (std::size_t j = 0; j < kRegs; ++j) b[j] = _mm512_xor_si512(b[j], load4(in + 64 * j));
+      for (std::size_t j = 0; j < kRegs; ++j)
+        b[j] = _mm512_aesenclast_epi128(b[j], _mm512_xor_si512(rk[R], load4(in + 64 * j)));
       in += 64 * kRegs;
+    } else {
+      rounds<R, false, kRegs>(rk, b);
     }
 #pragma GCC unroll 8
     for (std::size_t j = 0; j < kRegs; ++j) store4(out + 64 * j, b[j]);
