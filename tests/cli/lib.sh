@@ -60,11 +60,12 @@ output_open() {
   return 1
 }
 
-# wait_until CMD...: runs CMD every 50 ms until it succeeds; fails if it still does not after 20 s. For a
-# background pcrypt to reach a state (e.g. `wait_until output_open "$pid" out.pcrypt`) before it is signalled.
+# wait_until CMD...: runs CMD every 50 ms until it succeeds; fails if it still does not after 30 s. For a
+# background pcrypt to reach a state (e.g. `wait_until output_open "$pid" out.pcrypt`, or a prompt to appear
+# in a typescript) before it is signalled or answered.
 wait_until() {
   local tries
-  for ((tries = 0; tries < 400; ++tries)); do
+  for ((tries = 0; tries < 600; ++tries)); do
     "$@" && return 0
     sleep 0.05
   done

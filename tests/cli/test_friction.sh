@@ -117,8 +117,7 @@ if want header; then
     script -qefc "'$PCRYPT' decrypt pwonly.pcrypt -o asked.out" typescript < answers > /dev/null 2>&1 &
     pid=$!
     exec 4> answers
-    for _ in $(seq 600); do grep -qF "Passphrase:" typescript 2> /dev/null && break; sleep 0.05; done
-    grep -qF "Passphrase:" typescript || fail "no passphrase prompt"
+    wait_until grep -qF "Passphrase:" typescript 2> /dev/null || fail "no passphrase prompt"
     printf 'pw\n' >&4
     wait "$pid" || fail "decrypt with the asked passphrase failed"
     exec 4>&-

@@ -80,8 +80,7 @@ if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1;
     local pid=$! rc=0
     exec 4> answers
     wait_for_text() {
-      for _ in $(seq 600); do grep -qF "$1" typescript 2> /dev/null && return 0; sleep 0.05; done
-      fail "prompt '$1' never appeared"
+      wait_until grep -qF "$1" typescript 2> /dev/null || fail "prompt '$1' never appeared"
     }
     wait_for_text "Enter passphrase:"
     printf '%s\n' "$2" >&4
