@@ -3,7 +3,7 @@
 // last partial register uses AVX-512BW byte masks instead of a stack buffer. As in gcm_vaes512.cc, every
 // instruction outside the rounds takes time from them on Zen 4, so the counter blocks advance by a byte add
 // and the data is XORed into the last round key (fused CTR-XOR 13.0 -> 14.9 GB/s there, docs/BENCHMARKS.md).
-#include "core/aes/avx512_intrinsics.h"
+#include "core/aes/vaes512_common.h"
 
 #include "core/aes/engine_registry.h"
 #include "core/aes/hardware_block_cipher.h"
@@ -13,15 +13,12 @@ namespace {
 
 constexpr std::size_t kRegs = 8;  // registers per iteration, four blocks each
 
-inline __m512i load4(const std::uint8_t* p) {
-  return _mm512_loadu_si512(p);
-}
-inline void store4(std::uint8_t* p, __m512i v) {
-  _mm512_storeu_si512(p, v);
-}
-inline __mmask64 first_bytes(std::size_t n) {
-  return n >= 64 ? ~__mmask64{0} : static_cast<__mmask64>(_bzhi_u64(~0ULL, static_cast<unsigned>(n)));
-}
+using vaes512::bswap4;
+using vaes512::byte_add_carried;
+using vaes512::first_bytes;
+using vaes512::last_byte_step;
+using vaes512::load4;
+using vaes512::store4;
 
 // All rounds but the last.
 template <int R, bool Decrypt, std::size_t N>
@@ -68,8 +65,7 @@ void ecb_run(const __m512i* rk, std::uint8_t* out, const std::uint8_t* in, std::
 inline __m512i counter_quad(__m512i base, std::size_t i) {
   const auto n = static_cast<long long>(i);
   const __m512i le = _mm512_add_epi64(base, _mm512_set_epi64(0, n + 3, 0, n + 2, 0, n + 1, 0, n));
-  return _mm512_shuffle_epi8(
-      le, _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
+  return bswap4(le);
 }
 
 // One run of counters whose low 64 bits do not wrap. in == nullptr writes the keystream itself.
@@ -77,14 +73,12 @@ template <int R>
 void ctr_run(const __m512i* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t len, __m128i base128) {
   const __m512i base = _mm512_broadcast_i32x4(base128);
   const auto low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(base128));
-  constexpr int kBlocks = 4 * kRegs;
-  const __m512i step = _mm512_set_epi32(kBlocks << 24, 0, 0, 0, kBlocks << 24, 0, 0, 0, kBlocks << 24, 0, 0,
-                                        0, kBlocks << 24, 0, 0, 0);
-  __m512i next[kRegs];  // the next iteration's counter blocks, big-endian
+  constexpr std::size_t kBlocks = 4 * kRegs;
+  const __m512i step = last_byte_step(kBlocks);
+  __m512i next[kRegs];  // the next iteration's counter blocks, big-endian, advanced by a byte add
   std::size_t i = 0;
   for (; len >= 64 * kRegs; len -= 64 * kRegs, i += 4 * kRegs, out += 64 * kRegs) {
-    // As in gcm_vaes512.cc: a byte add on the last byte advances the blocks unless a low byte carried.
-    if (i == 0 || static_cast<std::uint8_t>(low + i - kBlocks) > 256 - 2 * kBlocks) {
+    if (i == 0 || byte_add_carried(static_cast<std::uint8_t>(low + i - kBlocks), kBlocks)) {
 #pragma GCC unroll 8
       for (std::size_t j = 0; j < kRegs; ++j) next[j] = counter_quad(base, i + 4 * j);
     }

@@ -18,7 +18,7 @@
 // them), masked stores write only the message bytes, so no stack buffer ever holds keystream or plaintext.
 // A group of n < 32 blocks is hashed against H^n..H^1, read from one descending table of powers at an offset.
 #include <sodium.h>
-#include "core/aes/avx512_intrinsics.h"
+#include "core/aes/vaes512_common.h"
 
 #include "core/aes/engine_registry.h"
 #include "core/aes/gcm_shell.h"
@@ -30,6 +30,12 @@ namespace {
 
 using ghash::bswap;
 using ghash::Wide;
+using vaes512::bswap4;
+using vaes512::byte_add_carried;
+using vaes512::first_bytes;
+using vaes512::last_byte_step;
+using vaes512::load4;
+using vaes512::store4;
 
 constexpr int kRounds = 14;
 constexpr std::size_t kRegs = 8;              // zmm registers of counter blocks per iteration
@@ -44,26 +50,8 @@ struct GcmKey {
   alignas(64) __m128i pow[kBlocks + 3];
 };
 
-inline __m512i load4(const std::uint8_t* p) {
-  return _mm512_loadu_si512(p);
-}
-inline void store4(std::uint8_t* p, __m512i v) {
-  _mm512_storeu_si512(p, v);
-}
 inline __m512i x2(__m512i a, __m512i b) {
   return _mm512_xor_si512(a, b);
-}
-
-// Reverses the bytes of each 128-bit lane: GCM blocks <-> the v form, and counters <-> counter blocks.
-inline __m512i bswap4(__m512i x) {
-  const __m512i m =
-      _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-  return _mm512_shuffle_epi8(x, m);
-}
-
-// Byte mask for the first n bytes of a 64-byte register (n may be > 64 or, as a difference, "negative").
-inline __mmask64 first_bytes(std::size_t n) {
-  return n >= 64 ? ~__mmask64{0} : static_cast<__mmask64>(_bzhi_u64(~0ULL, static_cast<unsigned>(n)));
 }
 
 // A sum of 256-bit products, schoolbook pieces per lane: lo = a0*b0, mid = a0*b1 + a1*b0, hi = a1*b1 (64-bit
@@ -115,11 +103,8 @@ inline __m512i add32(__m512i ctr, int n) {
   return _mm512_add_epi32(ctr, _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n));
 }
 
-// The bulk loop's counter blocks. GCM's counter is big-endian, so the blocks of a batch are normally made by
-// a 32-bit add on the little-endian form and a byte swap per register. As long as adding kBlocks to the last
-// byte of each of this batch's blocks cannot carry, the big-endian blocks themselves advance by that byte
-// add -- one add per register, no swap. Otherwise (one batch in four at 32 blocks) they are rebuilt from the
-// little-endian form, which handles every carry including the 32-bit wrap.
+// The bulk loop's counter blocks, advanced by a byte add (vaes512_common.h) and otherwise rebuilt from the
+// little-endian form, which handles every carry including GCM's 32-bit wrap.
 class BatchCounters {
  public:
   // Counter blocks first, first+1, ...; first is a counter block byte-reversed (its low 32 bits the counter).
@@ -132,12 +117,9 @@ class BatchCounters {
 
   // The next batch's counter blocks XORed with round key 0 (AES's first step) into b; then advances.
   [[gnu::always_inline]] void next_batch(__m512i rk0, __m512i (&b)[kRegs]) {
-    // be_ came from the previous batch's byte add, exact only if no block's low byte carried: that batch's
-    // low bytes ran from low_ - kBlocks on, so it was exact iff that start is <= 256 - 2 * kBlocks.
-    if (static_cast<std::uint8_t>(low_ - kBlocks) > 256 - 2 * kBlocks) rebuild();
-    // kBlocks added to byte 15 of each block: the top byte of each lane's last 32-bit word.
-    const __m512i step = _mm512_set_epi32(kBlocks << 24, 0, 0, 0, kBlocks << 24, 0, 0, 0, kBlocks << 24, 0, 0,
-                                          0, kBlocks << 24, 0, 0, 0);
+    // be_ came from the previous batch's byte add (its first low byte: low_ - kBlocks).
+    if (byte_add_carried(static_cast<std::uint8_t>(low_ - kBlocks), kBlocks)) rebuild();
+    const __m512i step = last_byte_step(kBlocks);
 #pragma GCC unroll 8
     for (std::size_t j = 0; j < kRegs; ++j) {
       b[j] = x2(be_[j], rk0);
