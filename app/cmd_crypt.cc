@@ -5,7 +5,6 @@
 #include <chrono>
 #include <functional>
 #include <new>
-#include <type_traits>
 
 #include "app/commands.h"
 #include "app/credentials.h"
@@ -165,10 +164,8 @@ int run_each(const CryptArgs& args, const std::function<void(const CryptArgs&)>&
 // Several are checked first, then share the run's credentials, gathered once by `gather`: one passphrase and,
 // through the cache, one Argon2id run (encrypting, one salt for them all, FORMAT.md §3.2; decrypting, files
 // made in one run share a salt, cached by salt and costs).
-template <typename Options, typename RunCredentials>
-int run_files(const CryptArgs& args, Verbosity verbosity, Options options,
-              std::remove_const_t<RunCredentials> (*gather)(const CryptArgs&),
-              void (*one_file)(const CryptArgs&, Verbosity, Options, RunCredentials*)) {
+template <typename Options, typename Gather, typename OneFile>
+int run_files(const CryptArgs& args, Verbosity verbosity, Options options, Gather gather, OneFile one_file) {
   core::PassphraseKekCache cache;
   options.kek_cache = &cache;
   int code = 0;
@@ -176,7 +173,7 @@ int run_files(const CryptArgs& args, Verbosity verbosity, Options options,
     one_file(args, verbosity, options, nullptr);
   } else {
     check_several(args);
-    RunCredentials credentials = gather(args);
+    auto credentials = gather(args);
     code = run_each(args, [&](const CryptArgs& a) { one_file(a, verbosity, options, &credentials); });
   }
   if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", cache.argon2id_runs());

@@ -11,6 +11,7 @@
 #include "app/report.h"
 #include "core/byte_size.h"
 #include "core/error.h"
+#include "core/keys.h"
 #include "core/range.h"
 
 namespace pcrypt::app {
@@ -42,18 +43,19 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
                                          [&progress](std::uint64_t bytes) { progress.update(bytes); }};
   core::RangeResult result;
   try {
-    const core::UnlockedHeader header =
-        core::unlock_header(opened.reader(), opened.credentials(), options.kdf_ceiling);
-    io::PositionalReader* file = opened.reader().positional();
+    // The header was parsed once, by `opened`; its reading left `input` at the payload, so the records are
+    // read from `input` itself and nothing needs the header's bytes replayed.
+    const core::ParsedHeader& parsed = opened.parsed();
+    const SecretBytes file_key = core::unlock_file_key(parsed, opened.credentials(), options.kdf_ceiling);
+    io::PositionalReader* file = input.reader->positional();
     // Positional reads take the header at offset 0; input that starts elsewhere (standard input left
     // mid-file by another program) is read in order.
-    if (file != nullptr && file->position() == header.parsed.total_bytes()) {
+    if (file != nullptr && file->position() == parsed.total_bytes()) {
       spdlog::info("reading the range's records in place (pread)");
-      result = core::decrypt_range(*file, header.parsed, header.file_key, range, *out, range_options);
+      result = core::decrypt_range(*file, parsed, file_key, range, *out, range_options);
     } else {
       spdlog::info("reading the input in order, discarding the records before the range unauthenticated");
-      result = core::decrypt_range_stream(opened.reader(), header.parsed, header.file_key, range, *out,
-                                          range_options);
+      result = core::decrypt_range_stream(*input.reader, parsed, file_key, range, *out, range_options);
     }
   } catch (const core::Error& e) {
     if (e.kind() == core::ErrorKind::header || e.kind() == core::ErrorKind::payload)

@@ -5,7 +5,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -126,10 +125,10 @@ DecryptionKeys::DecryptionKeys(const CryptArgs& args)
 
 const std::vector<core::Credential>& DecryptionKeys::for_header(const core::FileHeader& header,
                                                                 const std::string& file) {
-  if (lent_) {  // take back the passphrase the previous file was given
+  // keys_ holds a passphrase only when the previous file was lent it: take it back.
+  if (!keys_.empty() && keys_.back().kind == core::Credential::Kind::passphrase) {
     passphrase_ = std::move(keys_.back().secret);
     keys_.pop_back();
-    lent_ = false;
   }
   const auto with_passphrase = [this]() -> const std::vector<core::Credential>& {
     if (!has_passphrase_) {
@@ -137,7 +136,6 @@ const std::vector<core::Credential>& DecryptionKeys::for_header(const core::File
       has_passphrase_ = true;
     }
     keys_.push_back(core::Credential{core::Credential::Kind::passphrase, std::move(passphrase_)});
-    lent_ = true;
     return keys_;
   };
   const std::size_t passphrase_slots = count_slots(header, core::SlotKind::passphrase);

@@ -49,7 +49,6 @@ class DecryptionKeys {
   std::vector<core::Credential> keys_;  // key files and identities, and while lent the passphrase
   bool has_passphrase_ = false;         // given, or asked for by an earlier file
   SecretBytes passphrase_;              // it, while not lent
-  bool lent_ = false;
 };
 
 // An encrypted input opened the way decrypt opens it; verify, range reads and rekey open theirs with it too,
