@@ -4,7 +4,8 @@ set -euo pipefail
 pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev
   valgrind # the portable engine's constant-time test runs itself under memcheck
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
-  dpkg-dev) # dpkg-shlibdeps: cpack's .deb computes its dependencies with it
+  dpkg-dev file # cpack's .deb: dpkg-shlibdeps computes its dependencies, file(1) finds the binaries to strip
+  python3) # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
 missing=()
 for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
