@@ -5,6 +5,7 @@ pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 
   valgrind # the portable engine's constant-time test runs itself under memcheck
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
   dpkg-dev file # cpack's .deb: dpkg-shlibdeps computes its dependencies, file(1) finds the binaries to strip
+  eatmydata # scripts/demo.sh: file-to-file speed without the final fsync, beside the default with it
   python3) # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
 missing=()
 for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
