@@ -4,7 +4,8 @@
 # that the README's two commands install everything they need. Then the .deb they leave is installed with
 # apt into a second fresh system and used the way a user would.
 #
-#   .ci/fresh-debian.sh [REPO]     (root; REPO defaults to this checkout; its HEAD commit is what is tested)
+#   .ci/fresh-debian.sh [REPO]                 (root; REPO defaults to this checkout; its HEAD commit is tested)
+#   .ci/fresh-debian.sh --install-deb FILE.deb  (step 3 alone, for a .deb built elsewhere)
 #
 # 1. A Debian 12 minbase system (mmdebstrap; ca-certificates, git and sudo added, as on a new machine or
 #    container) is kept as a tarball in $PCRYPT_CI_CACHE (default /var/cache/pcrypt-ci) and made again when
@@ -16,6 +17,11 @@
 #    round-trips a file, a man page that `man pcrypt` shows, and the bash completion where bash looks for it.
 # Each step's time is printed; any failure fails the script.
 set -euo pipefail
+deb_only=""
+if [[ ${1:-} == --install-deb ]]; then
+  deb_only=$(realpath "${2:?usage: .ci/fresh-debian.sh --install-deb FILE.deb}")
+  set -- "$(dirname "$0")/.."
+fi
 repo=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 cache=${PCRYPT_CI_CACHE:-/var/cache/pcrypt-ci}
 base=$cache/bookworm-minbase.tar
@@ -80,6 +86,37 @@ in_system() {
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bash -c "$2"
 }
 
+# check_deb FILE.deb: installs it with apt into a new fresh system and uses it as a user would.
+check_deb() {
+  local second
+  step "apt-get install ./$(basename "$1") in a second fresh system"
+  new_system second
+  cp "$1" "$second/root/"
+  in_system "$second" 'set -euo pipefail
+  cd /root
+  apt-get update -qq
+  # man-db: a fresh minbase system has no man; a user who types "man pcrypt" has it.
+  apt-get install -y -qq --no-install-recommends ./pcrypt_*.deb man-db >/dev/null
+  cd "$(mktemp -d)"
+  pcrypt --version
+  pcrypt keygen -o key
+  head -c 3000000 /dev/urandom > data
+  pcrypt encrypt -k key data && mv data data.orig
+  pcrypt decrypt -k key data.pcrypt && cmp data data.orig
+  echo "installed pcrypt: round trip ok"
+  man -P cat pcrypt 2>/dev/null | grep -q "pcrypt encrypt" || { echo "man pcrypt shows no page" >&2; exit 1; }
+  echo "man pcrypt: ok"
+  test -f /usr/share/bash-completion/completions/pcrypt
+  bash -c "source /usr/share/bash-completion/completions/pcrypt && complete -p pcrypt"
+  echo "bash completion: ok"'
+}
+
+if [[ -n $deb_only ]]; then
+  check_deb "$deb_only"
+  echo "== fresh Debian 12: $(basename "$deb_only") installs and works ($((SECONDS - step_start)) s)"
+  exit 0
+fi
+
 commit=$(git -C "$repo" rev-parse HEAD)
 new_system first
 git clone -q "$repo" "$first/root/pcrypt"
@@ -102,25 +139,7 @@ in_system "$first" 'cd /root/pcrypt && cpack --config build/CPackConfig.cmake -B
 debs=("$first"/root/pcrypt/build/package/pcrypt_*.deb)
 [[ ${#debs[@]} -eq 1 && -f ${debs[0]} ]] || { echo "fresh-debian: expected one .deb, found: ${debs[*]}" >&2; exit 1; }
 
-step "apt-get install ./$(basename "${debs[0]}") in a second fresh system"
-new_system second
-cp "${debs[0]}" "$second/root/"
-in_system "$second" 'set -euo pipefail
-  apt-get update -qq
-  # man-db: a fresh minbase system has no man; a user who types "man pcrypt" has it.
-  apt-get install -y -qq --no-install-recommends ./pcrypt_*.deb man-db >/dev/null
-  cd "$(mktemp -d)"
-  pcrypt --version
-  pcrypt keygen -o key
-  head -c 3000000 /dev/urandom > data
-  pcrypt encrypt -k key data && mv data data.orig
-  pcrypt decrypt -k key data.pcrypt && cmp data data.orig
-  echo "installed pcrypt: round trip ok"
-  man -P cat pcrypt 2>/dev/null | grep -q "pcrypt encrypt" || { echo "man pcrypt shows no page" >&2; exit 1; }
-  echo "man pcrypt: ok"
-  test -f /usr/share/bash-completion/completions/pcrypt
-  bash -c "source /usr/share/bash-completion/completions/pcrypt && complete -p pcrypt"
-  echo "bash completion: ok"'
+check_deb "${debs[0]}"
 package_time=$((SECONDS - t))
 
 echo "== fresh Debian 12: passed; demo.sh ${demo_time} s, test.sh ${test_time} s, .deb built and installed ${package_time} s, total $((SECONDS - step_start)) s"
