@@ -7,8 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 build=${2:-build-fuzz}
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCRYPT_WERROR=ON \
-  -DPCRYPT_FUZZ=ON -DPCRYPT_BUILD_TESTS=OFF >/dev/null
+  -DPCRYPT_FUZZ=ON -DPCRYPT_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" -j2 --target fuzzers
 mkdir -p "$build/artifacts"
 jobs=${FUZZ_JOBS:-$(nproc)}
