@@ -94,17 +94,20 @@ TEST_CASE(
         std::string("from=\"10.0.0.1,10.0.0.2\",no-pty"),
         std::string("restrict,command=\"echo \\\"a, b\\\"\""), std::string("no-agent-forwarding,no_x11")}) {
     INFO(options);
-    const auto line = split_ssh_key_line(options + " " + key);
+    const std::string text = options + " " + key;  // the views point into it
+    const auto line = split_ssh_key_line(text);
     REQUIRE(line.has_value());
     CHECK(line->options == options);
     CHECK(line->type == "ssh-ed25519");
     CHECK(line->data == "AAAAC3NzaC1lZDI1NTE5AAAAIB");
   }
-  const auto plain = split_ssh_key_line("  " + key);
+  const std::string indented = "  " + key;
+  const auto plain = split_ssh_key_line(indented);
   REQUIRE(plain.has_value());
   CHECK(plain->options.empty());
-  for (const std::string& bad : {"command=\"unterminated " + key, ",no-pty " + key, "no-pty,," + key,
-                                 "command=unquoted " + key, "no-pty", "no-pty ssh-ed25519", "hello world"}) {
+  for (const std::string& bad :
+       {"command=\"unterminated " + key, ",no-pty " + key, "no-pty,," + key, "command=unquoted " + key,
+        std::string("no-pty"), std::string("no-pty ssh-ed25519"), std::string("hello world")}) {
     INFO(bad);
     CHECK_FALSE(split_ssh_key_line(bad).has_value());
   }
