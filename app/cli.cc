@@ -69,23 +69,26 @@ void add_credentials(CLI::App& cmd, CryptArgs& a, const char* key_help) {
 
 // Public-key recipients (FORMAT.md §10): -r/-R make recipient slots on encrypt.
 void add_recipients(CLI::App& cmd, CryptArgs& a) {
-  cmd.add_option("-r,--recipient", a.recipients,
-                 "Encrypt to a public key: age1... or \"ssh-ed25519 AAAA...\"; repeatable")
+  cmd.add_option(
+         "-r,--recipient", a.recipients,
+         "Encrypt to a public key: age1..., \"ssh-ed25519 AAAA...\" or \"ssh-rsa AAAA...\"; repeatable")
       ->type_name("RECIPIENT")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
   cmd.add_option("-R,--recipients-file", a.recipient_files,
-                 "Encrypt to every recipient in FILE (one per line, # comments; also .pub and "
-                 "authorized_keys files; '-': standard input); repeatable")
+                 "Encrypt to every recipient in FILE (one per line, # comments; also .pub, "
+                 "authorized_keys and GitHub .keys lists, unsupported SSH key types skipped with a warning; "
+                 "'-': standard input); repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
 }
 
 void add_identities(CLI::App& cmd, CryptArgs& a) {
-  cmd.add_option("-i,--identity", a.identity_files,
-                 "Identity file: from 'pcrypt keygen --identity' or age-keygen, or an unencrypted OpenSSH "
-                 "ed25519 private key; repeatable")
+  cmd.add_option(
+         "-i,--identity", a.identity_files,
+         "Identity file: from 'pcrypt keygen --identity' or age-keygen, or an OpenSSH ed25519 or RSA "
+         "private key (a passphrase-protected one is asked for on the terminal when needed); repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
@@ -152,7 +155,8 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
       ->allow_extra_args(false)
       ->check(kNonEmpty);
   cmd->add_option("--add-recipient", a.add_recipients,
-                  "Add a slot for a public key: age1... or \"ssh-ed25519 AAAA...\"; repeatable")
+                  "Add a slot for a public key: age1..., \"ssh-ed25519 AAAA...\" or \"ssh-rsa AAAA...\"; "
+                  "repeatable")
       ->type_name("RECIPIENT")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
@@ -274,7 +278,8 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
                      "Generate an X25519 identity (age format) instead; its public key goes to stderr");
 
   s.recipient = app.add_subcommand("recipient", "Print the public key (recipient) of each identity in FILE");
-  s.recipient->add_option("FILE", args.recipient.files, "Identity file(s), or an OpenSSH ed25519 private key")
+  s.recipient
+      ->add_option("FILE", args.recipient.files, "Identity file(s), or an OpenSSH ed25519 or RSA private key")
       ->required()
       ->check(kNonEmpty);
 

@@ -13,11 +13,12 @@ namespace pcrypt::app {
 namespace {
 
 // The authorized_keys / .pub form of an SSH public key blob (without the comment, which the blob lacks).
-std::string ssh_public_line(const std::vector<std::uint8_t>& blob) {
+std::string ssh_public_line(const core::Identity& identity) {
+  const std::vector<std::uint8_t>& blob = identity.blob;
   std::string b64(sodium_base64_ENCODED_LEN(blob.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
   sodium_bin2base64(b64.data(), b64.size(), blob.data(), blob.size(), sodium_base64_VARIANT_ORIGINAL);
   b64.pop_back();  // the terminating NUL
-  return "ssh-ed25519 " + b64;
+  return (identity.kind == core::Identity::Kind::ssh_rsa ? "ssh-rsa " : "ssh-ed25519 ") + b64;
 }
 
 }  // namespace
@@ -42,7 +43,7 @@ int run_recipient(const RecipientArgs& args) {
     if (identity.kind == core::Identity::Kind::x25519)
       std::printf("%s\n", core::format_x25519_recipient(identity.public_key).c_str());
     else
-      std::printf("%s\n", ssh_public_line(identity.blob).c_str());
+      std::printf("%s\n", ssh_public_line(identity).c_str());
   }
   return std::fflush(stdout) == 0 ? 0 : 1;
 }

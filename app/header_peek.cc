@@ -55,6 +55,7 @@ std::string describe_slots(const core::FileHeader& header) {
   add(core::SlotKind::key_file, "key-file");
   add(core::SlotKind::x25519, "X25519 recipient");
   add(core::SlotKind::ssh_ed25519, "SSH ed25519 recipient");
+  add(core::SlotKind::ssh_rsa, "SSH RSA recipient");
   add(core::SlotKind::passphrase, "passphrase");
   return out;
 }

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <string_view>
 
+#include <spdlog/spdlog.h>
+
 #include "app/secret_file.h"
+#include "app/tty_prompt.h"
 #include "core/aes/secret_bytes.h"
 #include "core/error.h"
 
@@ -22,10 +25,30 @@ std::string_view as_text(const SecretBytes& buf, std::size_t len) {
   return {reinterpret_cast<const char*>(buf.data()), len};
 }
 
+// The bytes that name a recipient's key: the X25519 key, or the SSH public key blob.
+std::vector<std::uint8_t> key_bytes(const core::Recipient& r) {
+  if (const auto* x = std::get_if<core::X25519Recipient>(&r))
+    return {x->public_key.begin(), x->public_key.end()};
+  if (const auto* ed = std::get_if<core::SshEd25519Recipient>(&r)) return ed->blob;
+  return std::get<core::SshRsaRecipient>(r).key.blob;
+}
+
 bool same_recipient(const core::Recipient& a, const core::Recipient& b) {
-  if (a.index() != b.index()) return false;
-  return std::visit([](const auto& x) { return x.public_key; }, a) ==
-         std::visit([](const auto& x) { return x.public_key; }, b);
+  return a.index() == b.index() && key_bytes(a) == key_bytes(b);
+}
+
+// The passphrase of a protected OpenSSH key, asked on the terminal when a slot needs the key (as age does).
+SecretBytes ask_ssh_key_passphrase(const std::string& key_name) {
+  try {
+    return prompt_hidden("Enter passphrase for SSH key " + key_name + ": ");
+  } catch (const core::Error& e) {
+    if (e.kind() != core::ErrorKind::usage) throw;
+    throw core::Error(
+        core::ErrorKind::usage,
+        "SSH key " + key_name + " is protected by a passphrase and there is no terminal to ask for it",
+        "run pcrypt from a terminal, or decrypt a copy of the key: cp KEY copy && ssh-keygen -p -N '' "
+        "-f copy");
+  }
 }
 
 }  // namespace
@@ -43,8 +66,10 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
     SecretBytes buf(kTextFileLimit);
     const std::size_t len = read_secret_file(source_path(path), "recipients file", buf.data(), buf.size());
     const std::string name = path == "-" ? std::string("standard input") : path;
-    for (core::Recipient& r : core::parse_recipients_file(as_text(buf, len), name))
+    std::vector<std::string> ignored;
+    for (core::Recipient& r : core::parse_recipients_file(as_text(buf, len), name, &ignored))
       all.push_back(std::move(r));
+    for (const std::string& line : ignored) spdlog::warn("{}: {}", name, line);
   }
   std::vector<core::Credential> out;
   std::vector<core::Recipient> seen;
@@ -64,7 +89,7 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
     SecretBytes buf(kTextFileLimit);
     const std::size_t len = read_secret_file(source_path(path), "identity file", buf.data(), buf.size(),
                                              "create one with 'pcrypt keygen --identity -o " + path + "'");
-    for (core::Identity& id : core::parse_identity_file(as_text(buf, len), path))
+    for (core::Identity& id : core::parse_identity_file(as_text(buf, len), path, ask_ssh_key_passphrase))
       out.push_back(std::move(id));
   }
   return out;

@@ -40,7 +40,7 @@ complete -c pcrypt -n $opening -s j -l threads -x -d 'Worker threads'
 complete -c pcrypt -n "$crypt verify" -l engine -x -a "$engines" -d 'AES engine'
 complete -c pcrypt -n $limits -l max-kdf-memory -x -d 'Refuse slots needing more Argon2id memory'
 complete -c pcrypt -n $limits -l max-kdf-ops -x -d 'Refuse slots with more passes'
-complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s r -l recipient -x -d 'Encrypt to a public key (age1... or ssh-ed25519)'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s r -l recipient -x -d 'Encrypt to a public key (age1..., ssh-ed25519 or ssh-rsa)'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s R -l recipients-file -r -F -d 'Encrypt to every recipient in FILE'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l chunk-size -x -d 'Plaintext bytes per chunk, e.g. 64KiB'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-memory -x -d 'Argon2id memory, e.g. 256MiB'
@@ -52,7 +52,7 @@ complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l length -x -d 'Out
 # rekey's own options
 set -l rekey "__fish_seen_subcommand_from rekey"
 complete -c pcrypt -n $rekey -l add-key -r -F -d 'Add a slot for this key file'
-complete -c pcrypt -n $rekey -l add-recipient -x -d 'Add a slot for this recipient (age1... or ssh-ed25519)'
+complete -c pcrypt -n $rekey -l add-recipient -x -d 'Add a slot for this recipient (age1..., ssh-ed25519 or ssh-rsa)'
 complete -c pcrypt -n $rekey -l add-recipients-file -r -F -d 'Add a slot for every recipient in FILE'
 complete -c pcrypt -n $rekey -l add-passphrase -d 'Add a passphrase slot'
 complete -c pcrypt -n $rekey -l add-passphrase-file -r -F -d 'Read the new passphrase from the first line of FILE'

@@ -47,7 +47,7 @@ SecretBytes unlock_file_key(const ParsedHeader& parsed, const std::vector<Creden
   const std::vector<KeySlot>& slots = parsed.header.slots;
   std::optional<std::size_t> skipped;  // first passphrase slot refused for its costs
   // Cheapest first: a key file costs a hash, an identity one X25519 per slot of its kind (SSH ones only on
-  // slots with their tag, checked in open_slot), a passphrase an Argon2id run. At most 16 slots (§10.4).
+  // slots with their tag, checked in open_slot), a passphrase an Argon2id run. At most 255 slots (§10.4).
   for (const Credential::Kind kind :
        {Credential::Kind::key_file, Credential::Kind::identity, Credential::Kind::passphrase}) {
     for (const Credential& credential : credentials) {

@@ -1,11 +1,13 @@
-// Key slots for public-key recipients (docs/FORMAT.md §3.2, kinds 3 and 4): wrap the file key to a recipient
-// with a fresh ephemeral X25519 key, and try an identity on such a slot.
+// Key slots for public-key recipients (docs/FORMAT.md §3.2, kinds 3, 4 and 6): wrap the file key to a
+// recipient (kinds 3 and 4 with a fresh ephemeral X25519 key, kind 6 with RSA-OAEP-SHA-256), and try an
+// identity on such a slot.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "core/aes/secret_bytes.h"
@@ -18,10 +20,21 @@ inline constexpr std::uint8_t kind_ssh_ed25519 = 4;
 inline constexpr std::uint8_t kind_mlkem768_x25519 = 5;   // reserved (§3.2), not implemented
 inline constexpr std::size_t x25519_slot_size = 81;       // kind, E, wrapped FK
 inline constexpr std::size_t ssh_ed25519_slot_size = 85;  // kind, tag, E, wrapped FK
+inline constexpr std::uint8_t kind_ssh_rsa = 6;
 inline constexpr std::size_t file_key_size = 32;
+// Kind 6 (§10.7): kind, tag, uint16 ciphertext length L, then L bytes (the RSA modulus length).
+inline constexpr std::size_t ssh_rsa_prefix_size = 7;
+inline constexpr std::size_t ssh_rsa_min_ciphertext = 256;   // 2048-bit modulus
+inline constexpr std::size_t ssh_rsa_max_ciphertext = 2048;  // 16384-bit modulus
+// The OAEP label of kind 6: pcrypt's own, so an age ssh-rsa stanza can never pass for a pcrypt slot.
+inline constexpr std::string_view ssh_rsa_oaep_label = "pcrypt-ssh-rsa-wrap";
 
-// Slot length for kinds 3 and 4 (including the kind byte), 0 for any other kind.
+// Slot length for kinds 3 and 4 (including the kind byte), 0 for any other kind (kind 6 has a length field:
+// use slot_size_of).
 std::size_t slot_size(std::uint8_t kind);
+// The length the slot starting with these bytes must have (kinds 3, 4 and 6), or 0 when the kind is none of
+// them or (kind 6) the prefix is shorter than ssh_rsa_prefix_size or its length field is out of range.
+std::size_t slot_size_of(std::span<const std::uint8_t> slot_start);
 
 // The whole slot (kind byte first) wrapping the 32-byte file key to `recipient`. Throws core::Error(usage)
 // for a recipient whose shared secret would be all zero (a low-order point, never a real key).

@@ -2,6 +2,7 @@
 # Installs pcrypt's build and test dependencies from Debian/Ubuntu packages (skips what is already there).
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev
+  libssl-dev # OpenSSL libcrypto: RSA-OAEP (ssh-rsa recipients), AES-CTR/GCM of passphrase-protected SSH keys
   valgrind # the portable engine's constant-time test runs itself under memcheck
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
   dpkg-dev file # cpack's .deb: dpkg-shlibdeps computes its dependencies, file(1) finds the binaries to strip

@@ -367,7 +367,9 @@ TEST_CASE("write the refusal vectors and intermediate values", "[.generate]") {
   write_file(kDir / "bad_chunk_size_below.pcrypt", with(hello, 10, {0x00, 0x00, 0x0f, 0xff}));  // 4095
   write_file(kDir / "bad_chunk_size_above.pcrypt", with(hello, 10, {0x04, 0x00, 0x00, 0x01}));  // 64 MiB + 1
   write_file(kDir / "bad_slot_count_0.pcrypt", with(hello, 14, {0}));
-  write_file(kDir / "bad_slot_count_17.pcrypt", with(hello, 14, {17}));
+  // 255, the largest count the byte holds, is valid: the reader goes on to a second slot, and the MAC's first
+  // byte is no slot kind.
+  write_file(kDir / "bad_slot_count_255.pcrypt", with(hello, 14, {255}));
   write_file(kDir / "bad_slot_kind.pcrypt", with(hello, 15, {3}));
   write_file(kDir / "bad_kdf_ops_0.pcrypt", with(pass_hello, 16, {0, 0, 0, 0}));
   write_file(kDir / "bad_kdf_memory_7.pcrypt", with(pass_hello, 20, {0, 0, 0, 7}));
@@ -426,8 +428,8 @@ TEST_CASE("write the refusal vectors and intermediate values", "[.generate]") {
        "invalid chunk size 67108865"},
       {"bad_slot_count_0", "slot count 0", "header failure", "bad_slot_count_0", k, "",
        "invalid key slot count 0"},
-      {"bad_slot_count_17", "slot count 17", "header failure", "bad_slot_count_17", k, "",
-       "invalid key slot count 17"},
+      {"bad_slot_count_255", "slot count 255 (valid) but one slot present: the MAC is read as slot 2",
+       "header failure", "bad_slot_count_255", k, "", "in key slot 2"},
       {"bad_slot_kind", "slot kind 3", "header failure", "bad_slot_kind", k, "",
        "unsupported key slot kind 3"},
       {"bad_kdf_ops_0", "passphrase slot with Argon2id t = 0", "header failure", "bad_kdf_ops_0", p, "",
