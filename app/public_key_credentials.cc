@@ -36,6 +36,7 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
                                                 bool data_from_stdin,
                                                 const std::vector<std::string>& identity_files) {
   std::vector<core::Recipient> all;
+  all.reserve(recipients.size());
   for (const std::string& text : recipients) all.push_back(core::parse_recipient(text));
   for (const std::string& path : recipient_files) {
     if (path == "-" && data_from_stdin)
