@@ -26,6 +26,9 @@ closed "$PCRYPT" help encrypt
 closed "$PCRYPT" bench engines --quick
 
 check "with standard output open, the same commands succeed"
-"$PCRYPT" info f.pcrypt > out && [[ -s out ]] || fail "info printed nothing"
-"$PCRYPT" recipient id > out && grep -q '^age1' out || fail "recipient printed no age1 line"
-"$PCRYPT" --version > out && grep -q '^pcrypt ' out || fail "--version printed nothing"
+"$PCRYPT" info f.pcrypt > out
+[[ -s out ]] || fail "info printed nothing"
+"$PCRYPT" recipient id > out
+grep -q '^age1' out || fail "recipient printed no age1 line"
+"$PCRYPT" --version > out
+grep -q '^pcrypt ' out || fail "--version printed nothing"

@@ -51,4 +51,8 @@ expect 1 setpriv --reuid=nobody --regid=nogroup --clear-groups \
 expect_one_error "cannot keep the owner and group"
 same shared/d.pcrypt before.pcrypt
 [[ $(owner_mode shared/d.pcrypt) == "daemon:daemon 666" ]] || fail "got $(owner_mode shared/d.pcrypt)"
-[[ -z $(ls -A shared | grep -v '^d.pcrypt$') ]] || fail "left behind: $(ls -A shared)"
+leftovers=$(
+  shopt -s nullglob dotglob
+  cd shared && echo *
+)
+[[ $leftovers == d.pcrypt ]] || fail "left behind in shared/: $leftovers"
