@@ -9,6 +9,7 @@
 #include "app/tty_prompt.h"
 #include "core/aes/secret_bytes.h"
 #include "core/error.h"
+#include "core/file_description.h"
 
 namespace pcrypt::app {
 namespace {
@@ -55,8 +56,10 @@ SecretBytes ask_ssh_key_passphrase(const std::string& key_name) {
 
 std::vector<core::Credential> gather_recipients(const std::vector<std::string>& recipients,
                                                 const std::vector<std::string>& recipient_files,
-                                                bool data_from_stdin) {
+                                                bool data_from_stdin,
+                                                const std::vector<std::string>& identity_files) {
   std::vector<core::Recipient> all;
+  all.reserve(recipients.size());
   for (const std::string& text : recipients) all.push_back(core::parse_recipient(text));
   for (const std::string& path : recipient_files) {
     if (path == "-" && data_from_stdin)
@@ -71,6 +74,7 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
       all.push_back(std::move(r));
     for (const std::string& line : ignored) spdlog::warn("{}: {}", name, line);
   }
+  for (const core::Identity& id : read_identity_files(identity_files)) all.push_back(core::recipient_of(id));
   std::vector<core::Credential> out;
   std::vector<core::Recipient> seen;
   for (core::Recipient& r : all) {
@@ -89,6 +93,14 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
     SecretBytes buf(kTextFileLimit);
     const std::size_t len = read_secret_file(source_path(path), "identity file", buf.data(), buf.size(),
                                              "create one with 'pcrypt keygen --identity -o " + path + "'");
+    // A key file or an age file given to -i: name it and the option that takes it.
+    const auto other = core::recognise_other_file(buf.span().first(len));
+    if (other && other->kind == core::OtherFile::Kind::pcrypt_key_file)
+      throw core::Error(core::ErrorKind::usage, path + " is a pcrypt key file, not an identity",
+                        "give a key file with -k KEYFILE");
+    if (other && other->kind == core::OtherFile::Kind::age_file)
+      throw core::Error(core::ErrorKind::usage, path + " is " + other->what + ", not an identity",
+                        other->hint);
     for (core::Identity& id : core::parse_identity_file(as_text(buf, len), path, ask_ssh_key_passphrase))
       out.push_back(std::move(id));
   }

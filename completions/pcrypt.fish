@@ -20,6 +20,7 @@ complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a recipient -
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a info -d "Describe an encrypted file's header"
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a rekey -d 'Add or remove key slots'
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a bench -d 'Measure encryption speed'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a help -d 'Describe pcrypt or one command'
 
 # help COMMAND
 complete -c pcrypt -n "__fish_seen_subcommand_from help" -x -a 'encrypt decrypt verify keygen recipient info rekey bench'
@@ -45,7 +46,7 @@ complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s R -l recipients-f
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l chunk-size -x -d 'Plaintext bytes per chunk, e.g. 64KiB'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-memory -x -d 'Argon2id memory, e.g. 256MiB'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-ops -x -d 'Argon2id passes'
-complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -s i -l identity -r -F -d 'Identity file (repeatable)'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify rekey info" -s i -l identity -r -F -d 'Identity file (repeatable)'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l offset -x -d 'Output plaintext from this byte on'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l length -x -d 'Output at most this many plaintext bytes'
 
@@ -57,6 +58,8 @@ complete -c pcrypt -n $rekey -l add-recipients-file -r -F -d 'Add a slot for eve
 complete -c pcrypt -n $rekey -l add-passphrase -d 'Add a passphrase slot'
 complete -c pcrypt -n $rekey -l add-passphrase-file -r -F -d 'Read the new passphrase from the first line of FILE'
 complete -c pcrypt -n $rekey -l remove-slot -x -d "Remove slot N (as 'pcrypt info' numbers them)"
+complete -c pcrypt -n $rekey -l remove-key -r -F -d 'Remove the slots this key file or identity opens'
+complete -c pcrypt -n $rekey -l remove-recipient -x -d 'Remove the slot of this SSH public key'
 complete -c pcrypt -n $rekey -l new-file-key -d 'Re-encrypt under a fresh file key (revokes every other slot)'
 
 # keygen
@@ -69,6 +72,9 @@ complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -l identity -d 'Gener
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -F -d 'Encrypted file'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s h -l help -d 'Print help and exit'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -l engines -d 'List the AES engines'
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -s k -l key -r -F -d 'Say which slot this key file opens'
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -s p -l passphrase -d 'Say which slot a passphrase opens'
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -l passphrase-file -r -F -d 'Read that passphrase from FILE'
 
 # bench and its experiments
 set -l bench_only "__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from $experiments"

@@ -28,6 +28,7 @@ PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
 
   const ChunkCipher cipher = payload_cipher(engine, file_key);
   out.write(bytes.data(), bytes.size());
+  if (options.header_written) options.header_written();
   return run_pipeline(PayloadCodec(Direction::seal, cipher, {options.chunk_size, bytes.size()}), in, out,
                       PipelineConfig{options.threads, options.progress});
 }
@@ -37,7 +38,10 @@ PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
   const aes::Engine& engine = engine_for(options.engine);
   const ParsedHeader parsed = read_header(in);
-  const SecretBytes file_key = unlock_file_key(parsed, credentials, options.kdf_ceiling, options.kek_cache);
+  std::size_t slot = 0;
+  const SecretBytes file_key =
+      unlock_file_key(parsed, credentials, options.kdf_ceiling, options.kek_cache, &slot);
+  if (options.unlocked) options.unlocked(parsed.header, slot);
   const ChunkCipher cipher = payload_cipher(engine, file_key);
   return run_pipeline(PayloadCodec(Direction::open, cipher, {parsed.header.chunk_size, parsed.total_bytes()}),
                       in, out, PipelineConfig{options.threads, options.progress});

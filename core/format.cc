@@ -76,9 +76,9 @@ Error corrupt(const std::string& what) {
 
 void read_magic(HeaderInput& input) {
   const std::size_t got = input.take_up_to(kMagic.size());
-  if (got == 0) throw Error(ErrorKind::header, "not a pcrypt file (input is empty)", kNotPcryptHint);
+  if (got == 0) throw Error(ErrorKind::header, "not a pcrypt file: input is empty", kNotPcryptHint);
   if (!std::equal(input.bytes().begin(), input.bytes().end(), kMagic.begin()))
-    throw Error(ErrorKind::header, "not a pcrypt file (bad magic)", kNotPcryptHint);
+    throw Error(ErrorKind::header, "not a pcrypt file: bad magic", kNotPcryptHint);
   if (got < kMagic.size()) throw input.truncated();
 }
 

@@ -158,4 +158,11 @@ std::optional<SecretBytes> unwrap(std::span<const std::uint8_t> slot, const Iden
   return fk;
 }
 
+std::array<std::uint8_t, 4> ssh_tag(std::span<const std::uint8_t> blob) {
+  const std::array<std::uint8_t, 32> digest = blob_hash(std::vector<std::uint8_t>(blob.begin(), blob.end()));
+  std::array<std::uint8_t, 4> tag{};
+  std::memcpy(tag.data(), digest.data(), tag.size());
+  return tag;
+}
+
 }  // namespace pcrypt::core::recipient_slot

@@ -45,6 +45,10 @@ std::vector<std::uint8_t> wrap(const SecretBytes& file_key, const Recipient& rec
 // fails.
 std::optional<SecretBytes> unwrap(std::span<const std::uint8_t> slot, const Identity& identity);
 
+// The 4-byte tag a kind-4 slot carries for the SSH key with this public key blob (§10.3): the first bytes of
+// SHA-256(blob). Public: it tells which SSH key a slot is for without any secret.
+std::array<std::uint8_t, 4> ssh_tag(std::span<const std::uint8_t> blob);
+
 // The intermediate values of one wrap, for known-answer tests and other implementations (§10.5).
 struct Trace {
   std::array<std::uint8_t, 32> ephemeral_public{};
