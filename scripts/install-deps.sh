@@ -4,7 +4,9 @@ set -euo pipefail
 pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev
   valgrind # the portable engine's constant-time test runs itself under memcheck
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
-  dpkg-dev) # dpkg-shlibdeps: cpack's .deb computes its dependencies with it
+  dpkg-dev # dpkg-shlibdeps: cpack's .deb computes its dependencies with it
+  python3-dev pybind11-dev python3-pybind11 # the Python module (python/, docs/PYTHON.md)
+  python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed) # its tests: fsspec, Dask
 missing=()
 for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
