@@ -13,13 +13,13 @@ distributed = pytest.importorskip("distributed", reason="SKIPPED: python3-distri
 pd = pytest.importorskip("pandas", reason="SKIPPED: python3-pandas is not installed")
 
 CHUNK = 16 << 10
-BLOCK = 256 << 10
+BLOCK = 128 << 10
 
 
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       memory_limit="512MiB", dashboard_address=None)
+                                       memory_limit="512MiB", dashboard_address=":0")
     with distributed.Client(cluster) as c:
         yield c
     cluster.close()
