@@ -11,23 +11,6 @@
 namespace pcrypt::python {
 namespace {
 
-// Writes what it is given into a caller's buffer, in order.
-class SpanWriter final : public io::Writer {
- public:
-  explicit SpanWriter(std::span<std::uint8_t> out) : out_(out) {}
-  void write(const std::uint8_t* buf, std::size_t n) override {
-    if (n > out_.size() - used_) throw std::logic_error("SpanWriter: more than the range asked for");
-    std::memcpy(out_.data() + used_, buf, n);
-    used_ += n;
-  }
-  void commit() override {}
-  std::string name() const override { return "buffer"; }
-
- private:
-  std::span<std::uint8_t> out_;
-  std::size_t used_ = 0;
-};
-
 core::PayloadLayout layout_of(const core::ParsedHeader& parsed) {
   return core::PayloadLayout{parsed.header.chunk_size, parsed.total_bytes()};
 }
@@ -82,10 +65,8 @@ std::pair<std::uint64_t, std::uint64_t> Decryptor::covering(std::uint64_t offset
 
 std::size_t Decryptor::read_into(const io::PositionalReader& file, std::uint64_t offset,
                                  std::span<std::uint8_t> out, unsigned threads) const {
-  SpanWriter writer(out);
-  const core::RangeResult result =
-      core::decrypt_range(file, unlocked_.parsed, unlocked_.file_key, core::ByteRange{offset, out.size()},
-                          writer, core::RangeOptions{threads, nullptr, nullptr});
+  const core::RangeResult result = core::decrypt_range_into(
+      file, unlocked_.parsed, unlocked_.file_key, offset, out, core::RangeOptions{threads, nullptr, nullptr});
   return static_cast<std::size_t>(result.bytes_written);
 }
 

@@ -1,6 +1,7 @@
 // A pcrypt file opened for reading by ranges from Python (pcrypt.open, the fsspec filesystem): its header
-// unlocked once, then any number of range reads, each one core::decrypt_range (core/range.h), so that only
+// unlocked once, then any number of range reads, each one core::decrypt_range_into (core/range.h): only
 // the records holding a range are read and authenticated, straight into the caller's buffer.
+
 #pragma once
 
 #include <cstdint>
