@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <stdexcept>
 
 #include "core/error.h"
 #include "core/payload.h"
+#include "core/pipeline.h"
 #include "io/memory_stream.h"
 
 namespace pcrypt::python {
@@ -63,11 +65,93 @@ std::pair<std::uint64_t, std::uint64_t> Decryptor::covering(std::uint64_t offset
   return {layout.record_offset(first), std::min(file_size, layout.record_offset(last + 1))};
 }
 
+WorkerPool::WorkerPool(unsigned helpers) {
+  for (unsigned i = 0; i < helpers; ++i) threads_.emplace_back([this, i] { serve(i); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    const std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void WorkerPool::run(const std::vector<std::function<void()>>& tasks) {
+  {
+    const std::lock_guard lock(mu_);
+    tasks_ = &tasks;
+    pending_ = static_cast<unsigned>(threads_.size());
+    ++round_;
+  }
+  wake_.notify_all();
+  if (!tasks.empty()) tasks[0]();
+  std::unique_lock lock(mu_);
+  done_.wait(lock, [this] { return pending_ == 0; });
+  tasks_ = nullptr;
+}
+
+void WorkerPool::serve(unsigned index) {
+  std::uint64_t seen = 0;
+  std::unique_lock lock(mu_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stop_ || round_ != seen; });
+    if (stop_) return;
+    seen = round_;
+    const std::vector<std::function<void()>>* tasks = tasks_;
+    lock.unlock();
+    if (index + 1 < tasks->size()) (*tasks)[index + 1]();  // tasks never throw (they catch)
+    lock.lock();
+    if (--pending_ == 0) done_.notify_all();
+  }
+}
+
 std::size_t Decryptor::read_into(const io::PositionalReader& file, std::uint64_t offset,
-                                 std::span<std::uint8_t> out, unsigned threads) const {
-  const core::RangeResult result = core::decrypt_range_into(
-      file, unlocked_.parsed, unlocked_.file_key, offset, out, core::RangeOptions{threads, nullptr, nullptr});
-  return static_cast<std::size_t>(result.bytes_written);
+                                 std::span<std::uint8_t> out, unsigned threads) {
+  const std::uint64_t chunk = chunk_size();
+  const unsigned workers = core::pipeline_workers(threads);
+  const std::uint64_t records = out.size() / chunk;
+  std::unique_lock pool_lock(pool_mu_, std::try_to_lock);
+  if (workers <= 1 || records < 2 || !pool_lock.owns_lock()) {
+    const core::RangeResult result = core::decrypt_range_into(
+        file, unlocked_.parsed, unlocked_.file_key, offset, out, core::RangeOptions{1, nullptr, nullptr});
+    return static_cast<std::size_t>(result.bytes_written);
+  }
+  if (!pool_ || pool_->size() != workers) pool_ = std::make_unique<WorkerPool>(workers - 1);
+  // Runs of whole records (the first run also takes the partial record before the first boundary), each
+  // decrypted by one thread; the first failure in file order is the one reported.
+  const unsigned runs = static_cast<unsigned>(std::min<std::uint64_t>(workers, records));
+  std::vector<std::uint64_t> cuts{0};
+  const std::uint64_t aligned = (offset + chunk - 1) / chunk * chunk - offset;  // first boundary, from offset
+  for (unsigned r = 1; r < runs; ++r)
+    cuts.push_back(
+        std::min<std::uint64_t>(out.size(), aligned + (out.size() - aligned) / runs * r / chunk * chunk));
+  cuts.push_back(out.size());
+  std::vector<std::size_t> written(runs, 0);
+  std::vector<std::exception_ptr> errors(runs);
+  std::vector<std::function<void()>> tasks;
+  for (unsigned r = 0; r < runs; ++r)
+    tasks.emplace_back([&, r] {
+      try {
+        if (cuts[r + 1] <= cuts[r]) return;
+        written[r] = static_cast<std::size_t>(
+            core::decrypt_range_into(file, unlocked_.parsed, unlocked_.file_key, offset + cuts[r],
+                                     out.subspan(cuts[r], cuts[r + 1] - cuts[r]),
+                                     core::RangeOptions{1, nullptr, nullptr})
+                .bytes_written);
+      } catch (...) {
+        errors[r] = std::current_exception();
+      }
+    });
+  pool_->run(tasks);
+  std::size_t total = 0;
+  for (unsigned r = 0; r < runs; ++r) {
+    if (errors[r]) std::rethrow_exception(errors[r]);
+    total += written[r];
+    if (written[r] < cuts[r + 1] - cuts[r]) break;  // the plaintext ended in this run
+  }
+  return total;
 }
 
 }  // namespace pcrypt::python

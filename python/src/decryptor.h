@@ -4,9 +4,13 @@
 
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -47,6 +51,29 @@ class FileWindow final : public io::PositionalReader {
   std::uint64_t file_size_;
 };
 
+// Threads that run the tasks given to run() (the caller runs the first) and wait for the next call.
+class WorkerPool {
+ public:
+  explicit WorkerPool(unsigned helpers);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+  unsigned size() const { return static_cast<unsigned>(threads_.size()) + 1; }
+  // Runs tasks[0] on the calling thread and tasks[i] on helper i-1; returns when all have finished.
+  void run(const std::vector<std::function<void()>>& tasks);
+
+ private:
+  void serve(unsigned index);
+
+  std::vector<std::thread> threads_;
+  std::mutex mu_;
+  std::condition_variable wake_, done_;
+  const std::vector<std::function<void()>>* tasks_ = nullptr;
+  std::uint64_t round_ = 0;
+  unsigned pending_ = 0;
+  bool stop_ = false;
+};
+
 class Decryptor {
  public:
   // `header_prefix`: the file's first bytes, at least its whole header (kHeaderProbeBytes or the whole file
@@ -65,11 +92,18 @@ class Decryptor {
                                                    std::uint64_t file_size) const;
   // Decrypts plaintext [offset, offset + out.size()) of `file` into `out` (less at the end of the file) and
   // returns how many bytes it wrote. Every byte is authenticated first (core::Error(payload) otherwise).
+  // Large reads are cut into one run of whole records per worker; the runs go to threads that live as long
+  // as the Decryptor (a thread started per read waits behind every busy process for its first time slice,
+  // which on a shared machine costs more than the read).
   std::size_t read_into(const io::PositionalReader& file, std::uint64_t offset, std::span<std::uint8_t> out,
-                        unsigned threads) const;
+                        unsigned threads);
 
  private:
   core::UnlockedHeader unlocked_;
+  // Started by the first read that wants more than one thread; one read uses it at a time (reads from other
+  // Python threads meanwhile run on their own thread).
+  std::mutex pool_mu_;
+  std::unique_ptr<WorkerPool> pool_;
 };
 
 // Enough of a file's start to hold any header (FORMAT.md §3: at most 16 slots, the largest under 200 bytes).

@@ -228,7 +228,7 @@ PYBIND11_MODULE(_pcrypt, m) {
       .def("covering", &Decryptor::covering, py::arg("offset"), py::arg("length"), py::arg("file_size"))
       .def(
           "read_file_into",
-          [](const Decryptor& d, const LocalFile& file, std::uint64_t offset, const py::object& out,
+          [](Decryptor& d, const LocalFile& file, std::uint64_t offset, const py::object& out,
              unsigned threads) {
             Buffer view(out, true);
             py::gil_scoped_release unlocked;
@@ -237,8 +237,8 @@ PYBIND11_MODULE(_pcrypt, m) {
           py::arg("file"), py::arg("offset"), py::arg("out"), py::arg("threads") = 0u)
       .def(
           "read_window_into",
-          [](const Decryptor& d, const py::object& window, std::uint64_t window_start,
-             std::uint64_t file_size, std::uint64_t offset, const py::object& out, unsigned threads) {
+          [](Decryptor& d, const py::object& window, std::uint64_t window_start, std::uint64_t file_size,
+             std::uint64_t offset, const py::object& out, unsigned threads) {
             Buffer source(window, false);
             Buffer view(out, true);
             py::gil_scoped_release unlocked;

@@ -102,6 +102,9 @@ def test_damaged_record_raises_authentication_error_and_no_plaintext(pcrypt, cli
         with pytest.raises(pcrypt.AuthenticationError) as raised:
             f.read(10)
     assert raised.value.exit_code == 4 and "chunk 6" in raised.value.message
+    with pcrypt.open(path, keys=[key]) as f:  # a large read, cut into runs for several threads
+        with pytest.raises(pcrypt.AuthenticationError, match="chunk 6"):
+            f.read()
     with pytest.raises(pcrypt.AuthenticationError):
         pcrypt.verify(path, keys=key)
     with pytest.raises(pcrypt.AuthenticationError):
