@@ -1,5 +1,7 @@
 #include "app/public_key_credentials.h"
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <string_view>
 
@@ -111,6 +113,16 @@ std::vector<core::Credential> gather_identities(const std::vector<std::string>& 
   std::vector<core::Credential> out;
   for (core::Identity& id : read_identity_files(paths)) out.push_back(core::Credential::of(std::move(id)));
   return out;
+}
+
+std::string recipient_text(const core::Identity& identity) {
+  if (identity.kind == core::Identity::Kind::x25519)
+    return core::format_x25519_recipient(identity.public_key);
+  const std::vector<std::uint8_t>& blob = identity.blob;
+  std::string b64(sodium_base64_ENCODED_LEN(blob.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
+  sodium_bin2base64(b64.data(), b64.size(), blob.data(), blob.size(), sodium_base64_VARIANT_ORIGINAL);
+  b64.pop_back();  // the terminating NUL
+  return (identity.kind == core::Identity::Kind::ssh_rsa ? "ssh-rsa " : "ssh-ed25519 ") + b64;
 }
 
 }  // namespace pcrypt::app

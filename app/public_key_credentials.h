@@ -23,4 +23,8 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
 std::vector<core::Identity> read_identity_files(const std::vector<std::string>& paths);
 std::vector<core::Credential> gather_identities(const std::vector<std::string>& paths);
 
+// The recipient an identity opens, as `pcrypt recipient` prints it: "age1…", or for an SSH key the
+// authorized_keys / .pub form "ssh-ed25519 AAAA…" (without a comment, which the key blob lacks).
+std::string recipient_text(const core::Identity& identity);
+
 }  // namespace pcrypt::app

@@ -38,6 +38,15 @@ struct DecryptOptions {
   std::function<void(const FileHeader&, std::size_t)> unlocked;
 };
 
+// A new file's header: a fresh file key, one key slot per credential (at least one; Error(usage) if none),
+// the MAC, and the header's bytes as written. encrypt_stream and any writer that seals records on its own
+// (the Python package's streaming writer) start every file here.
+struct NewHeader {
+  SecretBytes file_key;
+  std::vector<std::uint8_t> bytes;
+};
+NewHeader new_header(const std::vector<Credential>& credentials, const EncryptOptions& options);
+
 // Writes header then payload to `out`; one key slot per credential (at least one). Does not commit `out`.
 PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
                              const EncryptOptions& options);

@@ -7,7 +7,9 @@ pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
   dpkg-dev file # cpack's .deb: dpkg-shlibdeps computes its dependencies, file(1) finds the binaries to strip
   eatmydata # scripts/demo.sh: file-to-file speed without the final fsync, beside the default with it
-  python3) # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
+  python3 # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
+  python3-dev pybind11-dev python3-pybind11 # the Python module (python/, docs/PYTHON.md)
+  python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed) # its tests: fsspec, Dask
 missing=()
 for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
