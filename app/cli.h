@@ -30,8 +30,11 @@ struct CryptArgs {
   std::string engine;  // "" = $PCRYPT_ENGINE or the fastest
   std::string kdf_memory, kdf_ops;
   std::string max_kdf_memory, max_kdf_ops;
-  bool progress = false;       // --progress: draw it even when stderr is not a terminal
-  std::string offset, length;  // decrypt: a plaintext byte range ("" = from the start / to the end)
+  bool progress = false;        // --progress: draw it even when stderr is not a terminal
+  std::string offset, length;   // decrypt: a plaintext byte range ("" = from the start / to the end)
+  std::string format;           // encrypt: "" or "pcrypt" (the default), or "age"
+  bool armor = false;           // encrypt -a/--armor: age's ASCII armor (with --format age)
+  std::string max_work_factor;  // decrypt/verify: the largest age scrypt log2 work factor to run ("" = 22)
 };
 
 // rekey: the credential that opens the file (-k/-i/-p, as decrypt's), and the changes.

@@ -6,6 +6,8 @@
 #include "app/commands.h"
 #include "app/endpoints.h"
 #include "app/report.h"
+#include "core/age/describe.h"
+#include "core/age/detect.h"
 #include "core/crypt.h"
 #include "core/error.h"
 #include "core/file_description.h"
@@ -34,6 +36,22 @@ class ReplayReader final : public io::Reader {
   io::Reader& rest_;
 };
 
+// The header of whichever format the input is in (pcrypt, binary or armored age), in words.
+std::string describe(std::span<const std::uint8_t> start, Input& input) {
+  ReplayReader in(start, *input.reader);
+  const core::age::FileFormat format = core::age::detect_format(start);
+  if (format == core::age::FileFormat::age_binary || format == core::age::FileFormat::age_armored) {
+    core::age::BufferedInput buffered(in);
+    const core::age::AgeInput age(buffered);
+    return core::age::describe(age, input.size);
+  }
+  if (format != core::age::FileFormat::pcrypt)
+    if (const auto other = core::recognise_other_file(start))
+      throw core::Error(core::ErrorKind::header, "not a pcrypt file: this is " + other->what, other->hint);
+  const core::ParsedHeader parsed = core::read_header(in);
+  return core::describe_parsed_header(parsed) + core::describe_payload(parsed, input.size);
+}
+
 }  // namespace
 
 int run_info(const InfoArgs& args) {
@@ -47,14 +65,7 @@ int run_info(const InfoArgs& args) {
   start.resize(input.reader->read(start.data(), start.size()));
   std::string description;
   try {
-    const bool pcrypt_magic = start.size() >= core::kMagic.size() &&
-                              std::equal(core::kMagic.begin(), core::kMagic.end(), start.begin());
-    if (!pcrypt_magic)
-      if (const auto other = core::recognise_other_file(start))
-        throw core::Error(core::ErrorKind::header, "not a pcrypt file: this is " + other->what, other->hint);
-    ReplayReader in(start, *input.reader);
-    const core::ParsedHeader parsed = core::read_header(in);
-    description = core::describe_parsed_header(parsed) + core::describe_payload(parsed, input.size);
+    description = describe(start, input);
   } catch (const core::Error& e) {
     throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
   }

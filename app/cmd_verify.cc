@@ -12,6 +12,7 @@
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "core/verify.h"
+#include "io/memory_stream.h"
 
 namespace pcrypt::app {
 
@@ -31,7 +32,15 @@ int run_verify(const CryptArgs& args, Verbosity verbosity) {
   const auto start = std::chrono::steady_clock::now();
   core::PipelineStats stats;
   try {
-    stats = core::verify_stream(opened.reader(), opened.credentials(), options);
+    if (opened.is_age()) {
+      // Decrypt into nothing: the same pipeline and checks as decrypt's.
+      core::age::DecryptOptions age_options = age_decrypt_options(args);
+      age_options.progress = options.progress;
+      io::NullWriter nothing;
+      stats = core::age::decrypt_stream(opened.age(), nothing, opened.credentials(), age_options);
+    } else {
+      stats = core::verify_stream(opened.reader(), opened.credentials(), options);
+    }
   } catch (const core::Error& e) {
     // Worded as decrypt words it (cmd_crypt.cc): header and payload errors name the input.
     if (e.kind() == core::ErrorKind::header || e.kind() == core::ErrorKind::payload)

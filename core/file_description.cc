@@ -85,7 +85,9 @@ std::optional<OtherFile> recognise_other_file(std::span<const std::uint8_t> star
                        "use it with -k to encrypt or decrypt; 'pcrypt info' describes encrypted files"};
     if (line.starts_with("AGE-SECRET-KEY-1")) return OtherFile{"an age identity (secret key) file", no_age};
     if (line.starts_with("age1")) return OtherFile{"an age recipient (public key)", no_age};
-    if (line.starts_with("age-encryption.org/")) return OtherFile{"an age-encrypted file", no_age};
+    if (line.starts_with("age-encryption.org/"))
+      return OtherFile{"an age-encrypted file",
+                       "give it as the FILE to 'pcrypt decrypt' (pcrypt reads age files)"};
     if (line.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----"))
       return OtherFile{"an OpenSSH private key", no_ssh};
     for (std::string_view type : {"ssh-ed25519 ", "ssh-rsa ", "ecdsa-sha2-", "sk-ssh-ed25519"})
