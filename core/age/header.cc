@@ -28,7 +28,7 @@ std::vector<std::string> split_arguments(std::string_view rest) {
   while (true) {
     const std::size_t space = rest.find(' ', start);
     const std::string_view arg =
-        rest.substr(start, space == std::string_view::npos ? rest.npos : space - start);
+        rest.substr(start, space == std::string_view::npos ? std::string_view::npos : space - start);
     if (arg.empty()) malformed("a stanza has an empty argument (two spaces, or a space at the end)");
     for (const char c : arg)
       if (!is_vchar(c)) malformed("a stanza argument has a character outside 0x21-0x7E");

@@ -35,6 +35,14 @@ EVP_CIPHER_CTX* thread_ctx() {
   return ctx.ctx;
 }
 
+// Fetched once: OpenSSL 3.0 otherwise looks the algorithm up in its provider tables (under a lock) on every
+// EVP_*Init_ex of a chunk, which every worker thread would queue on.
+const EVP_CIPHER* chacha20_poly1305() {
+  static EVP_CIPHER* const cipher = EVP_CIPHER_fetch(nullptr, "ChaCha20-Poly1305", nullptr);
+  if (cipher == nullptr) openssl_failed("fetching ChaCha20-Poly1305");
+  return cipher;
+}
+
 int as_int(std::size_t n) {
   if (n > static_cast<std::size_t>(INT32_MAX)) throw std::length_error("AEAD input too long for OpenSSL");
   return static_cast<int>(n);
@@ -49,7 +57,7 @@ class OpenSslChaCha final : public aes::Gcm {
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
     EVP_CIPHER_CTX* ctx = thread_ctx();
     int n = 0;
-    if (EVP_EncryptInit_ex(ctx, EVP_chacha20_poly1305(), nullptr, key_.data(), nonce) != 1)
+    if (EVP_EncryptInit_ex(ctx, chacha20_poly1305(), nullptr, key_.data(), nonce) != 1)
       openssl_failed("ChaCha20-Poly1305 init");
     if (aad_len > 0 && EVP_EncryptUpdate(ctx, nullptr, &n, aad, as_int(aad_len)) != 1)
       openssl_failed("ChaCha20-Poly1305 aad");
@@ -64,7 +72,7 @@ class OpenSslChaCha final : public aes::Gcm {
     int n = 0;
     std::uint8_t tag_copy[kAeadTagBytes];
     std::memcpy(tag_copy, tag, kAeadTagBytes);
-    if (EVP_DecryptInit_ex(ctx, EVP_chacha20_poly1305(), nullptr, key_.data(), nonce) != 1)
+    if (EVP_DecryptInit_ex(ctx, chacha20_poly1305(), nullptr, key_.data(), nonce) != 1)
       openssl_failed("ChaCha20-Poly1305 init");
     if (aad_len > 0 && EVP_DecryptUpdate(ctx, nullptr, &n, aad, as_int(aad_len)) != 1)
       openssl_failed("ChaCha20-Poly1305 aad");
