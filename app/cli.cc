@@ -120,6 +120,10 @@ void add_decryption(CLI::App& cmd, CryptArgs& a) {
   cmd.add_option("--max-kdf-ops", a.max_kdf_ops, "Refuse passphrase slots with more than N passes")
       ->type_name("N")
       ->check(kNonEmpty);
+  cmd.add_option("--max-work-factor", a.max_work_factor,
+                 "age files: refuse scrypt passphrases with a work factor above 2^N (default 22)")
+      ->type_name("N")
+      ->check(kNonEmpty);
 }
 
 constexpr const char* kRekeyDescription =
@@ -288,6 +292,13 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
   s.encrypt->add_option("--kdf-ops", args.encrypt.kdf_ops, "Argon2id passes for passphrase slots")
       ->type_name("N")
       ->check(kNonEmpty);
+  s.encrypt
+      ->add_option(
+          "--format", args.encrypt.format,
+          "pcrypt (default) or age: write an age v1 file (default output FILE.age) that age can open")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"pcrypt", "age"}));
+  s.encrypt->add_flag("-a,--armor", args.encrypt.armor, "With --format age: ASCII armor (PEM text) output");
 
   s.decrypt = app.add_subcommand("decrypt", "Decrypt FILE (or standard input)");
   add_input_output(*s.decrypt, args.decrypt, "FILE without its .pcrypt suffix, or standard output", true);

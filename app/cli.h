@@ -33,6 +33,9 @@ struct CryptArgs {
   bool progress = false;        // --progress: draw it even when stderr is not a terminal
   std::string offset, length;   // decrypt: a plaintext byte range ("" = from the start / to the end)
   std::string passphrase_role;  // set by rekey: "current" or "new", said in the prompts (not an option)
+  std::string format;           // encrypt: "" or "pcrypt" (the default), or "age"
+  bool armor = false;           // encrypt -a/--armor: age's ASCII armor (with --format age)
+  std::string max_work_factor;  // decrypt/verify: the largest age scrypt log2 work factor to run ("" = 22)
 };
 
 // rekey: the credential that opens the file (-k/-i/-p, as decrypt's), and the changes.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <new>
+#include <optional>
 
 #include "app/commands.h"
 #include "app/credentials.h"
@@ -16,6 +17,8 @@
 #include "app/progress.h"
 #include "app/report.h"
 #include "app/run_files.h"
+#include "core/age/armor.h"
+#include "core/age/file.h"
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "core/format.h"
@@ -30,7 +33,8 @@ std::string output_path(const CryptArgs& args, bool encrypting) {
   if (args.output_given) return is_standard_stream(args.output) ? std::string() : args.output;
   // A descriptor path (/dev/stdin, /dev/fd/3) has no file name to derive one from: like "-", standard output.
   if (is_standard_stream(args.file) || io::descriptor_path(args.file)) return {};
-  return encrypting ? encrypted_name(args.file) : decrypted_name(args.file);
+  if (encrypting) return args.format == "age" ? age_encrypted_name(args.file) : encrypted_name(args.file);
+  return decrypted_name(args.file);
 }
 
 // Header and payload errors are about the input; say which one (stdin included). Anything else, I/O errors
@@ -72,6 +76,24 @@ void warn_if_encrypted(const Input& input) {
                  input.path);
 }
 
+// encrypt --format age [-a]: the same input, output and credentials as pcrypt's format (FORMAT.md "age
+// format"); the armor, when asked for, wraps the output and finishes it on commit.
+void encrypt_age_file(const CryptArgs& args, Input& input, io::Writer& out,
+                      const std::vector<core::Credential>& credentials,
+                      std::function<void(std::uint64_t)> progress) {
+  core::age::EncryptOptions options = age_encrypt_options(args);
+  options.progress = std::move(progress);
+  std::optional<core::age::ArmorWriter> armored;
+  if (args.armor) armored.emplace(out);
+  io::Writer& target = args.armor ? static_cast<io::Writer&>(*armored) : out;
+  try {
+    core::age::encrypt_stream(*input.reader, target, credentials, options);
+  } catch (const core::Error& e) {
+    rethrow_with_context(e, input);
+  }
+  target.commit();
+}
+
 // One file. `credentials`: the run's, or nullptr to gather them here, after the checks on the input and
 // output (a single file's mistakes are reported before a passphrase is asked for).
 void encrypt_file(const CryptArgs& args, Verbosity verbosity, core::EncryptOptions options,
@@ -81,7 +103,8 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, core::EncryptOptio
   warn_if_encrypted(input);
   if (out_path.empty()) {
     check_stdout_target(input);
-    refuse_terminal_stdout(args.force || (args.output_given && args.output == "-"));
+    // Armor is text, made to be shown: age writes it to a terminal too.
+    refuse_terminal_stdout(args.force || args.armor || (args.output_given && args.output == "-"));
   } else {
     check_output_path(input, out_path, args.force);
     refuse_terminal_output(out_path, args.force);
@@ -104,15 +127,19 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, core::EncryptOptio
     progress.restart();
     start = std::chrono::steady_clock::now();
   };
-  core::PipelineStats stats;
-  try {
-    stats = core::encrypt_stream(*input.reader, *out, *credentials, options);
-  } catch (const core::Error& e) {
-    rethrow_with_context(e, input);
+  if (encrypts_to_age(args)) {
+    encrypt_age_file(args, input, *out, *credentials, options.progress);
+  } else {
+    core::PipelineStats stats;
+    try {
+      stats = core::encrypt_stream(*input.reader, *out, *credentials, options);
+    } catch (const core::Error& e) {
+      rethrow_with_context(e, input);
+    }
+    out->commit();
+    log_summary(out_path, stats.plaintext_bytes, header_bytes(*credentials) + stats.ciphertext_bytes, start);
   }
-  out->commit();
   progress.finish();
-  log_summary(out_path, stats.plaintext_bytes, header_bytes(*credentials) + stats.ciphertext_bytes, start);
 }
 
 // One file. `run_keys`: the run's (several files), or nullptr for a single file's own; either way its
@@ -133,15 +160,23 @@ void decrypt_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptio
   auto start = std::chrono::steady_clock::now();
   options.unlocked = unlocked_reporter(progress, start);
   core::PipelineStats stats;
+  std::uint64_t header_bytes = 0;
   try {
-    stats = core::decrypt_stream(opened.reader(), *out, opened.credentials(), options);
+    if (opened.is_age()) {
+      core::age::DecryptOptions age_options = age_decrypt_options(args);
+      age_options.progress = options.progress;
+      stats = core::age::decrypt_stream(opened.age(), *out, opened.credentials(), age_options);
+      header_bytes = opened.age().header().total_bytes + 16;
+    } else {
+      stats = core::decrypt_stream(opened.reader(), *out, opened.credentials(), options);
+      header_bytes = opened.reader().header_bytes();
+    }
   } catch (const core::Error& e) {
     rethrow_with_context(e, input);
   }
   out->commit();
   progress.finish();
-  log_summary(out_path, opened.reader().header_bytes() + stats.ciphertext_bytes, stats.plaintext_bytes,
-              start);
+  log_summary(out_path, header_bytes + stats.ciphertext_bytes, stats.plaintext_bytes, start);
 }
 
 // Several inputs go each to its default output name (as gzip and zstd do): app/run_files.h.
@@ -159,6 +194,10 @@ DecryptionKeys decryption_keys(const CryptArgs& args) {
 
 int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   require_credential(args, PassphrasePurpose::encrypt);
+  // age's rules on recipients are checked before any file is touched or passphrase asked for.
+  if (encrypts_to_age(args))
+    core::age::check_credential_mix(
+        args.key_files.size(), args.recipients.size() + args.recipient_files.size(), wants_passphrase(args));
   const core::EncryptOptions options = encrypt_options(args);
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");

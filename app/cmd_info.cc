@@ -10,6 +10,8 @@
 #include "app/public_key_credentials.h"
 #include "app/report.h"
 #include "app/run_files.h"
+#include "core/age/describe.h"
+#include "core/age/detect.h"
 #include "core/crypt.h"
 #include "core/error.h"
 #include "core/file_description.h"
@@ -65,6 +67,24 @@ std::string describe_openers(const InfoArgs& args, const core::ParsedHeader& par
   return out;
 }
 
+// The header of whichever format the input is in (pcrypt, binary or armored age), in words; for pcrypt also
+// which slot(s) the -k/-i/-p credentials open.
+std::string describe(std::span<const std::uint8_t> start, Input& input, const InfoArgs& args) {
+  ReplayReader in(start, *input.reader);
+  const core::age::FileFormat format = core::age::detect_format(start);
+  if (format == core::age::FileFormat::age_binary || format == core::age::FileFormat::age_armored) {
+    core::age::BufferedInput buffered(in);
+    const core::age::AgeInput age(buffered);
+    return core::age::describe(age, input.size);
+  }
+  if (format != core::age::FileFormat::pcrypt)
+    if (const auto other = core::recognise_other_file(start))
+      throw core::Error(core::ErrorKind::header, "not a pcrypt file: this is " + other->what, other->hint);
+  const core::ParsedHeader parsed = core::read_header(in);
+  return core::describe_parsed_header(parsed) + core::describe_payload(parsed, input.size) +
+         describe_openers(args, parsed);
+}
+
 // One file's description; `heading`: with several files, a "file: NAME" line first.
 void info_file(const InfoArgs& args, bool heading) {
   Input input = open_input(args.file);
@@ -73,15 +93,7 @@ void info_file(const InfoArgs& args, bool heading) {
   start.resize(input.reader->read(start.data(), start.size()));
   std::string description;
   try {
-    const bool pcrypt_magic = start.size() >= core::kMagic.size() &&
-                              std::equal(core::kMagic.begin(), core::kMagic.end(), start.begin());
-    if (!pcrypt_magic)
-      if (const auto other = core::recognise_other_file(start))
-        throw core::Error(core::ErrorKind::header, "not a pcrypt file: this is " + other->what, other->hint);
-    ReplayReader in(start, *input.reader);
-    const core::ParsedHeader parsed = core::read_header(in);
-    description = core::describe_parsed_header(parsed) + core::describe_payload(parsed, input.size) +
-                  describe_openers(args, parsed);
+    description = describe(start, input, args);
   } catch (const core::Error& e) {
     throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
   }

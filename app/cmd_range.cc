@@ -35,6 +35,7 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
   const std::string out_path = !args.output_given || is_standard_stream(args.output) ? "" : args.output;
   Input input = open_decrypt_input(args.file, out_path, args.force);
   DecryptionInput opened(args, *input.reader, input.name);
+  opened.require_pcrypt("--offset/--length");
 
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("decrypting", std::nullopt,

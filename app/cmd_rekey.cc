@@ -181,6 +181,7 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   // The payload is read from `input` itself, which the header's reading left at the payload: nothing needs
   // the header's bytes replayed.
   DecryptionInput opened(opening, *input.reader, input.name);
+  opened.require_pcrypt("rekey");
   const core::ParsedHeader& parsed = opened.parsed();
   const std::vector<core::Credential>& credentials = opened.credentials();
   const SecretBytes file_key = [&] {

@@ -13,6 +13,7 @@
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "core/verify.h"
+#include "io/memory_stream.h"
 
 namespace pcrypt::app {
 namespace {
@@ -33,7 +34,15 @@ void verify_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOption
 
   core::PipelineStats stats;
   try {
-    stats = core::verify_stream(opened.reader(), opened.credentials(), options);
+    if (opened.is_age()) {
+      // Decrypt into nothing: the same pipeline and checks as decrypt's.
+      core::age::DecryptOptions age_options = age_decrypt_options(args);
+      age_options.progress = options.progress;
+      io::NullWriter nothing;
+      stats = core::age::decrypt_stream(opened.age(), nothing, opened.credentials(), age_options);
+    } else {
+      stats = core::verify_stream(opened.reader(), opened.credentials(), options);
+    }
   } catch (const core::Error& e) {
     // Worded as decrypt words it (cmd_crypt.cc): header and payload errors name the input.
     if (e.kind() == core::ErrorKind::header || e.kind() == core::ErrorKind::payload)

@@ -15,6 +15,7 @@
 #include "app/public_key_credentials.h"
 #include "app/report.h"
 #include "app/secret_file.h"
+#include "core/age/detect.h"
 #include "core/error.h"
 #include "core/file_description.h"
 #include "core/format.h"
@@ -117,10 +118,11 @@ std::vector<core::Credential> gather_key_files(const CryptArgs& args, Passphrase
   return credentials;
 }
 
-// Step 2: header errors name the input, as every error about the input's bytes does.
-PeekedInput peek_header(io::Reader& in, const std::string& name) {
+// Header errors name the input, as every error about the input's bytes does.
+template <typename Open>
+auto naming_input(const std::string& name, Open open) {
   try {
-    return PeekedInput(in);
+    return open();
   } catch (const core::Error& e) {
     if (e.kind() != core::ErrorKind::header) throw;
     throw core::Error(e.kind(), with_file_context(e.what(), name), e.hint());
@@ -167,6 +169,19 @@ DecryptionKeys::DecryptionKeys(const CryptArgs& args)
 
 const std::vector<core::Credential>& DecryptionKeys::for_header(const core::FileHeader& header,
                                                                 const std::string& file) {
+  return choose(count_slots(header, core::SlotKind::passphrase), header.slots.size(), describe_slots(header),
+                file);
+}
+
+const std::vector<core::Credential>& DecryptionKeys::for_age_header(const core::age::Header& header,
+                                                                    const std::string& file) {
+  return choose(core::age::count_stanzas(header, "scrypt"), header.stanzas.size(),
+                core::age::describe_stanzas(header), file);
+}
+
+const std::vector<core::Credential>& DecryptionKeys::choose(std::size_t passphrase_slots, std::size_t slots,
+                                                            const std::string& described,
+                                                            const std::string& file) {
   // keys_ holds a passphrase only when the previous file was lent it: take it back.
   if (!keys_.empty() && keys_.back().kind == core::Credential::Kind::passphrase) {
     passphrase_ = std::move(keys_.back().secret);
@@ -180,28 +195,48 @@ const std::vector<core::Credential>& DecryptionKeys::for_header(const core::File
     keys_.push_back(core::Credential{core::Credential::Kind::passphrase, std::move(passphrase_)});
     return keys_;
   };
-  const std::size_t passphrase_slots = count_slots(header, core::SlotKind::passphrase);
   if (wants_passphrase_ && passphrase_slots == 0) {
     if (keys_.empty())
-      throw core::Error(
-          core::ErrorKind::header,
-          file + " has no passphrase slot, only " + describe_slots(header) + ": -p cannot open it",
-          "decrypt it with -k KEYFILE (or -i IDENTITY)");
+      throw core::Error(core::ErrorKind::header,
+                        file + " has no passphrase slot, only " + described + ": -p cannot open it",
+                        "decrypt it with -k KEYFILE (or -i IDENTITY)");
     spdlog::warn("{} has no passphrase slot; -p ignored", file);
     return keys_;
   }
   if (wants_passphrase_) return with_passphrase();
   if (!keys_.empty()) return keys_;
   // No credential at all: require_credential let this through only on a terminal or with $PCRYPT_PASSPHRASE.
-  if (passphrase_slots == header.slots.size() && (has_passphrase_ || can_ask_passphrase()))
-    return with_passphrase();
-  throw no_decryption_credential(file + " has " + describe_slots(header));
+  if (passphrase_slots == slots && (has_passphrase_ || can_ask_passphrase())) return with_passphrase();
+  throw no_decryption_credential(file + " has " + described);
 }
 
 DecryptionInput::DecryptionInput(const CryptArgs& args, io::Reader& in, const std::string& name,
                                  DecryptionKeys* run_keys)
     : own_keys_(run_keys == nullptr ? std::make_optional<DecryptionKeys>(args) : std::nullopt),
-      peeked_(peek_header(in, name)),
-      credentials_(&(run_keys != nullptr ? *run_keys : *own_keys_).for_header(peeked_.header(), name)) {}
+      detected_(in, 0) {
+  DecryptionKeys& keys = run_keys != nullptr ? *run_keys : *own_keys_;
+  // Read exactly the magic first: a pcrypt input must be left where its header ends (range reads and rekey
+  // go on with `in` itself), so only a file that is not pcrypt's is read further ahead.
+  const auto magic = detected_.peek(core::kMagic.size());
+  const bool pcrypt = std::equal(magic.begin(), magic.end(), core::kMagic.begin(), core::kMagic.end());
+  const auto format = pcrypt ? core::age::FileFormat::pcrypt
+                             : core::age::detect_format(detected_.peek(core::age::kDetectBytes));
+  if (format == core::age::FileFormat::age_binary || format == core::age::FileFormat::age_armored) {
+    age_ = naming_input(name, [&] { return std::make_unique<core::age::AgeInput>(detected_); });
+    credentials_ = &keys.for_age_header(age_->header(), name);
+    return;
+  }
+  naming_input(name, [&] {
+    peeked_.emplace(detected_);
+    return true;
+  });
+  credentials_ = &keys.for_header(peeked_->header(), name);
+}
+
+void DecryptionInput::require_pcrypt(const std::string& what) const {
+  if (is_age())
+    throw core::Error(core::ErrorKind::usage, what + " is not supported on age files yet",
+                      "decrypt the whole file with 'pcrypt decrypt'");
+}
 
 }  // namespace pcrypt::app

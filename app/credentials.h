@@ -8,6 +8,8 @@
 #include "app/cli.h"
 #include "app/header_peek.h"
 #include "app/passphrase.h"
+#include "core/age/buffered_input.h"
+#include "core/age/file.h"
 #include "core/credential.h"
 #include "core/crypt.h"
 #include "core/format.h"
@@ -43,8 +45,15 @@ class DecryptionKeys {
   // The credentials for a file with this header (`file` names it in messages), valid until the next call:
   // the passphrase, when given, is lent as the vector's last element and taken back by the next call.
   const std::vector<core::Credential>& for_header(const core::FileHeader& header, const std::string& file);
+  // The same choice for an age file, whose scrypt stanzas are its passphrase slots.
+  const std::vector<core::Credential>& for_age_header(const core::age::Header& header,
+                                                      const std::string& file);
 
  private:
+  // The rules above, given the header's passphrase slots, all its slots, and how to name them.
+  const std::vector<core::Credential>& choose(std::size_t passphrase_slots, std::size_t slots,
+                                              const std::string& described, const std::string& file);
+
   bool wants_passphrase_;
   std::vector<core::Credential> keys_;  // key files and identities, and while lent the passphrase
   bool has_passphrase_ = false;         // given, or asked for by an earlier file
@@ -54,7 +63,8 @@ class DecryptionKeys {
 
 // An encrypted input opened the way decrypt opens it; verify, range reads and rekey open theirs with it too,
 // so the same file and options get the same credentials, prompts and refusals in every command: its keys
-// (DecryptionKeys), then its header, read once and replayed by reader() (a pipe cannot be read twice;
+// (DecryptionKeys), then its format, detected from its first bytes (pcrypt, binary age or armored age), then
+// its header, read once (pcrypt's replayed by reader(), since a pipe cannot be read twice;
 // core::Error(header) naming the input if it is malformed), then the credentials its header calls for.
 class DecryptionInput {
  public:
@@ -65,15 +75,23 @@ class DecryptionInput {
   DecryptionInput(const DecryptionInput&) = delete;  // credentials() may point into own_keys_
   DecryptionInput& operator=(const DecryptionInput&) = delete;
 
-  // The whole input, header included.
-  PeekedInput& reader() { return peeked_; }
-  const core::ParsedHeader& parsed() const { return peeked_.parsed(); }
+  // An age file (binary or armored): then age() is its header and payload, and reader()/parsed() may not be
+  // used.
+  bool is_age() const { return age_ != nullptr; }
+  core::age::AgeInput& age() { return *age_; }
+  // Commands that do not handle age files yet call this first: core::Error(usage) naming `what`.
+  void require_pcrypt(const std::string& what) const;
+  // A pcrypt file: the whole input, header included.
+  PeekedInput& reader() { return *peeked_; }
+  const core::ParsedHeader& parsed() const { return peeked_->parsed(); }
   const std::vector<core::Credential>& credentials() const { return *credentials_; }
 
  private:
   std::optional<DecryptionKeys> own_keys_;  // first: read before the header
-  PeekedInput peeked_;
-  const std::vector<core::Credential>* credentials_;
+  core::age::BufferedInput detected_;       // the input, its first bytes peeked at to tell the format
+  std::optional<PeekedInput> peeked_;       // a pcrypt file's header
+  std::unique_ptr<core::age::AgeInput> age_;
+  const std::vector<core::Credential>* credentials_ = nullptr;
 };
 
 // The credentials in a file that is either a key file or an identity file (age/pcrypt identities, OpenSSH

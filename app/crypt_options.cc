@@ -81,4 +81,32 @@ core::DecryptOptions decrypt_options(const CryptArgs& args) {
   return options;
 }
 
+bool encrypts_to_age(const CryptArgs& args) {
+  const bool age = args.format == "age";
+  if (args.armor && !age)
+    throw core::Error(core::ErrorKind::usage, "-a/--armor is for age files", "add --format age");
+  if (age && !args.chunk_size.empty())
+    throw core::Error(core::ErrorKind::usage, "--chunk-size cannot be used with --format age",
+                      "age's chunks are always 64 KiB");
+  if (age && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
+    throw core::Error(core::ErrorKind::usage, "--kdf-memory/--kdf-ops cannot be used with --format age",
+                      "age passphrases use scrypt with age's work factor 2^18");
+  return age;
+}
+
+core::age::EncryptOptions age_encrypt_options(const CryptArgs& args) {
+  core::age::EncryptOptions options;
+  options.threads = parse_threads(args.threads);
+  return options;
+}
+
+core::age::DecryptOptions age_decrypt_options(const CryptArgs& args) {
+  core::age::DecryptOptions options;
+  options.threads = parse_threads(args.threads);
+  if (!args.max_work_factor.empty())
+    options.max_scrypt_log2 = static_cast<unsigned>(
+        parse_count(args.max_work_factor, "--max-work-factor", 1, core::age::kMaxScryptLog2));
+  return options;
+}
+
 }  // namespace pcrypt::app

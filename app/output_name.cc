@@ -10,9 +10,14 @@ std::string encrypted_name(const std::string& input) {
   return input + kEncryptedSuffix;
 }
 
+std::string age_encrypted_name(const std::string& input) {
+  return input + kAgeSuffix;
+}
+
 std::string decrypted_name(const std::string& input) {
-  const std::string_view suffix = kEncryptedSuffix;
   const std::string_view name = input;
+  // An age file (FORMAT.md "age format") is read as well as pcrypt's own: either suffix names it.
+  const std::string_view suffix = name.ends_with(kAgeSuffix) ? kAgeSuffix : kEncryptedSuffix;
   const std::size_t base_len = name.size() >= suffix.size() ? name.size() - suffix.size() : 0;
   const bool has_suffix = name.ends_with(suffix);
   // "dir/.pcrypt" would decrypt to "dir/": a directory, not a file name.
@@ -20,7 +25,7 @@ std::string decrypted_name(const std::string& input) {
   if (!has_suffix || empty_base)
     throw core::Error(
         core::ErrorKind::usage, "cannot derive an output name from '" + input + "'",
-        "it does not end in .pcrypt; name the output with -o FILE (or -o - for standard output)");
+        "it does not end in .pcrypt or .age; name the output with -o FILE (or -o - for standard output)");
   return std::string(name.substr(0, base_len));
 }
 

@@ -6,9 +6,13 @@
 namespace pcrypt::app {
 
 inline constexpr const char* kEncryptedSuffix = ".pcrypt";
+inline constexpr const char* kAgeSuffix = ".age";
 
 std::string encrypted_name(const std::string& input);
-// Throws core::Error(usage) with a hint to use -o when `input` has no .pcrypt suffix (or nothing before it).
+// `encrypt --format age f` writes f.age.
+std::string age_encrypted_name(const std::string& input);
+// Throws core::Error(usage) with a hint to use -o when `input` has no .pcrypt or .age suffix (or nothing
+// before it).
 std::string decrypted_name(const std::string& input);
 
 }  // namespace pcrypt::app

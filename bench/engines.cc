@@ -12,6 +12,7 @@
 #include "bench/columns.h"
 #include "bench/experiments.h"
 #include "core/aes/engine.h"
+#include "core/age/primitives.h"
 #include "core/byte_size.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
@@ -20,26 +21,6 @@ namespace pcrypt::app::bench {
 namespace {
 
 constexpr std::size_t kBlockBufferBlocks = 256;  // 4 KiB of blocks, cycled through
-
-// libsodium's ChaCha20-Poly1305 (IETF) behind the same interface, as the non-AES reference point.
-class ChachaAead final : public aes::Gcm {
- public:
-  explicit ChachaAead(const std::uint8_t* key) { std::memcpy(key_, key, sizeof key_); }
-  ~ChachaAead() override { sodium_memzero(key_, sizeof key_); }
-  void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
-            const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    crypto_aead_chacha20poly1305_ietf_encrypt_detached(out, tag, nullptr, in, len, aad, aad_len, nullptr,
-                                                       nonce, key_);
-  }
-  bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
-            const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    return crypto_aead_chacha20poly1305_ietf_decrypt_detached(out, nullptr, in, len, tag, aad, aad_len, nonce,
-                                                              key_) == 0;
-  }
-
- private:
-  std::uint8_t key_[crypto_aead_chacha20poly1305_ietf_KEYBYTES];
-};
 
 struct Aead {
   std::string name;
@@ -155,9 +136,14 @@ void run_aead(const Context& ctx, const EnginesOptions& options,
   for (const aes::Engine* e : engines)
     aeads.push_back(
         {std::string(e->name), "AES-256-GCM", e->make_gcm(std::span<const std::uint8_t, 32>(key, 32))});
+  // age's payload cipher (core/age/primitives.h), from both libraries it can use: which one is faster here
+  // decides core::age::default_chacha_backend() (docs/FORMAT.md §11.4).
   if (ctx.engine.empty())
-    aeads.push_back(
-        {"chacha20poly1305", "ChaCha20-Poly1305 (libsodium reference)", std::make_unique<ChachaAead>(key)});
+    for (const auto backend : {core::age::ChaChaBackend::openssl, core::age::ChaChaBackend::sodium})
+      aeads.push_back(
+          {"chacha20poly1305-" + std::string(core::age::backend_name(backend)),
+           "ChaCha20-Poly1305 (age payloads)",
+           core::age::make_chacha20poly1305(std::span<const std::uint8_t, 32>(key, 32), backend)});
   sodium_memzero(key, sizeof key);
 
   Table t;

@@ -37,11 +37,11 @@ _pcrypt() {
     "") opts="$global" ;;
     encrypt)
       opts="$common -o --output -f --force --progress -k --key -p --passphrase --passphrase-file -r --recipient
-            -R --recipients-file -i --identity -j --threads --engine --chunk-size --kdf-memory --kdf-ops" ;;
+            -R --recipients-file -i --identity -j --threads --engine --chunk-size --kdf-memory --kdf-ops --format -a --armor" ;;
     decrypt)
       opts="$common $unlock -o --output -f --force --progress -i --identity -j --threads --engine --offset
-            --length" ;;
-    verify) opts="$common $unlock -i --identity -j --threads --engine" ;;
+            --length --max-work-factor" ;;
+    verify) opts="$common $unlock -i --identity -j --threads --engine --max-work-factor" ;;
     keygen) opts="$common -o --output -f --force --identity" ;;
     recipient) opts="$common" ;;
     info) opts="$common --engines -k --key -i --identity -p --passphrase --passphrase-file" ;;
@@ -71,8 +71,9 @@ _pcrypt() {
       return ;;
     --format)
       [[ $cmd == bench ]] && mapfile -t COMPREPLY < <(compgen -W "table markdown csv json" -- "$cur")
+      [[ $cmd == encrypt ]] && mapfile -t COMPREPLY < <(compgen -W "pcrypt age" -- "$cur")
       return ;;
-    -j | --threads | --chunk-size | --kdf-memory | --kdf-ops | --max-kdf-memory | --max-kdf-ops | \
+    -j | --threads | --chunk-size | --kdf-memory | --kdf-ops | --max-kdf-memory | --max-kdf-ops | --max-work-factor | \
       --max-samples | --max-time | --data-size | --sizes | --runs | --msg-sizes | --offset | --length | \
       --remove-slot | -r | --recipient | --remove-recipient)
       return ;;  # a number, size, slot number or public key: nothing to offer

@@ -95,7 +95,7 @@ std::optional<OtherFile> recognise_other_file(std::span<const std::uint8_t> star
                        "encrypt to it with -r age1... or -R FILE"};
     if (line.starts_with("age-encryption.org/"))
       return OtherFile{Kind::age_file, "an age-encrypted file",
-                       "this version of pcrypt does not decrypt age files yet; use age -d"};
+                       "give it as the FILE to 'pcrypt decrypt' (pcrypt reads age files)"};
     if (line.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----"))
       return OtherFile{Kind::ssh_private_key, "an OpenSSH private key",
                        "use it with -i to decrypt files encrypted to its public key; "

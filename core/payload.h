@@ -39,6 +39,9 @@ inline constexpr std::size_t kChunkTagBytes = 16;
 class ChunkCipher {
  public:
   ChunkCipher(const aes::Engine& engine, std::span<const std::uint8_t, aes::kGcmKeyBytes> payload_key);
+  // Any keyed AEAD with aes::Gcm's contract (96-bit nonce, 16-byte tag): age's payload is the same STREAM
+  // construction over ChaCha20-Poly1305 (core/age/payload.h), so it shares these record rules.
+  explicit ChunkCipher(std::unique_ptr<aes::Gcm> aead) : gcm_(std::move(aead)) {}
 
   // buf holds len plaintext bytes and has room for len + kChunkTagBytes; on return it holds ciphertext ||
   // tag. Throws Error(payload) if index is past the format's chunk-count limit (counter overflow).

@@ -1,0 +1,56 @@
+#include "core/age/describe.h"
+
+#include <sodium.h>
+
+#include "core/age/payload.h"
+
+namespace pcrypt::core::age {
+namespace {
+
+std::string hex(std::span<const std::uint8_t> b) {
+  std::string out(b.size() * 2 + 1, '\0');
+  sodium_bin2hex(out.data(), out.size(), b.data(), b.size());
+  out.pop_back();
+  return out;
+}
+
+std::string what_stanza(const Stanza& s) {
+  const std::string& type = s.args[0];
+  if (type == "X25519" && s.args.size() == 2) return "X25519 recipient (anonymous)";
+  if (type == "ssh-ed25519" && s.args.size() == 3) return "SSH ed25519 recipient, tag " + s.args[1];
+  if (type == "scrypt" && s.args.size() == 3) return "passphrase (scrypt, work factor 2^" + s.args[2] + ")";
+  if (type == "ssh-rsa") return "SSH RSA recipient (not supported yet)";
+  if (type == "mlkem768x25519") return "post-quantum recipient (not supported yet)";
+  return "unknown type '" + (type.size() > 32 ? type.substr(0, 32) + "..." : type) + "' (skipped)";
+}
+
+}  // namespace
+
+std::string describe(const AgeInput& input, std::optional<std::uint64_t> file_bytes) {
+  std::string out;
+  const auto line = [&out](const std::string& name, const std::string& value) {
+    out += name + ": " + value + "\n";
+  };
+  const Header& h = input.header();
+  line("format", std::string("age v1 (age-encryption.org/v1)") + (input.armored() ? ", ASCII armored" : ""));
+  line("cipher suite", "ChaCha20-Poly1305, 64 KiB chunks, 16-byte tag per chunk");
+  line("stanzas", std::to_string(h.stanzas.size()));
+  for (std::size_t i = 0; i < h.stanzas.size(); ++i)
+    line("stanza " + std::to_string(i + 1), what_stanza(h.stanzas[i]));
+  line("header length",
+       std::to_string(h.total_bytes) + " bytes" + (input.armored() ? " (after removing the armor)" : ""));
+  line("header MAC", "HMAC-SHA-256 " + hex(h.mac) + " (not verified: that needs the key)");
+  if (file_bytes && !input.armored()) {
+    const PayloadLayout layout = payload_layout(h.total_bytes);
+    const std::uint64_t start = layout.payload_offset;
+    const auto records = *file_bytes >= start ? layout.record_count(*file_bytes - start) : std::nullopt;
+    if (records)
+      line("plaintext size", std::to_string(*layout.plaintext_bytes(*file_bytes - start)) + " bytes in " +
+                                 std::to_string(*records) + " chunks");
+    else
+      line("payload", "truncated: no complete payload is " + std::to_string(*file_bytes) + " bytes long");
+  }
+  return out;
+}
+
+}  // namespace pcrypt::core::age

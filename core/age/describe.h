@@ -1,0 +1,16 @@
+// `pcrypt info` on an age file: its header in plain words, without any key (the stanzas' types and public
+// arguments, the MAC, where the payload starts) and, for a binary file of known size, what its payload holds.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/age/file.h"
+
+namespace pcrypt::core::age {
+
+// "name: value" lines. file_bytes: the file's size when known (binary files only give a payload summary).
+std::string describe(const AgeInput& input, std::optional<std::uint64_t> file_bytes);
+
+}  // namespace pcrypt::core::age

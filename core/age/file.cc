@@ -1,0 +1,60 @@
+#include "core/age/file.h"
+
+#include "core/age/detect.h"
+#include "core/age/payload.h"
+#include "core/error.h"
+
+namespace pcrypt::core::age {
+
+PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
+                             const EncryptOptions& options) {
+  const SecretBytes file_key = new_file_key();
+  const std::string header =
+      serialize_header(wrap_file_key(file_key, credentials, options.scrypt_log2), file_key);
+  const PayloadNonce nonce = new_payload_nonce();
+  const ChunkCipher cipher = payload_cipher(file_key, nonce, options.backend);
+  out.write(reinterpret_cast<const std::uint8_t*>(header.data()), header.size());
+  out.write(nonce.data(), nonce.size());
+  PipelineStats stats = run_pipeline(PayloadCodec(Direction::seal, cipher, payload_layout(header.size())), in,
+                                     out, PipelineConfig{options.threads, options.progress});
+  return stats;
+}
+
+AgeInput::AgeInput(BufferedInput& in, Armor armor) : raw_(in) {
+  in.set_read_ahead(4096);  // an age input is read through `in` to its end: no need to stop at exact bytes
+  const bool armored = armor == Armor::detect
+                           ? detect_format(in.peek(kDetectBytes)) == FileFormat::age_armored
+                           : armor == Armor::yes;
+  if (armored) {
+    armor_ = std::make_unique<ArmorReader>(raw_);
+    decoded_ = std::make_unique<BufferedInput>(*armor_);
+  }
+  header_ = parse_header(rest());
+}
+
+SecretBytes unlock(const AgeInput& input, const std::vector<Credential>& credentials,
+                   unsigned max_scrypt_log2) {
+  SecretBytes file_key = unwrap_file_key(input.header(), credentials, max_scrypt_log2);
+  if (!mac_matches(input.header(), file_key))
+    throw Error(ErrorKind::header, "age header MAC mismatch: the header was modified after encryption",
+                "the file was corrupted or tampered with");
+  return file_key;
+}
+
+PipelineStats decrypt_payload(AgeInput& input, const SecretBytes& file_key, io::Writer& out,
+                              const DecryptOptions& options) {
+  PayloadNonce nonce{};
+  if (input.rest().read(nonce.data(), nonce.size()) != nonce.size())
+    throw Error(ErrorKind::header, "malformed age file: it ends before the 16-byte payload nonce");
+  const ChunkCipher cipher = payload_cipher(file_key, nonce, options.backend);
+  return run_pipeline(PayloadCodec(Direction::open, cipher, payload_layout(input.header().total_bytes)),
+                      input.rest(), out, PipelineConfig{options.threads, options.progress});
+}
+
+PipelineStats decrypt_stream(AgeInput& input, io::Writer& out, const std::vector<Credential>& credentials,
+                             const DecryptOptions& options) {
+  const SecretBytes file_key = unlock(input, credentials, options.max_scrypt_log2);
+  return decrypt_payload(input, file_key, out, options);
+}
+
+}  // namespace pcrypt::core::age

@@ -1,0 +1,79 @@
+// Whole age files: encrypt a stream to age, and open one (binary or armored: the header parsed once, then
+// unlocked with the caller's credentials, then the payload through core/pipeline.h, with its promises: only
+// authenticated plaintext is written, the first error in chunk order is the one reported).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/age/armor.h"
+#include "core/age/buffered_input.h"
+#include "core/age/header.h"
+#include "core/age/primitives.h"
+#include "core/age/stanzas.h"
+#include "core/credential.h"
+#include "core/pipeline.h"
+#include "io/stream.h"
+
+namespace pcrypt::core::age {
+
+struct EncryptOptions {
+  unsigned threads = 0;  // 0 = online cores
+  unsigned scrypt_log2 = kDefaultScryptLog2;
+  std::function<void(std::uint64_t)> progress;
+  ChaChaBackend backend = default_chacha_backend();
+};
+
+struct DecryptOptions {
+  unsigned threads = 0;
+  unsigned max_scrypt_log2 = kDefaultMaxScryptLog2;
+  std::function<void(std::uint64_t)> progress;
+  ChaChaBackend backend = default_chacha_backend();
+};
+
+// Writes an age file (header, payload nonce, payload) to `out`, one stanza per credential. For armor, pass
+// an ArmorWriter (core/age/armor.h). Does not commit `out`.
+PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
+                             const EncryptOptions& options);
+
+// An age input, opened: armor (when the input starts with it) is removed as the input is read, and the header
+// is parsed (Error(header) if malformed). Nothing is decrypted yet.
+class AgeInput {
+ public:
+  // Whether the input is armored: detected from its first bytes (as decrypt does), or said by the caller (as
+  // the CCTV vectors do: an input known to be armored whose BEGIN line is damaged is an armor failure).
+  enum class Armor { detect, yes, no };
+  // `in` stands at the first byte of the file (its read-ahead, e.g. from format detection, is kept).
+  explicit AgeInput(BufferedInput& in, Armor armor = Armor::detect);
+  AgeInput(const AgeInput&) = delete;
+  AgeInput& operator=(const AgeInput&) = delete;
+
+  const Header& header() const { return header_; }
+  bool armored() const { return armor_ != nullptr; }
+  // The input right after the header: the payload nonce, then the records.
+  BufferedInput& rest() { return armor_ ? *decoded_ : raw_; }
+
+ private:
+  BufferedInput& raw_;
+  std::unique_ptr<ArmorReader> armor_;
+  std::unique_ptr<BufferedInput> decoded_;
+  Header header_;
+};
+
+// The file key: the first credential that opens a stanza (core/age/stanzas.h), checked against the header
+// MAC (Error(header) "header MAC mismatch" when it does not match).
+SecretBytes unlock(const AgeInput& input, const std::vector<Credential>& credentials,
+                   unsigned max_scrypt_log2);
+
+// Reads the payload nonce (Error(header) if the input ends first) and runs the payload through the pipeline.
+PipelineStats decrypt_payload(AgeInput& input, const SecretBytes& file_key, io::Writer& out,
+                              const DecryptOptions& options);
+
+// unlock + decrypt_payload. Does not commit `out`.
+PipelineStats decrypt_stream(AgeInput& input, io::Writer& out, const std::vector<Credential>& credentials,
+                             const DecryptOptions& options);
+
+}  // namespace pcrypt::core::age

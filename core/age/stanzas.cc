@@ -1,0 +1,281 @@
+#include "core/age/stanzas.h"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "core/age/base64.h"
+#include "core/age/primitives.h"
+#include "core/error.h"
+
+namespace pcrypt::core::age {
+namespace {
+
+constexpr std::string_view kX25519Label = "age-encryption.org/v1/X25519";
+constexpr std::string_view kScryptLabel = "age-encryption.org/v1/scrypt";
+constexpr std::string_view kSshEd25519Label = "age-encryption.org/v1/ssh-ed25519";
+constexpr std::string_view kPostQuantumType = "mlkem768x25519";
+
+using Key32 = std::span<const std::uint8_t, 32>;
+
+[[noreturn]] void bad_stanza(const std::string& type, const std::string& what) {
+  throw Error(ErrorKind::header, "malformed age " + type + " stanza: " + what);
+}
+
+// What trying one credential on one stanza gave: not for it (skip), or its file key.
+using Unwrapped = std::optional<SecretBytes>;
+
+std::vector<std::uint8_t> decode_arg(const Stanza& s, std::size_t i, std::size_t bytes, const char* what) {
+  const auto v = decode_base64_raw(s.args[i]);
+  if (!v || v->size() != bytes)
+    bad_stanza(s.args[0],
+               std::string(what) + " is not " + std::to_string(bytes) + " bytes of canonical base64");
+  return *v;
+}
+
+void check_body(const Stanza& s) {
+  if (s.body.size() != kFileKeyBytes + kAeadTagBytes)
+    bad_stanza(s.args[0], "the wrapped file key is " + std::to_string(s.body.size()) + " bytes, not 32");
+}
+
+// X25519(secret, point), refusing an all-zero result (a low-order point) as age requires.
+std::optional<SecretBytes> agree(const std::uint8_t* secret, const std::uint8_t* point) {
+  SecretBytes shared(32);
+  if (crypto_scalarmult(shared.data(), secret, point) != 0 || sodium_is_zero(shared.data(), 32) == 1)
+    return std::nullopt;
+  return shared;
+}
+
+SecretBytes wrap_key(const SecretBytes& shared, const std::uint8_t* share, const std::uint8_t* recipient,
+                     std::string_view label) {
+  std::array<std::uint8_t, 64> salt{};
+  std::memcpy(salt.data(), share, 32);
+  std::memcpy(salt.data() + 32, recipient, 32);
+  return hkdf_sha256(shared.span(), salt, label);
+}
+
+Unwrapped open_body(const SecretBytes& key, const Stanza& s) {
+  SecretBytes file_key;
+  if (!open_file_key(Key32(key.data(), 32), std::span<const std::uint8_t, 32>(s.body.data(), 32), file_key))
+    return std::nullopt;
+  return file_key;
+}
+
+Stanza seal_body(std::vector<std::string> args, const SecretBytes& key, const SecretBytes& file_key) {
+  const auto body =
+      seal_file_key(Key32(key.data(), 32), std::span<const std::uint8_t, 16>(file_key.data(), 16));
+  return Stanza{std::move(args), std::vector<std::uint8_t>(body.begin(), body.end())};
+}
+
+// The SSH tweak: HKDF(ikm = "", salt = SSH public key blob, info = label), used as an X25519 scalar.
+SecretBytes ssh_tweak(const std::vector<std::uint8_t>& blob) {
+  return hkdf_sha256({}, blob, kSshEd25519Label);
+}
+
+std::string ssh_tag(const std::vector<std::uint8_t>& blob) {
+  std::array<std::uint8_t, 32> h{};
+  crypto_hash_sha256(h.data(), blob.data(), blob.size());
+  return encode_base64_raw(std::span<const std::uint8_t>(h.data(), 4));
+}
+
+// --- unwrapping
+// ---------------------------------------------------------------------------------------------
+
+Unwrapped unwrap_x25519(const Stanza& s, const Identity& id) {
+  if (s.args[0] != "X25519" || id.kind != Identity::Kind::x25519) return std::nullopt;
+  if (s.args.size() != 2) bad_stanza("X25519", "it must have exactly one argument after its type");
+  const auto share = decode_arg(s, 1, 32, "the ephemeral share");
+  check_body(s);
+  const auto shared = agree(id.secret.data(), share.data());
+  if (!shared) bad_stanza("X25519", "the shared secret is all zero (a low-order share)");
+  return open_body(wrap_key(*shared, share.data(), id.public_key.data(), kX25519Label), s);
+}
+
+Unwrapped unwrap_ssh_ed25519(const Stanza& s, const Identity& id) {
+  if (s.args[0] != "ssh-ed25519" || id.kind != Identity::Kind::ssh_ed25519) return std::nullopt;
+  if (s.args.size() != 3) bad_stanza("ssh-ed25519", "it must have exactly two arguments after its type");
+  const auto share = decode_arg(s, 2, 32, "the ephemeral share");
+  if (s.args[1] != ssh_tag(id.blob)) return std::nullopt;  // addressed to another key
+  check_body(s);
+  const auto shared = agree(id.secret.data(), share.data());
+  if (!shared) bad_stanza("ssh-ed25519", "the shared secret is all zero (a low-order share)");
+  const auto tweaked = agree(ssh_tweak(id.blob).data(), shared->data());
+  if (!tweaked) bad_stanza("ssh-ed25519", "the shared secret is all zero (a low-order share)");
+  return open_body(wrap_key(*tweaked, share.data(), id.public_key.data(), kSshEd25519Label), s);
+}
+
+// "^[1-9][0-9]*$", at most kMaxScryptLog2.
+std::optional<unsigned> parse_log2(const std::string& text) {
+  if (text.empty() || text.size() > 2 || text[0] < '1' || text[0] > '9') return std::nullopt;
+  unsigned v = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + static_cast<unsigned>(c - '0');
+  }
+  return v;
+}
+
+Unwrapped unwrap_scrypt(const Stanza& s, const SecretBytes& passphrase, unsigned max_log2) {
+  if (s.args[0] != "scrypt") return std::nullopt;
+  if (s.args.size() != 3) bad_stanza("scrypt", "it must have exactly two arguments after its type");
+  const auto salt = decode_arg(s, 1, 16, "the salt");
+  const auto log2 = parse_log2(s.args[2]);
+  if (!log2) bad_stanza("scrypt", "the work factor '" + s.args[2] + "' is not a decimal number from 1 to 99");
+  check_body(s);
+  if (*log2 > max_log2)
+    throw Error(ErrorKind::header,
+                "the passphrase's scrypt work factor 2^" + std::to_string(*log2) + " exceeds the limit 2^" +
+                    std::to_string(max_log2),
+                "if you trust this file, raise the limit with --max-work-factor " + std::to_string(*log2));
+  std::vector<std::uint8_t> full_salt(kScryptLabel.begin(), kScryptLabel.end());
+  full_salt.insert(full_salt.end(), salt.begin(), salt.end());
+  return open_body(scrypt(passphrase.span(), full_salt, *log2), s);
+}
+
+Unwrapped try_stanza(const Stanza& s, const Credential& c, unsigned max_log2) {
+  if (c.kind == Credential::Kind::passphrase) return unwrap_scrypt(s, c.secret, max_log2);
+  if (c.kind != Credential::Kind::identity || !c.identity) return std::nullopt;
+  if (auto k = unwrap_x25519(s, *c.identity)) return k;
+  return unwrap_ssh_ed25519(s, *c.identity);
+}
+
+// --- wrapping
+// -----------------------------------------------------------------------------------------------
+
+Stanza wrap_x25519_like(const SecretBytes& file_key, const PublicKey32& recipient,
+                        const std::vector<std::uint8_t>* ssh_blob) {
+  SecretBytes ephemeral(32);
+  randombytes_buf(ephemeral.data(), ephemeral.size());
+  std::array<std::uint8_t, 32> share{};
+  crypto_scalarmult_base(share.data(), ephemeral.data());
+  auto shared = agree(ephemeral.data(), recipient.data());
+  if (shared && ssh_blob != nullptr) shared = agree(ssh_tweak(*ssh_blob).data(), shared->data());
+  if (!shared)
+    throw Error(ErrorKind::usage, "recipient public key is a low-order point (no shared secret)",
+                "the recipient is damaged or malicious; ask its owner for the public key again");
+  if (ssh_blob != nullptr)
+    return seal_body({"ssh-ed25519", ssh_tag(*ssh_blob), encode_base64_raw(share)},
+                     wrap_key(*shared, share.data(), recipient.data(), kSshEd25519Label), file_key);
+  return seal_body({"X25519", encode_base64_raw(share)},
+                   wrap_key(*shared, share.data(), recipient.data(), kX25519Label), file_key);
+}
+
+Stanza wrap_scrypt(const SecretBytes& file_key, const SecretBytes& passphrase, unsigned log2) {
+  std::array<std::uint8_t, 16> salt{};
+  randombytes_buf(salt.data(), salt.size());
+  std::vector<std::uint8_t> full_salt(kScryptLabel.begin(), kScryptLabel.end());
+  full_salt.insert(full_salt.end(), salt.begin(), salt.end());
+  return seal_body({"scrypt", encode_base64_raw(salt), std::to_string(log2)},
+                   scrypt(passphrase.span(), full_salt, log2), file_key);
+}
+
+}  // namespace
+
+SecretBytes new_file_key() {
+  SecretBytes k(kFileKeyBytes);
+  randombytes_buf(k.data(), k.size());
+  return k;
+}
+
+void check_credential_mix(std::size_t key_files, std::size_t recipients, bool passphrase) {
+  if (key_files > 0)
+    throw Error(ErrorKind::usage,
+                "age files have no key-file recipients: -k cannot be used with --format age",
+                "encrypt to a recipient (-r age1..., made by 'pcrypt keygen --identity') or with -p");
+  if (passphrase && recipients > 0)
+    throw Error(
+        ErrorKind::usage,
+        "an age file encrypted with a passphrase can have no other recipient (age: \"an scrypt stanza "
+        "must be the only stanza in the header\")",
+        "use -p alone, or recipients (-r/-R) alone, with --format age");
+  if (!passphrase && recipients == 0) throw Error(ErrorKind::usage, "no recipient or passphrase given");
+}
+
+std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector<Credential>& credentials,
+                                  unsigned scrypt_log2) {
+  const auto count = [&](Credential::Kind kind) {
+    return static_cast<std::size_t>(std::count_if(credentials.begin(), credentials.end(),
+                                                  [kind](const Credential& c) { return c.kind == kind; }));
+  };
+  const std::size_t passphrases = count(Credential::Kind::passphrase);
+  if (passphrases > 1) throw Error(ErrorKind::usage, "an age file can have only one passphrase");
+  check_credential_mix(count(Credential::Kind::key_file),
+                       credentials.size() - passphrases - count(Credential::Kind::key_file),
+                       passphrases == 1);
+  if (scrypt_log2 < 1 || scrypt_log2 > kMaxScryptLog2)
+    throw Error(ErrorKind::usage,
+                "scrypt work factor must be from 2^1 to 2^" + std::to_string(kMaxScryptLog2));
+  std::vector<Stanza> stanzas;
+  for (const Credential& c : credentials) {
+    switch (c.kind) {
+      case Credential::Kind::passphrase:
+        if (c.secret.size() == 0) throw Error(ErrorKind::usage, "empty passphrase");
+        stanzas.push_back(wrap_scrypt(file_key, c.secret, scrypt_log2));
+        break;
+      case Credential::Kind::recipient:
+        if (const auto* x = std::get_if<X25519Recipient>(&*c.recipient))
+          stanzas.push_back(wrap_x25519_like(file_key, x->public_key, nullptr));
+        else {
+          const auto& ssh = std::get<SshEd25519Recipient>(*c.recipient);
+          stanzas.push_back(wrap_x25519_like(file_key, ssh.public_key, &ssh.blob));
+        }
+        break;
+      case Credential::Kind::key_file:  // refused by check_credential_mix
+      case Credential::Kind::identity:
+        throw Error(ErrorKind::usage, "an identity cannot encrypt; give its recipient with -r");
+    }
+  }
+  return stanzas;
+}
+
+SecretBytes unwrap_file_key(const Header& header, const std::vector<Credential>& credentials,
+                            unsigned max_scrypt_log2) {
+  const std::size_t scrypt_stanzas = count_stanzas(header, "scrypt");
+  if (scrypt_stanzas > 0 && header.stanzas.size() > 1)
+    throw Error(
+        ErrorKind::header,
+        "malformed age header: an scrypt stanza must be the only stanza in the header (this one has " +
+            describe_stanzas(header) + ")");
+  for (const Credential& c : credentials)
+    for (const Stanza& s : header.stanzas)
+      if (auto key = try_stanza(s, c, max_scrypt_log2)) return std::move(*key);
+  if (count_stanzas(header, kPostQuantumType) > 0)
+    throw Error(
+        ErrorKind::header,
+        "post-quantum age recipients are not supported yet (the file has " + describe_stanzas(header) + ")",
+        "decrypt it with age 1.3 or later");
+  const bool passphrase = std::any_of(credentials.begin(), credentials.end(), [](const Credential& c) {
+    return c.kind == Credential::Kind::passphrase;
+  });
+  if (passphrase && scrypt_stanzas > 0)
+    throw Error(ErrorKind::header, "wrong passphrase (no age stanza opens with it)");
+  throw Error(ErrorKind::header,
+              "no identity given opens this age file (it has " + describe_stanzas(header) + ")",
+              "check the -i identity file, or -p for a passphrase-encrypted file");
+}
+
+std::size_t count_stanzas(const Header& header, std::string_view type) {
+  return static_cast<std::size_t>(std::count_if(header.stanzas.begin(), header.stanzas.end(),
+                                                [type](const Stanza& s) { return s.args[0] == type; }));
+}
+
+std::string describe_stanzas(const Header& header) {
+  std::map<std::string, std::size_t> counts;
+  // Types come from the file: a hostile one could be long, so messages show at most 32 characters of each.
+  for (const Stanza& s : header.stanzas)
+    ++counts[s.args[0].size() > 32 ? s.args[0].substr(0, 32) + "..." : s.args[0]];
+  std::string out;
+  std::size_t i = 0;
+  for (const auto& [type, n] : counts) {
+    if (i > 0) out += i + 1 == counts.size() ? " and " : ", ";
+    out += std::to_string(n) + " " + type + (n == 1 ? " stanza" : " stanzas");
+    ++i;
+  }
+  return out;
+}
+
+}  // namespace pcrypt::core::age

@@ -1,0 +1,54 @@
+// age's native recipient stanzas and the rules on using them (C2SP age.md "Native recipient types"; the
+// ssh-ed25519 type is the reference implementation's, specified in docs/FORMAT.md "age format"):
+//   X25519       -> X25519 SHARE            wrap key HKDF(X25519(e, R), salt = E || R,
+//   "age-encryption.org/v1/X25519") scrypt       -> scrypt SALT LOG2N       wrap key scrypt(N = 2^LOG2N, r =
+//   8, p = 1,
+//                                                      salt = "age-encryption.org/v1/scrypt" || SALT)
+//   ssh-ed25519  -> ssh-ed25519 TAG SHARE   TAG = SHA-256(SSH public key blob)[:4]; the X25519 secret is
+//   tweaked
+// Every body is ChaCha20-Poly1305(wrap key, nonce 0, 16-byte file key), exactly 32 bytes.
+// ssh-rsa (RSA-OAEP-SHA-256, label "age-encryption.org/v1/ssh-rsa") is left for the RSA implementation on
+// its way (core's RSA-OAEP, not a second one here): its stanzas are skipped like any unknown type today.
+#pragma once
+
+#include <vector>
+
+#include "core/aes/secret_bytes.h"
+#include "core/age/header.h"
+#include "core/credential.h"
+#include "core/recipient.h"
+
+namespace pcrypt::core::age {
+
+inline constexpr std::size_t kFileKeyBytes = 16;
+inline constexpr unsigned kDefaultScryptLog2 = 18;     // what age writes
+inline constexpr unsigned kDefaultMaxScryptLog2 = 22;  // the most age (and pcrypt, unless raised) will run
+inline constexpr unsigned kMaxScryptLog2 = 40;  // beyond any machine's memory: refused even when asked for
+
+// A fresh random 16-byte file key.
+SecretBytes new_file_key();
+
+// What age forbids or cannot hold, checked before anything is asked or written: key files (age has no such
+// recipient), a passphrase together with anything else ("an scrypt stanza must be the only stanza"), nothing
+// at all. Throws Error(usage) naming the rule.
+void check_credential_mix(std::size_t key_files, std::size_t recipients, bool passphrase);
+
+// One stanza per credential (recipients and at most one passphrase). Throws Error(usage) for what age
+// forbids or cannot hold: a passphrase together with anything else ("an scrypt stanza must be the only
+// stanza"), key files, or no credential.
+std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector<Credential>& credentials,
+                                  unsigned scrypt_log2);
+
+// The file key, tried credential by credential, each on the stanzas in order (as age does). Error(header)
+// when: an scrypt stanza is not alone; a stanza of a type a credential handles is malformed (wrong argument
+// count, non-canonical base64, a body that is not 32 bytes, an all-zero shared secret); a work factor above
+// `max_scrypt_log2` (the hint names --max-work-factor); none opens (the message says so, and names
+// mlkem768x25519 stanzas: post-quantum recipients are not supported yet). Does not check the header MAC.
+SecretBytes unwrap_file_key(const Header& header, const std::vector<Credential>& credentials,
+                            unsigned max_scrypt_log2);
+
+// For messages and `pcrypt info`: "1 X25519 stanza and 2 other stanzas".
+std::string describe_stanzas(const Header& header);
+std::size_t count_stanzas(const Header& header, std::string_view type);
+
+}  // namespace pcrypt::core::age

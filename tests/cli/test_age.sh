@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# age files (FORMAT.md "age format"): pcrypt writes what the real age 1.1.1 reads and reads what it writes, for
+# X25519, ssh-ed25519, armor and scrypt passphrases (age reads those only from a terminal: driven through
+# tests/cli/age_pty.py), at the sizes around the 64 KiB chunk boundary; after tampering both refuse, and pcrypt
+# leaves nothing at the output path. Skipped visibly without age, age-keygen or ssh-keygen.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+for tool in age age-keygen ssh-keygen python3; do
+  command -v "$tool" > /dev/null || {
+    echo "SKIPPED: $tool not installed (scripts/install-deps.sh installs it)"
+    exit 0
+  }
+done
+PTY="$SOURCE_DIR/tests/cli/age_pty.py"
+
+age-keygen -o age.key 2> /dev/null
+recipient=$(age-keygen -y age.key)
+ssh-keygen -q -t ed25519 -N '' -C test -f ssh.key
+sizes=(0 1 65535 65536 65537 $((3 * 65536 + 7)) $((5 * 1024 * 1024)))
+for n in "${sizes[@]}"; do head -c "$n" /dev/urandom > "plain.$n"; done
+
+check "X25519: pcrypt -> age and age -> pcrypt at sizes ${sizes[*]}"
+for n in "${sizes[@]}"; do
+  "$PCRYPT" encrypt --format age -r "$recipient" "plain.$n" -o "p.$n.age"
+  head -c 22 "p.$n.age" | grep -q '^age-encryption.org/v1' || fail "p.$n.age is not an age file"
+  age -d -i age.key "p.$n.age" > "p.$n.out" || fail "age cannot decrypt pcrypt's file of $n bytes"
+  same "p.$n.out" "plain.$n"
+  age -r "$recipient" -o "a.$n.age" "plain.$n"
+  "$PCRYPT" decrypt -i age.key "a.$n.age" -o "a.$n.out"
+  same "a.$n.out" "plain.$n"
+  "$PCRYPT" verify -i age.key "a.$n.age"
+done
+
+check "ssh-ed25519: both directions"
+for n in 0 65536 $((3 * 65536 + 7)); do
+  "$PCRYPT" encrypt --format age -R ssh.key.pub "plain.$n" -o "s.$n.age"
+  grep -aq '^-> ssh-ed25519 ' "s.$n.age" || fail "no ssh-ed25519 stanza"
+  age -d -i ssh.key "s.$n.age" > "s.$n.out" || fail "age cannot open pcrypt's ssh-ed25519 file ($n bytes)"
+  same "s.$n.out" "plain.$n"
+  age -R ssh.key.pub -o "as.$n.age" "plain.$n"
+  "$PCRYPT" decrypt -i ssh.key "as.$n.age" -o "as.$n.out"
+  same "as.$n.out" "plain.$n"
+done
+
+check "armor: both directions, default output name NAME.age, decrypt strips .age"
+for n in 0 1 65536 $((3 * 65536 + 7)); do
+  "$PCRYPT" encrypt --format age -a -r "$recipient" "plain.$n" -o "arm.$n.age"
+  head -1 "arm.$n.age" | grep -qx -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "not armored"
+  age -d -i age.key "arm.$n.age" > "arm.$n.out" || fail "age cannot read pcrypt's armor ($n bytes)"
+  same "arm.$n.out" "plain.$n"
+  age -a -r "$recipient" -o "aarm.$n.age" "plain.$n"
+  "$PCRYPT" decrypt -i age.key "aarm.$n.age" -o "aarm.$n.out"
+  same "aarm.$n.out" "plain.$n"
+done
+cp plain.1 named
+"$PCRYPT" encrypt --format age -r "$recipient" named
+exists named.age || fail "encrypt --format age did not write named.age"
+rm named
+"$PCRYPT" decrypt -i age.key named.age
+same named plain.1
+
+check "info and decrypt detect the format from the first bytes (binary and armored)"
+"$PCRYPT" info a.65537.age > info.txt
+grep -q '^format: age v1' info.txt || fail "info: $(cat info.txt)"
+grep -q 'plaintext size: 65537 bytes in 2 chunks' info.txt || fail "info: $(cat info.txt)"
+"$PCRYPT" info aarm.1.age | grep -q 'ASCII armored' || fail "info does not see the armor"
+"$PCRYPT" decrypt -i age.key -o - < a.65537.age > stdin.out
+same stdin.out plain.65537
+
+check "scrypt passphrase: pcrypt -> age and age -> pcrypt (age on a pseudo-terminal)"
+printf 'correct horse\n' > pw
+"$PCRYPT" encrypt --format age --passphrase-file pw plain.65537 -o pw.age
+grep -aq '^-> scrypt [A-Za-z0-9+/]\{22\} 18$' pw.age || fail "no scrypt stanza with work factor 18"
+python3 "$PTY" 'correct horse' age -d -o pw.out pw.age 2> /dev/null || fail "age cannot open pcrypt's scrypt file"
+same pw.out plain.65537
+python3 "$PTY" 'correct horse' age -p -o apw.age plain.65537 2> /dev/null || fail "age -p failed"
+"$PCRYPT" decrypt --passphrase-file pw apw.age -o apw.out
+same apw.out plain.65537
+check "scrypt: a wrong passphrase is exit 3; a work factor above --max-work-factor is refused before scrypt runs"
+printf 'wrong\n' > bad
+expect 3 "$PCRYPT" decrypt --passphrase-file bad apw.age -o nothing.out
+expect_one_error "wrong passphrase"
+! exists nothing.out || fail "output written with a wrong passphrase"
+expect 3 "$PCRYPT" decrypt --passphrase-file pw --max-work-factor 17 apw.age -o nothing.out
+expect_one_error "exceeds the limit 2^17"
+grep -q -- '--max-work-factor 18' stderr || fail "the hint does not name --max-work-factor 18"
+
+check "age's rule: a passphrase cannot be mixed with recipients; -k has no age form; -a needs --format age"
+expect 2 "$PCRYPT" encrypt --format age --passphrase-file pw -r "$recipient" plain.1 -o mix.age
+expect_one_error "scrypt stanza must be the only stanza"
+! exists mix.age || fail "mix.age written"
+"$PCRYPT" keygen -o k.key 2> /dev/null
+expect 2 "$PCRYPT" encrypt --format age -k k.key plain.1 -o k.age
+expect_one_error "no key-file recipients"
+expect 2 "$PCRYPT" encrypt -a -r "$recipient" plain.1 -o x.pcrypt
+expect_one_error "-a/--armor is for age files"
+
+check "tampering: a flipped payload byte or header byte is refused by pcrypt and by age; nothing is written"
+cp a.$((3 * 65536 + 7)).age t.age
+size=$(stat -c %s t.age)
+printf '\x55' | dd of=t.age bs=1 seek=$((size - 100)) conv=notrunc status=none
+expect 4 "$PCRYPT" decrypt -i age.key t.age -o t.out
+expect_one_error "payload authentication failed"
+! exists t.out || fail "t.out written after a payload failure"
+! age -d -i age.key t.age > t2.out 2> /dev/null || fail "age accepted the tampered payload"
+cp a.1.age h.age
+sed -i '2s/X25519/X25519 extra/' h.age
+expect 3 "$PCRYPT" decrypt -i age.key h.age -o h.out
+! exists h.out || fail "h.out written after a header failure"
+! age -d -i age.key h.age > h2.out 2> /dev/null || fail "age accepted the tampered header"
+cp a.1.age m.age
+# The last header line is "--- MAC": change the MAC's first character (still canonical base64).
+python3 -c "
+d = open('m.age', 'rb').read(); i = d.index(b'\\n--- ') + 5
+open('m.age', 'wb').write(d[:i] + (b'B' if d[i:i + 1] == b'A' else b'A') + d[i + 1:])"
+expect 3 "$PCRYPT" decrypt -i age.key m.age -o m.out
+! exists m.out || fail "m.out written after a header failure"
+! age -d -i age.key m.age > m2.out 2> /dev/null || fail "age accepted the modified MAC"
+head -c $(($(stat -c %s a.65537.age) - 1)) a.65537.age > cut.age
+expect 4 "$PCRYPT" decrypt -i age.key cut.age -o cut.out
+! exists cut.out || fail "cut.out written for a truncated file"
+! age -d -i age.key cut.age > cut2.out 2> /dev/null || fail "age accepted the truncated file"
+
+check "range and rekey on age files: a clear refusal for now"
+expect 2 "$PCRYPT" decrypt -i age.key --offset 10 a.65537.age -o r.out
+expect_one_error "not supported on age files"
