@@ -74,11 +74,15 @@ TEST_CASE("output names: encrypt appends .pcrypt, decrypt strips it", "[app]") {
   CHECK(app::decrypted_name("report.pdf.pcrypt") == "report.pdf");
   CHECK(app::decrypted_name("dir/x.pcrypt") == "dir/x");
   CHECK(app::decrypted_name("x.pcrypt.pcrypt") == "x.pcrypt");
+  // age files (FORMAT.md §11): encrypt --format age appends .age, decrypt strips it.
+  CHECK(app::age_encrypted_name("report.pdf") == "report.pdf.age");
+  CHECK(app::decrypted_name("report.pdf.age") == "report.pdf");
+  CHECK(usage_error_of([] { app::decrypted_name("dir/.age"); }).starts_with("cannot derive an output name"));
 }
 
 TEST_CASE("output names: decrypt refuses names it cannot derive, pointing at -o", "[app]") {
   const std::string hint =
-      "it does not end in .pcrypt; name the output with -o FILE (or -o - for standard output)";
+      "it does not end in .pcrypt or .age; name the output with -o FILE (or -o - for standard output)";
   CHECK(usage_error_of([] { app::decrypted_name("report.pdf"); }) ==
         "cannot derive an output name from 'report.pdf'|" + hint);
   CHECK(usage_error_of([] { app::decrypted_name(".pcrypt"); }) ==
