@@ -12,7 +12,8 @@
 #    missing: the stage works with an empty cache, and is about two minutes faster with one. Downloaded .debs
 #    are kept there too (the chroots' /var/cache/apt/archives); nothing else carries over between runs.
 # 2. Fresh system 1: the commit is cloned to /root/pcrypt and the README's quick-start commands run exactly as
-#    written (`scripts/demo.sh`, then `scripts/test.sh`), then cpack writes the .deb from demo's Release build.
+#    written (`scripts/demo.sh`, then `scripts/test.sh`), then docs/PYTHON.md's install command (its first sh
+#    block) with an import from another directory, then cpack writes the .deb from demo's Release build.
 # 3. Fresh system 2: `apt-get install ./pcrypt_*.deb` must pull in its dependencies, and give a pcrypt that
 #    round-trips a file, a man page that `man pcrypt` shows, and the bash completion where bash looks for it.
 # Each step's time is printed; any failure fails the script.
@@ -57,7 +58,7 @@ cleanup() {
   local r
   for r in "${roots[@]}"; do
     # Lazy, recursive unmount first: rm -rf must never reach the host's /dev or /proc through a mount.
-    for m in var/cache/apt/archives sys dev/pts dev proc; do
+    for m in var/cache/apt/archives sys dev/shm dev/pts dev proc; do
       mountpoint -q "$r/$m" && umount -l "$r/$m"
     done
     rm -rf --one-file-system "$r"
@@ -75,6 +76,7 @@ new_system() {
   mount -t sysfs sysfs "$r/sys"
   mount --bind /dev "$r/dev"
   mount --bind /dev/pts "$r/dev/pts"
+  mount --bind /dev/shm "$r/dev/shm" # POSIX semaphores and shared memory (Python multiprocessing, Dask)
   mount --bind "$archives" "$r/var/cache/apt/archives"
   cp /etc/resolv.conf "$r/etc/resolv.conf"
   printf -v "$1" '%s' "$r"
@@ -133,6 +135,14 @@ in_system "$first" 'cd /root/pcrypt && scripts/test.sh'
 test_time=$((SECONDS - t))
 
 t=$SECONDS
+step "docs/PYTHON.md: its install command (the first sh block), then import pcrypt from elsewhere"
+python_install=$(awk '/^```sh$/ { inside = 1; next } inside && /^```$/ { exit } inside' "$repo/docs/PYTHON.md")
+[[ -n $python_install ]] || { echo "fresh-debian: docs/PYTHON.md has no sh block" >&2; exit 1; }
+in_system "$first" "cd /root/pcrypt && $python_install"
+in_system "$first" "cd / && /usr/bin/python3 -c \"import pcrypt, fsspec; print(fsspec.get_filesystem_class('pcrypt'))\""
+python_time=$((SECONDS - t))
+
+t=$SECONDS
 step "cpack: the .deb of demo's Release build"
 in_system "$first" 'cd /root/pcrypt && cpack --config build/CPackConfig.cmake -B build/package >/dev/null &&
   ls build/package/pcrypt_*.deb'
@@ -142,4 +152,4 @@ debs=("$first"/root/pcrypt/build/package/pcrypt_*.deb)
 check_deb "${debs[0]}"
 package_time=$((SECONDS - t))
 
-echo "== fresh Debian 12: passed; demo.sh ${demo_time} s, test.sh ${test_time} s, .deb built and installed ${package_time} s, total $((SECONDS - step_start)) s"
+echo "== fresh Debian 12: passed; demo.sh ${demo_time} s, test.sh ${test_time} s, Python install ${python_time} s, .deb built and installed ${package_time} s, total $((SECONDS - step_start)) s"

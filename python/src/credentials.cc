@@ -29,7 +29,7 @@ std::vector<core::Credential> gather(const CredentialArgs& args, app::Passphrase
     if (args.passphrase->empty()) throw usage("empty passphrase", "give a non-empty passphrase=");
     SecretBytes secret(args.passphrase->size());
     std::copy(args.passphrase->begin(), args.passphrase->end(), secret.data());
-    credentials.push_back(core::Credential{core::Credential::Kind::passphrase, std::move(secret)});
+    credentials.emplace_back(core::Credential::Kind::passphrase, std::move(secret));
   }
   return credentials;
 }
