@@ -197,7 +197,9 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   // age's rules on recipients are checked before any file is touched or passphrase asked for.
   if (encrypts_to_age(args))
     core::age::check_credential_mix(
-        args.key_files.size(), args.recipients.size() + args.recipient_files.size(), wants_passphrase(args));
+        args.key_files.size(),
+        args.recipients.size() + args.recipient_files.size() + args.identity_files.size(),
+        wants_passphrase(args));
   const core::EncryptOptions options = encrypt_options(args);
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");

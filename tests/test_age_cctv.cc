@@ -107,9 +107,9 @@ std::vector<Credential> credentials_of(const Vector& v) {
     for (pcrypt::core::Identity& i : pcrypt::core::parse_identity_file(id + "\n", v.name))
       out.push_back(Credential::of(std::move(i)));
   for (const std::string& p : v.passphrases)
-    out.push_back(Credential{
+    out.emplace_back(
         Credential::Kind::passphrase,
-        pcrypt::SecretBytes(std::span(reinterpret_cast<const std::uint8_t*>(p.data()), p.size()))});
+        pcrypt::SecretBytes(std::span(reinterpret_cast<const std::uint8_t*>(p.data()), p.size())));
   return out;
 }
 

@@ -219,10 +219,12 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
       case Credential::Kind::recipient:
         if (const auto* x = std::get_if<X25519Recipient>(&*c.recipient))
           stanzas.push_back(wrap_x25519_like(file_key, x->public_key, nullptr));
-        else {
-          const auto& ssh = std::get<SshEd25519Recipient>(*c.recipient);
-          stanzas.push_back(wrap_x25519_like(file_key, ssh.public_key, &ssh.blob));
-        }
+        else if (const auto* ssh = std::get_if<SshEd25519Recipient>(&*c.recipient))
+          stanzas.push_back(wrap_x25519_like(file_key, ssh->public_key, &ssh->blob));
+        else
+          throw Error(ErrorKind::usage, "ssh-rsa recipients are not supported in age files yet",
+                      "encrypt to it in pcrypt's format (without --format age), or to an age1... or "
+                      "ssh-ed25519 recipient");
         break;
       case Credential::Kind::key_file:  // refused by check_credential_mix
       case Credential::Kind::identity:

@@ -38,11 +38,17 @@ expect_one_error "age recipient"
 grep -q 'hint: .*-r' stderr || fail "no -r hint"
 no_contradiction
 
-check "info on an age file: not decrypted by this version, without claiming pcrypt never reads age"
-expect 3 "$PCRYPT" info age.age
-expect_one_error "age-encrypted file"
-grep -q 'hint: .*not decrypt age files yet' stderr || fail "no 'not yet' hint"
+check "an age file: info describes it; given to -i, it is named and pointed to decrypt"
+"$PCRYPT" encrypt --format age -i me.key plain -o real.age 2>/dev/null || fail "encrypt --format age failed"
+"$PCRYPT" info real.age > info.out || fail "info on an age file failed"
+grep -q '^format: age v1' info.out || fail "info does not describe the age file"
+expect 2 "$PCRYPT" decrypt -i real.age real.age -o out
+expect_one_error "age-encrypted file, not an identity"
+grep -q "hint: give it as the FILE to 'pcrypt decrypt'" stderr || fail "no hint to decrypt it"
 no_contradiction
+check "a damaged age header is an age header error, not a foreign file"
+expect 3 "$PCRYPT" info age.age
+expect_one_error "malformed age header"
 
 check "-k with an identity or an SSH key: named, and the hint says -i (not keygen)"
 for key in me.key ssh_key; do
