@@ -96,7 +96,7 @@ void add_performance(CLI::App& cmd, CryptArgs& a) {
       ->type_name("N")
       ->check(kNonEmpty);
   cmd.add_option("--engine", a.engine,
-                 "AES engine: vaes512, vaes, aesni, sodium, portable (default: $PCRYPT_ENGINE or the "
+                 "AES engine: vaes512, vaes, aesni, armce, sodium, portable (default: $PCRYPT_ENGINE or the "
                  "fastest supported; see --version)")
       ->type_name("NAME")
       ->check(kNonEmpty);

@@ -179,7 +179,7 @@ BenchCommand add_bench_command(CLI::App& root) {
   o->max_samples_opt = b->add_option("--max-samples", o->max_samples, "Timed samples per case at most");
   o->max_time_opt = b->add_option("--max-time", o->max_time, "Seconds of timed samples per case at most");
   b->add_option("--engine", o->engine,
-                "AES engine (vaes512, vaes, aesni, portable, sodium); default: fastest supported");
+                "AES engine (vaes512, vaes, aesni, armce, portable, sodium); default: fastest supported");
   b->footer(
       "With no experiment, runs a short summary of all three (about a minute).\n"
       "Units: MB = 10^6 bytes, MiB = 2^20 bytes. Ctrl-C prints partial results and exits 130.\n"

@@ -67,7 +67,7 @@ _pcrypt() {
       compopt -o filenames 2>/dev/null
       return ;;
     --engine)
-      mapfile -t COMPREPLY < <(compgen -W "vaes512 vaes aesni sodium portable" -- "$cur")
+      mapfile -t COMPREPLY < <(compgen -W "vaes512 vaes aesni armce sodium portable" -- "$cur")
       return ;;
     --format)
       [[ $cmd == bench ]] && mapfile -t COMPREPLY < <(compgen -W "table markdown csv json" -- "$cur")

@@ -3,7 +3,7 @@
 
 set -l commands encrypt decrypt verify keygen recipient info rekey bench help
 set -l experiments keystream throughput engines
-set -l engines vaes512 vaes aesni sodium portable
+set -l engines vaes512 vaes aesni armce sodium portable
 
 complete -c pcrypt -f
 
