@@ -23,6 +23,13 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "utils")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# A cross build packages for its target, in dpkg's names (cpack would otherwise ask dpkg for the build
+# machine's), and dpkg-shlibdeps must resolve the target's libraries (the arm64 multiarch packages):
+# packaging/cpack-cross.cmake, run by cpack itself, tells it the host architecture.
+if(CMAKE_CROSSCOMPILING AND PCRYPT_ENGINES_ARCH STREQUAL "aarch64")
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+  set(CPACK_PROJECT_CONFIG_FILE "${CMAKE_CURRENT_LIST_DIR}/cpack-cross.cmake")
+endif()
 # One package with everything; no development files exist to package separately.
 set(CPACK_DEB_COMPONENT_INSTALL OFF)
 
