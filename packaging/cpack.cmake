@@ -24,11 +24,10 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # A cross build packages for its target, in dpkg's names (cpack would otherwise ask dpkg for the build
-# machine's), and dpkg-shlibdeps must resolve the target's libraries (the arm64 multiarch packages):
-# packaging/cpack-cross.cmake, run by cpack itself, tells it the host architecture.
+# machine's). dpkg-shlibdeps needs no help: it reads the binary's ELF class and finds the arm64 multiarch
+# libraries' shlibs (checked on Debian 12 with the packages of scripts/install-deps.sh --arm64).
 if(CMAKE_CROSSCOMPILING AND PCRYPT_ENGINES_ARCH STREQUAL "aarch64")
   set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
-  set(CPACK_PROJECT_CONFIG_FILE "${CMAKE_CURRENT_LIST_DIR}/cpack-cross.cmake")
 endif()
 # One package with everything; no development files exist to package separately.
 set(CPACK_DEB_COMPONENT_INSTALL OFF)

@@ -3,13 +3,15 @@
 # whole ctest suite under qemu-aarch64-static -cpu max (the armce engine, its EOR3 kernel and the portable
 # one), shows that `pcrypt --version` there selects armce, and checks that files cross architectures: x86-64
 # encrypts and arm64 decrypts, and the reverse.
-# Usage: scripts/test-arm64.sh [BUILD_DIR]   (default build-arm64; kept between runs, so reruns are
-# incremental; the x86-64 pcrypt for the cross-architecture files is built in BUILD_DIR/host).
+# Usage: scripts/test-arm64.sh [BUILD_DIR [HOST_BUILD_DIR]]
+#   BUILD_DIR: the cross build (default build-arm64; kept between runs, so reruns are incremental).
+#   HOST_BUILD_DIR: an x86-64 build whose pcrypt makes and opens the cross-architecture files (default
+#   BUILD_DIR/host, configured here; CI can pass the build-test/ that scripts/test.sh already built).
 # Timings under qemu mean nothing (docs/BENCHMARKS.md, "ARM64").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-arm64}
-host_build=$build/host
+host_build=${2:-$build/host}
 scripts/install-deps.sh --arm64
 
 launcher=()
