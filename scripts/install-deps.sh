@@ -2,6 +2,7 @@
 # Installs pcrypt's build and test dependencies from Debian/Ubuntu packages (skips what is already there).
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev
+  libssl-dev # libcrypto: SHA-3/SHAKE for ML-KEM (core/pq)
   valgrind # the portable engine's constant-time test runs itself under memcheck
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
   dpkg-dev) # dpkg-shlibdeps: cpack's .deb computes its dependencies with it
