@@ -1,4 +1,5 @@
-// `pcrypt keygen --identity` and `pcrypt recipient`: X25519 identities in age's encoding (FORMAT.md §10.5).
+// `pcrypt keygen --identity` / `--pq` and `pcrypt recipient`: X25519 and post-quantum hybrid identities in
+// age's encoding (FORMAT.md §10.5, §10.6).
 #include <sodium.h>
 
 #include <cstdio>
@@ -23,9 +24,12 @@ std::string ssh_public_line(const std::vector<std::uint8_t>& blob) {
 }  // namespace
 
 int run_keygen_identity(const KeygenArgs& args) {
-  const core::Identity identity = core::generate_x25519_identity();
-  const std::string recipient = core::format_x25519_recipient(identity.public_key);
-  const std::string secret = core::format_x25519_identity(identity.secret);
+  const core::Identity identity =
+      args.pq ? core::generate_hybrid_identity() : core::generate_x25519_identity();
+  const std::string recipient = args.pq ? core::format_hybrid_recipient(identity.hybrid->public_key())
+                                        : core::format_x25519_recipient(identity.public_key);
+  const std::string secret =
+      args.pq ? core::format_hybrid_identity(identity.secret) : core::format_x25519_identity(identity.secret);
   const std::string text = "# public key: " + recipient + "\n" + secret + "\n";
 
   const std::string path = is_standard_stream(args.output) ? std::string() : args.output;
@@ -41,6 +45,8 @@ int run_recipient(const RecipientArgs& args) {
   for (const core::Identity& identity : read_identity_files(args.files)) {
     if (identity.kind == core::Identity::Kind::x25519)
       std::printf("%s\n", core::format_x25519_recipient(identity.public_key).c_str());
+    else if (identity.kind == core::Identity::Kind::mlkem768_x25519)
+      std::printf("%s\n", core::format_hybrid_recipient(identity.hybrid->public_key()).c_str());
     else
       std::printf("%s\n", ssh_public_line(identity.blob).c_str());
   }

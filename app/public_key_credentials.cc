@@ -24,8 +24,10 @@ std::string_view as_text(const SecretBytes& buf, std::size_t len) {
 
 bool same_recipient(const core::Recipient& a, const core::Recipient& b) {
   if (a.index() != b.index()) return false;
-  return std::visit([](const auto& x) { return x.public_key; }, a) ==
-         std::visit([](const auto& x) { return x.public_key; }, b);
+  const auto key = [](const auto& x) {
+    return std::vector<std::uint8_t>(x.public_key.begin(), x.public_key.end());
+  };
+  return std::visit(key, a) == std::visit(key, b);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstring>
 
+#include "core/pq/declassify.h"
 #include "core/pq/mlkem_poly.h"
 #include "core/pq/sha3.h"
 
@@ -63,6 +64,7 @@ void pke_keygen(Seed32 d, std::span<std::uint8_t, pke_ek_bytes> ek,
   const std::uint8_t kb[1] = {k};
   sha3::sha3_512({d, kb}, g.value);
   const std::span<const std::uint8_t, 32> rho(g.value.data(), 32), sigma(g.value.data() + 32, 32);
+  PCRYPT_DECLASSIFY(g.value.data(), 32);  // rho is published in ek; SampleNTT may branch on it
   Matrix a;
   expand_matrix(a, rho);
   Wiped<Vec> s, e, t;
