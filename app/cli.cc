@@ -1,5 +1,7 @@
 #include "app/cli.h"
 
+#include <cctype>
+
 #include "app/environment.h"
 #include "core/aes/engine.h"
 #include "core/engine_choice.h"
@@ -19,7 +21,8 @@ constexpr const char* kExitStatusFooter =
     "  130, 143, 129  interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP: the partial output is removed and\n"
     "     pcrypt dies of the signal, which shells report as 128 + its number\n"
     "\n"
-    "Environment: PCRYPT_PASSPHRASE (passphrase for -p), PCRYPT_ENGINE (default for --engine).\n"
+    "Environment: PCRYPT_PASSPHRASE (passphrase for -p; alone, opens a passphrase-only file), PCRYPT_ENGINE\n"
+    "(default for --engine). 'pcrypt -e'/'-d' are encrypt/decrypt.\n"
     "Commands: 'pcrypt help COMMAND' describes one. See pcrypt(1) for details.";
 
 // Subcommands' help stays about the command; the table above is in one place.
@@ -69,23 +72,26 @@ void add_credentials(CLI::App& cmd, CryptArgs& a, const char* key_help) {
 
 // Public-key recipients (FORMAT.md §10): -r/-R make recipient slots on encrypt.
 void add_recipients(CLI::App& cmd, CryptArgs& a) {
-  cmd.add_option("-r,--recipient", a.recipients,
-                 "Encrypt to a public key: age1... or \"ssh-ed25519 AAAA...\"; repeatable")
+  cmd.add_option(
+         "-r,--recipient", a.recipients,
+         "Encrypt to a public key: age1..., \"ssh-ed25519 AAAA...\" or \"ssh-rsa AAAA...\"; repeatable")
       ->type_name("RECIPIENT")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
   cmd.add_option("-R,--recipients-file", a.recipient_files,
-                 "Encrypt to every recipient in FILE (one per line, # comments; also .pub and "
-                 "authorized_keys files; '-': standard input); repeatable")
+                 "Encrypt to every recipient in FILE (one per line, # comments; also .pub, "
+                 "authorized_keys and GitHub .keys lists, unsupported SSH key types skipped with a warning; "
+                 "'-': standard input); repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
 }
 
 void add_identities(CLI::App& cmd, CryptArgs& a) {
-  cmd.add_option("-i,--identity", a.identity_files,
-                 "Identity file: from 'pcrypt keygen --identity' or age-keygen, or an unencrypted OpenSSH "
-                 "ed25519 private key; repeatable")
+  cmd.add_option(
+         "-i,--identity", a.identity_files,
+         "Identity file: from 'pcrypt keygen --identity' or age-keygen, or an OpenSSH ed25519 or RSA "
+         "private key (a passphrase-protected one is asked for on the terminal when needed); repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
@@ -128,7 +134,12 @@ constexpr const char* kRekeyDescription =
 
 CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
   CLI::App* cmd = app.add_subcommand("rekey", "Add or remove key slots; the payload is copied unchanged");
-  cmd->add_option("FILE", a.file, "Encrypted file to change")->required()->check(kNonEmpty);
+  cmd->add_option("FILE", a.files, "Encrypted file(s) to change (several: each in place)")
+      ->required()
+      ->check(kNonEmpty)
+      ->each([&a](const std::string& value) {
+        if (a.file.empty()) a.file = value;
+      });
   cmd->add_option("-o,--output", a.output, "Write the result here instead of replacing FILE")
       ->check(kNonEmpty);
   cmd->add_flag("-f,--force", a.force, "With -o: overwrite an existing output file");
@@ -152,7 +163,8 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
       ->allow_extra_args(false)
       ->check(kNonEmpty);
   cmd->add_option("--add-recipient", a.add_recipients,
-                  "Add a slot for a public key: age1... or \"ssh-ed25519 AAAA...\"; repeatable")
+                  "Add a slot for a public key: age1..., \"ssh-ed25519 AAAA...\" or \"ssh-rsa AAAA...\"; "
+                  "repeatable")
       ->type_name("RECIPIENT")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
@@ -170,6 +182,17 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
   cmd->add_option("--remove-slot", a.remove_slots,
                   "Remove slot N, numbered as 'pcrypt info' shows them; repeatable (never the last one)")
       ->type_name("N")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_option("--remove-key", a.remove_keys,
+                  "Remove the slot(s) this key file or identity file opens; repeatable")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_option("--remove-recipient", a.remove_recipients,
+                  "Remove the slot of this SSH public key (found by its tag; X25519 slots are anonymous: use "
+                  "--remove-key IDENTITY); repeatable")
+      ->type_name("RECIPIENT")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
   cmd->add_flag(
@@ -196,6 +219,22 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
 }
 
 }  // namespace
+
+void name_untyped_values(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_type_name() != "TEXT") continue;
+    if (opt->get_positional()) {
+      opt->type_name("");
+    } else if (!opt->get_lnames().empty()) {
+      std::string name =
+          opt->get_lnames().front() == "output" ? std::string("FILE") : opt->get_lnames().front();
+      for (char& c : name)
+        c = c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      opt->type_name(name);
+    }
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) name_untyped_values(*sub);
+}
 
 std::string engine_table() {
   try {
@@ -229,6 +268,12 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
   add_credentials(*s.encrypt, args.encrypt,
                   "Key file from 'pcrypt keygen'; repeat to let any of several keys decrypt");
   add_recipients(*s.encrypt, args.encrypt);
+  s.encrypt
+      ->add_option("-i,--identity", args.encrypt.identity_files,
+                   "Encrypt to this identity's own public key (to yourself, as age -e -i); repeatable")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
   add_performance(*s.encrypt, args.encrypt);
   s.encrypt
       ->add_option("--chunk-size", args.encrypt.chunk_size,
@@ -260,8 +305,13 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
 
   s.verify = app.add_subcommand(
       "verify", "Authenticate FILE's header and every chunk, writing nothing; exit status as decrypt's");
-  s.verify->add_option("FILE", args.verify.file, "Encrypted file ('-' or none: standard input)")
-      ->check(kNonEmpty);
+  s.verify
+      ->add_option("FILE", args.verify.files,
+                   "Encrypted file(s) ('-' or none: standard input); each failure is one line naming it")
+      ->check(kNonEmpty)
+      ->each([&args](const std::string& value) {
+        if (args.verify.file.empty()) args.verify.file = value;
+      });
   add_decryption(*s.verify, args.verify);
 
   s.keygen = app.add_subcommand("keygen", "Generate a random key file");
@@ -278,14 +328,37 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       "public key goes to stderr");
 
   s.recipient = app.add_subcommand("recipient", "Print the public key (recipient) of each identity in FILE");
-  s.recipient->add_option("FILE", args.recipient.files, "Identity file(s), or an OpenSSH ed25519 private key")
+  s.recipient
+      ->add_option("FILE", args.recipient.files, "Identity file(s), or an OpenSSH ed25519 or RSA private key")
       ->required()
       ->check(kNonEmpty);
 
   s.info = app.add_subcommand("info", "Describe an encrypted file: header, slots, sizes (no key needed)");
-  s.info->add_option("FILE", args.info.file, "Encrypted file ('-' or none: standard input)")
-      ->check(kNonEmpty);
+  s.info->add_option("FILE", args.info.files, "Encrypted file(s) ('-' or none: standard input)")
+      ->check(kNonEmpty)
+      ->each([&args](const std::string& value) {
+        if (args.info.file.empty()) args.info.file = value;
+      });
   s.info->add_flag("--engines", args.info.engines, "List the AES engines and which one would be used");
+  s.info
+      ->add_option("-k,--key", args.info.key_files, "Also say which slot(s) this key file opens; repeatable")
+      ->type_name("KEYFILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  s.info
+      ->add_option("-i,--identity", args.info.identity_files,
+                   "Also say which slot(s) this identity opens; repeatable")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  s.info->add_flag("-p,--passphrase", args.info.passphrase,
+                   "Also say which slot(s) a passphrase opens (from --passphrase-file, $PCRYPT_PASSPHRASE or "
+                   "asked)");
+  s.info
+      ->add_option("--passphrase-file", args.info.passphrase_file,
+                   "Read that passphrase from the first line of FILE (implies -p)")
+      ->type_name("FILE")
+      ->check(kNonEmpty);
 
   s.rekey = define_rekey(app, args.rekey);
 

@@ -23,21 +23,23 @@ struct CryptArgs {
   std::string passphrase_file;
   std::vector<std::string> recipients;       // -r (encrypt)
   std::vector<std::string> recipient_files;  // -R (encrypt), "-" = standard input
-  std::vector<std::string> identity_files;   // -i (decrypt)
+  std::vector<std::string> identity_files;   // -i (decrypt: opens slots; encrypt: its recipient)
   std::string threads;                       // "" = one per online core
   std::string chunk_size;                    // "" = the format default
   bool force = false;
   std::string engine;  // "" = $PCRYPT_ENGINE or the fastest
   std::string kdf_memory, kdf_ops;
   std::string max_kdf_memory, max_kdf_ops;
-  bool progress = false;       // --progress: draw it even when stderr is not a terminal
-  std::string offset, length;  // decrypt: a plaintext byte range ("" = from the start / to the end)
+  bool progress = false;        // --progress: draw it even when stderr is not a terminal
+  std::string offset, length;   // decrypt: a plaintext byte range ("" = from the start / to the end)
+  std::string passphrase_role;  // set by rekey: "current" or "new", said in the prompts (not an option)
 };
 
 // rekey: the credential that opens the file (-k/-i/-p, as decrypt's), and the changes.
 struct RekeyArgs {
   std::string file;
-  std::string output;  // "": in place
+  std::vector<std::string> files;  // every FILE given (each rekeyed in place)
+  std::string output;              // "": in place
   bool force = false;
   std::vector<std::string> key_files;
   bool passphrase = false;
@@ -48,9 +50,11 @@ struct RekeyArgs {
   std::vector<std::string> add_recipient_files;  // --add-recipients-file
   bool add_passphrase = false;
   std::string add_passphrase_file;
-  std::vector<std::string> remove_slots;  // numbers as `pcrypt info` shows them, checked by the command
-  bool new_file_key = false;              // re-encrypt under a fresh file key (slots: the credentials given)
-  std::string threads;                    // --new-file-key's pipeline; "" = one per online core
+  std::vector<std::string> remove_slots;       // numbers as `pcrypt info` shows them, checked by the command
+  std::vector<std::string> remove_keys;        // --remove-key: key or identity files whose slots go
+  std::vector<std::string> remove_recipients;  // --remove-recipient: public keys whose slots go
+  bool new_file_key = false;  // re-encrypt under a fresh file key (slots: the credentials given)
+  std::string threads;        // --new-file-key's pipeline; "" = one per online core
   std::string kdf_memory, kdf_ops;
   std::string max_kdf_memory, max_kdf_ops;
 };
@@ -67,8 +71,13 @@ struct RecipientArgs {
 };
 
 struct InfoArgs {
-  std::string file;  // "" or "-": standard input
+  std::string file;                // "" or "-": standard input
+  std::vector<std::string> files;  // every FILE given
   bool engines = false;
+  // -k/-i/-p: say which slot(s) each of these opens (checked against the header MAC)
+  std::vector<std::string> key_files, identity_files;
+  bool passphrase = false;
+  std::string passphrase_file;
 };
 
 struct ParsedArgs {
@@ -97,6 +106,11 @@ struct Subcommands {
 
 // Registers pcrypt's options and subcommands on `app`, bound to `args` (which must outlive the parse).
 Subcommands define_cli(CLI::App& app, ParsedArgs& args);
+
+// No "TEXT" placeholder in any help (CLI11's default for string values): a positional shows just its name,
+// -o/--output "FILE", any other option its long name in capitals (--format FORMAT). Call once every command
+// (bench's too) is defined.
+void name_untyped_values(CLI::App& app);
 
 // One line per AES engine and whether it is supported/selected (also when $PCRYPT_ENGINE is invalid).
 std::string engine_table();

@@ -2,7 +2,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <fstream>
 #include <functional>
 #include <new>
 
@@ -13,6 +15,7 @@
 #include "app/output_name.h"
 #include "app/progress.h"
 #include "app/report.h"
+#include "app/run_files.h"
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "core/format.h"
@@ -56,12 +59,26 @@ std::uint64_t header_bytes(const std::vector<core::Credential>& credentials) {
   return bytes;
 }
 
+// `pcrypt encrypt x.pcrypt` is usually a slip for decrypt: say so, but do it (encrypting twice is
+// legitimate).
+void warn_if_encrypted(const Input& input) {
+  if (input.path.empty() || !io::is_regular_file(input.path)) return;
+  std::array<char, core::kMagic.size()> start{};
+  std::ifstream file(input.path, std::ios::binary);
+  if (!file.read(start.data(), start.size())) return;
+  if (std::equal(start.begin(), start.end(), core::kMagic.begin(),
+                 [](char a, std::uint8_t b) { return static_cast<std::uint8_t>(a) == b; }))
+    spdlog::warn("{} is already a pcrypt file; encrypting it again (to decrypt it: pcrypt decrypt)",
+                 input.path);
+}
+
 // One file. `credentials`: the run's, or nullptr to gather them here, after the checks on the input and
 // output (a single file's mistakes are reported before a passphrase is asked for).
 void encrypt_file(const CryptArgs& args, Verbosity verbosity, core::EncryptOptions options,
                   const std::vector<core::Credential>* credentials) {
   const std::string out_path = output_path(args, true);
   Input input = open_input(args.file);
+  warn_if_encrypted(input);
   if (out_path.empty()) {
     check_stdout_target(input);
     refuse_terminal_stdout(args.force || (args.output_given && args.output == "-"));
@@ -81,8 +98,12 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, core::EncryptOptio
   ProgressLine progress("encrypting", input.size,
                         progress_wanted(verbosity == Verbosity::quiet, args.progress));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
-
-  const auto start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
+  // The rate counts the payload only, not Argon2id for passphrase slots.
+  options.header_written = [&progress, &start] {
+    progress.restart();
+    start = std::chrono::steady_clock::now();
+  };
   core::PipelineStats stats;
   try {
     stats = core::encrypt_stream(*input.reader, *out, *credentials, options);
@@ -109,8 +130,8 @@ void decrypt_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptio
   ProgressLine progress("decrypting", input.size,
                         progress_wanted(verbosity == Verbosity::quiet, args.progress));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
-
-  const auto start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
+  options.unlocked = unlocked_reporter(progress, start);
   core::PipelineStats stats;
   try {
     stats = core::decrypt_stream(opened.reader(), *out, opened.credentials(), options);
@@ -123,62 +144,7 @@ void decrypt_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptio
               start);
 }
 
-// Several inputs, each to its default output name (as gzip and zstd do). Checked before anything is read or
-// asked: no -o, no standard input among them. A failing file does not stop the others; each failure is one
-// error line naming its file, and the exit code is the highest of them (files that succeeded stay).
-void check_several(const CryptArgs& args) {
-  if (args.output_given)
-    throw core::Error(core::ErrorKind::usage, "-o cannot be used with several input files",
-                      "each file goes to its default name; run once per file to choose names");
-  for (const std::string& f : args.files)
-    if (is_standard_stream(f) || io::descriptor_path(f))
-      throw core::Error(core::ErrorKind::usage,
-                        "standard input ('" + f + "') cannot be one of several inputs");
-}
-
-int run_each(const CryptArgs& args, const std::function<void(const CryptArgs&)>& one) {
-  int worst = 0;
-  for (const std::string& f : args.files) {
-    CryptArgs file_args = args;
-    file_args.file = f;
-    file_args.files = {f};
-    int code = 0;
-    try {
-      one(file_args);
-    } catch (const core::Error& e) {
-      print_error(with_file_context(e.what(), f), e.hint());
-      code = e.exit_code();
-    } catch (const io::IoError& e) {
-      print_error(with_file_context(e.what(), f));
-      code = static_cast<int>(core::ErrorKind::io);
-    } catch (const std::bad_alloc&) {
-      print_error(with_file_context("out of memory", f));
-      code = static_cast<int>(core::ErrorKind::io);
-    }
-    worst = std::max(worst, code);
-  }
-  return worst;
-}
-
-// The files of one run. One file gathers its own credentials, after the checks on its input and output.
-// Several are checked first, then share the run's credentials, gathered once by `gather`: one passphrase and,
-// through the cache, one Argon2id run (encrypting, one salt for them all, FORMAT.md §3.2; decrypting, files
-// made in one run share a salt, cached by salt and costs).
-template <typename Options, typename Gather, typename OneFile>
-int run_files(const CryptArgs& args, Verbosity verbosity, Options options, Gather gather, OneFile one_file) {
-  core::PassphraseKekCache cache;
-  options.kek_cache = &cache;
-  int code = 0;
-  if (args.files.size() <= 1) {
-    one_file(args, verbosity, options, nullptr);
-  } else {
-    check_several(args);
-    auto credentials = gather(args);
-    code = run_each(args, [&](const CryptArgs& a) { one_file(a, verbosity, options, &credentials); });
-  }
-  if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
-  return code;
-}
+// Several inputs go each to its default output name (as gzip and zstd do): app/run_files.h.
 
 std::vector<core::Credential> encryption_credentials(const CryptArgs& args) {
   return gather_credentials(args, PassphrasePurpose::encrypt);

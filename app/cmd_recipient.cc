@@ -1,7 +1,5 @@
 // `pcrypt keygen --identity` / `--pq` and `pcrypt recipient`: X25519 and post-quantum hybrid identities in
 // age's encoding (FORMAT.md §10.5, §10.6).
-#include <sodium.h>
-
 #include <cstdio>
 #include <string>
 
@@ -11,17 +9,6 @@
 #include "core/recipient.h"
 
 namespace pcrypt::app {
-namespace {
-
-// The authorized_keys / .pub form of an SSH public key blob (without the comment, which the blob lacks).
-std::string ssh_public_line(const std::vector<std::uint8_t>& blob) {
-  std::string b64(sodium_base64_ENCODED_LEN(blob.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
-  sodium_bin2base64(b64.data(), b64.size(), blob.data(), blob.size(), sodium_base64_VARIANT_ORIGINAL);
-  b64.pop_back();  // the terminating NUL
-  return "ssh-ed25519 " + b64;
-}
-
-}  // namespace
 
 int run_keygen_identity(const KeygenArgs& args) {
   const core::Identity identity =
@@ -42,14 +29,8 @@ int run_keygen_identity(const KeygenArgs& args) {
 }
 
 int run_recipient(const RecipientArgs& args) {
-  for (const core::Identity& identity : read_identity_files(args.files)) {
-    if (identity.kind == core::Identity::Kind::x25519)
-      std::printf("%s\n", core::format_x25519_recipient(identity.public_key).c_str());
-    else if (identity.kind == core::Identity::Kind::mlkem768_x25519)
-      std::printf("%s\n", core::format_hybrid_recipient(identity.hybrid->public_key()).c_str());
-    else
-      std::printf("%s\n", ssh_public_line(identity.blob).c_str());
-  }
+  for (const core::Identity& identity : read_identity_files(args.files))
+    std::printf("%s\n", recipient_text(identity).c_str());
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 

@@ -14,12 +14,14 @@
 #include "app/endpoints.h"
 #include "app/progress.h"
 #include "app/report.h"
+#include "app/run_files.h"
 #include "app/size_arg.h"
 #include "core/error.h"
 #include "core/format.h"
 #include "core/keys.h"
 #include "core/recipient.h"
 #include "core/rekey.h"
+#include "core/slot_words.h"
 #include "io/atomic_file.h"
 #include "io/copy_range.h"
 #include "io/fd_stream.h"
@@ -41,6 +43,8 @@ CryptArgs opening_args(const RekeyArgs& args) {
   a.kdf_memory = args.kdf_memory;
   a.kdf_ops = args.kdf_ops;
   a.threads = args.threads;
+  // rekey -p --add-passphrase may ask for two passphrases: then the prompts say which is which.
+  if (args.add_passphrase || !args.add_passphrase_file.empty()) a.passphrase_role = "current";
   return a;
 }
 
@@ -54,6 +58,7 @@ std::vector<core::Credential> added_credentials(const RekeyArgs& args) {
   a.recipient_files = args.add_recipient_files;
   a.passphrase = args.add_passphrase;
   a.passphrase_file = args.add_passphrase_file;
+  a.passphrase_role = "new";
   if (a.key_files.empty() && a.recipients.empty() && a.recipient_files.empty() && !wants_passphrase(a))
     return {};
   return gather_credentials(a, PassphrasePurpose::encrypt);
@@ -67,19 +72,12 @@ std::vector<std::size_t> slot_numbers(const std::vector<std::string>& texts) {
   return numbers;
 }
 
-// A key file being added that already opens a slot the result keeps would only duplicate it.
-void refuse_duplicate_keys(const core::ParsedHeader& parsed, const std::vector<core::Credential>& added,
-                           const std::vector<std::size_t>& removed) {
-  const std::vector<core::KeySlot>& slots = parsed.header.slots;
-  for (const core::Credential& c : added) {
-    if (c.kind != core::Credential::Kind::key_file) continue;
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      if (std::find(removed.begin(), removed.end(), i + 1) != removed.end()) continue;
-      if (core::open_slot(slots[i], c))
-        throw core::Error(core::ErrorKind::usage,
-                          "a key file given with --add-key already opens slot " + std::to_string(i + 1));
-    }
-  }
+// --remove-key: each file is a key file or an identity file (whatever opens slots).
+std::vector<core::Credential> removal_credentials(const std::vector<std::string>& paths) {
+  std::vector<core::Credential> out;
+  for (const std::string& path : paths)
+    for (core::Credential& c : read_key_or_identity_file(path)) out.push_back(std::move(c));
+  return out;
 }
 
 // In place, a symlink would be replaced by a regular file and a hard link split from its siblings: both are
@@ -96,37 +94,36 @@ void check_in_place_target(const std::string& path) {
                       "the other names would keep the old header; write the result elsewhere with -o");
 }
 
-bool same_key(const core::Credential& a, const core::Credential& b) {
-  return a.kind == b.kind && a.secret.size() == b.secret.size() &&
-         sodium_memcmp(a.secret.data(), b.secret.data(), a.secret.size()) == 0;
+// In place, the file keeps its owner, group and mode (or rekey refuses before writing); a new file (-o) is
+// private, as every file pcrypt encrypts.
+io::Permissions rewrite_permissions(bool in_place) {
+  return in_place ? io::Permissions::same_as_target : io::Permissions::owner_only;
 }
 
 // --new-file-key: decrypt and re-encrypt in one pass; slots for the opening credentials, then the added ones.
 int reencrypt(const RekeyArgs& args, Verbosity verbosity, Input& input, const core::ParsedHeader& parsed,
               const SecretBytes& file_key, const std::vector<core::Credential>& opening,
               core::RekeyChanges& changes) {
-  std::vector<core::Credential> slots;
-  for (const core::Credential& c : opening) {
-    // An identity keeps its access as a slot for its own public key.
-    if (c.kind == core::Credential::Kind::identity && c.identity)
-      slots.push_back(core::Credential::of(core::recipient_of(*c.identity)));
-    else
-      slots.push_back(core::Credential{c.kind, SecretBytes(c.secret.span())});
-  }
-  for (core::Credential& c : changes.add) {
-    const bool repeated = std::any_of(slots.begin(), slots.end(), [&](const core::Credential& s) {
-      return s.kind == core::Credential::Kind::key_file && same_key(s, c);
-    });
-    if (repeated)
-      throw core::Error(core::ErrorKind::usage, "a key file given with --add-key is also given with -k");
-    slots.push_back(std::move(c));
-  }
+  const core::DecryptOptions open_options = decrypt_options(opening_args(args));
+  core::NewFileKeySlots plan = core::new_file_key_slots(parsed, opening, std::move(changes.add),
+                                                        open_options.kdf_ceiling, changes.kek_cache);
+  // Who keeps access and who loses it, said before the work starts: the point of a new file key.
+  std::string kept, dropped;
+  for (const std::size_t i : plan.kept)
+    kept += (kept.empty() ? "" : ", ") + core::describe_slot(parsed.header, i);
+  for (const std::size_t i : plan.dropped)
+    dropped += (dropped.empty() ? "" : ", ") + core::describe_slot(parsed.header, i);
+  spdlog::warn("new file key: kept {} (re-made for the credentials given); dropped {}",
+               kept.empty() ? std::string("no old slot") : kept,
+               dropped.empty() ? std::string("none") : dropped);
+  const std::vector<core::Credential>& slots = plan.credentials;
   core::EncryptOptions options = encrypt_options(opening_args(args));
   options.kdf = changes.kdf;
   options.kek_cache = changes.kek_cache;
   const bool in_place = args.output.empty();
   const std::string out_path = in_place ? args.file : args.output;
-  io::AtomicFileWriter out(out_path, in_place || args.force);
+  io::AtomicFileWriter out(out_path, in_place || args.force, io::TempFile::unnamed_if_supported,
+                           rewrite_permissions(in_place));
   ProgressLine progress("re-encrypting", input.size, progress_wanted(verbosity == Verbosity::quiet, false));
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
   try {
@@ -140,23 +137,29 @@ int reencrypt(const RekeyArgs& args, Verbosity verbosity, Input& input, const co
   return 0;
 }
 
-}  // namespace
-
-int run_rekey(const RekeyArgs& args, Verbosity verbosity) {
+int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   const CryptArgs opening = opening_args(args);
   require_credential(opening, PassphrasePurpose::decrypt);
   const core::DecryptOptions open_options = decrypt_options(opening);
   core::RekeyChanges changes;
   changes.kdf = encrypt_options(opening).kdf;
   changes.remove_slots = slot_numbers(args.remove_slots);
-  if (args.new_file_key && !changes.remove_slots.empty())
-    throw core::Error(core::ErrorKind::usage, "--remove-slot has no meaning with --new-file-key",
-                      "the new file has only the slots of the credentials given (-k/-i/-p and --add-*)");
-  if (!args.new_file_key && changes.remove_slots.empty() && args.add_keys.empty() && !args.add_passphrase &&
+  const bool removes =
+      !args.remove_slots.empty() || !args.remove_keys.empty() || !args.remove_recipients.empty();
+  if (args.new_file_key && removes)
+    throw core::Error(
+        core::ErrorKind::usage,
+        "--remove-slot, --remove-key and --remove-recipient have no meaning with --new-file-key",
+        "the new file has only the slots of the credentials given (-k/-i/-p and --add-*)");
+  if (!args.new_file_key && !removes && args.add_keys.empty() && !args.add_passphrase &&
       args.add_passphrase_file.empty() && args.add_recipients.empty() && args.add_recipient_files.empty())
     throw core::Error(
         core::ErrorKind::usage, "nothing to change",
-        "add a slot with --add-key/--add-recipient/--add-passphrase, or remove one with --remove-slot N");
+        "add a slot with --add-key/--add-recipient/--add-passphrase, or remove one with --remove-slot N, "
+        "--remove-key FILE or --remove-recipient RECIPIENT");
+  for (const std::string& r : args.remove_recipients)
+    changes.remove_recipients.push_back(core::parse_recipient(r));
+  changes.remove_opened_by = removal_credentials(args.remove_keys);
 
   const bool in_place = args.output.empty();
   const std::string out_path = in_place ? args.file : args.output;
@@ -188,11 +191,12 @@ int run_rekey(const RekeyArgs& args, Verbosity verbosity) {
     }
   }();
   changes.add = added_credentials(args);
+  changes.opening = &credentials;
   if (args.new_file_key) return reencrypt(args, verbosity, input, parsed, file_key, credentials, changes);
-  refuse_duplicate_keys(parsed, changes.add, changes.remove_slots);
   // In place the target is the input itself, a regular file: replacing it is the point. Opened before the
   // new slots' Argon2id runs, so an interruption at any later moment finds (and removes) the temporary.
-  io::AtomicFileWriter out(out_path, in_place || args.force);
+  io::AtomicFileWriter out(out_path, in_place || args.force, io::TempFile::unnamed_if_supported,
+                           rewrite_permissions(in_place));
   const std::vector<std::uint8_t> header = core::rekey_header(parsed, file_key, changes);
   out.write(header.data(), header.size());
   const auto* reader = dynamic_cast<const io::FdReader*>(input.reader.get());
@@ -202,11 +206,25 @@ int run_rekey(const RekeyArgs& args, Verbosity verbosity) {
   out.commit();
   spdlog::info(
       "rekeyed {}: {} slot(s) -> {} slot(s), header {} -> {} bytes, {} payload bytes copied unchanged",
-      out_path, parsed.header.slots.size(),
-      parsed.header.slots.size() - changes.remove_slots.size() + changes.add.size(), parsed.total_bytes(),
+      out_path, parsed.header.slots.size(), header[core::kFixedHeaderBytes - 1], parsed.total_bytes(),
       header.size(), payload);
   spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
   return 0;
+}
+
+}  // namespace
+
+int run_rekey(const RekeyArgs& args, Verbosity verbosity) {
+  if (args.files.size() <= 1) return rekey_file(args, verbosity);
+  if (!args.output.empty())
+    throw core::Error(core::ErrorKind::usage, "-o cannot be used with several files",
+                      "several files are each rekeyed in place; run once per file to write elsewhere");
+  return for_each_file(args.files, [&](const std::string& f) {
+    RekeyArgs one = args;
+    one.file = f;
+    one.files = {f};
+    rekey_file(one, verbosity);
+  });
 }
 
 }  // namespace pcrypt::app

@@ -1,4 +1,4 @@
-// `pcrypt verify`: decrypt's checks and exit status, without an output.
+// `pcrypt verify`: decrypt's checks and exit status, without an output; several files as decrypt takes them.
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -9,26 +9,28 @@
 #include "app/endpoints.h"
 #include "app/progress.h"
 #include "app/report.h"
+#include "app/run_files.h"
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "core/verify.h"
 
 namespace pcrypt::app {
+namespace {
 
-int run_verify(const CryptArgs& args, Verbosity verbosity) {
-  require_credential(args, PassphrasePurpose::decrypt);
-  const core::DecryptOptions parsed = decrypt_options(args);
+// One file. `run_keys`: the run's (several files), or nullptr for a single file's own.
+void verify_file(const CryptArgs& args, Verbosity verbosity, core::DecryptOptions options,
+                 DecryptionKeys* run_keys) {
   Input input = open_input(args.file);
   refuse_terminal_input(input);
-  DecryptionInput opened(args, *input.reader, input.name);
+  DecryptionInput opened(args, *input.reader, input.name, run_keys);
 
-  spdlog::info("engine {}, worker threads {}", parsed.engine->name, effective_threads(parsed.threads));
+  spdlog::info("engine {}, worker threads {}", options.engine->name, effective_threads(options.threads));
   ProgressLine progress("verifying", input.size,
                         progress_wanted(verbosity == Verbosity::quiet, args.progress));
-  core::DecryptOptions options = parsed;
   options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
+  auto start = std::chrono::steady_clock::now();
+  options.unlocked = unlocked_reporter(progress, start);
 
-  const auto start = std::chrono::steady_clock::now();
   core::PipelineStats stats;
   try {
     stats = core::verify_stream(opened.reader(), opened.credentials(), options);
@@ -43,7 +45,17 @@ int run_verify(const CryptArgs& args, Verbosity verbosity) {
   spdlog::info("verified {} in {} chunks, {:.2f} s ({:.2f} GB/s)", core::format_bytes(stats.plaintext_bytes),
                stats.chunks, seconds,
                seconds > 0 ? static_cast<double>(stats.plaintext_bytes) / seconds / 1e9 : 0.0);
-  return 0;
+}
+
+DecryptionKeys verification_keys(const CryptArgs& args) {
+  return DecryptionKeys(args);
+}
+
+}  // namespace
+
+int run_verify(const CryptArgs& args, Verbosity verbosity) {
+  require_credential(args, PassphrasePurpose::decrypt);
+  return run_files(args, verbosity, decrypt_options(args), &verification_keys, &verify_file);
 }
 
 }  // namespace pcrypt::app

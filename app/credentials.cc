@@ -16,6 +16,7 @@
 #include "app/report.h"
 #include "app/secret_file.h"
 #include "core/error.h"
+#include "core/file_description.h"
 #include "core/format.h"
 #include "core/key_file.h"
 #include "io/file_info.h"
@@ -27,16 +28,44 @@ namespace {
 // oversize instead of us silently truncating.
 constexpr std::size_t kKeyFileReadLimit = std::size_t{64} * 1024;
 
-core::Credential read_key_file(const std::string& path) {
+// A missing key file: encrypting, a new one can be made; decrypting, a new key opens nothing.
+std::string missing_key_file_hint(const std::string& path, PassphrasePurpose purpose) {
+  if (purpose == PassphrasePurpose::encrypt) return "create one with 'pcrypt keygen -o " + path + "'";
+  return "check the path: only the key file the data was encrypted with opens it ('pcrypt info FILE' lists "
+         "what does)";
+}
+
+core::Credential read_key_file(const std::string& path, PassphrasePurpose purpose) {
   SecretBytes text(kKeyFileReadLimit);
-  const std::size_t len = read_secret_file(path, "key file", text.data(), text.size(),
-                                           "create one with 'pcrypt keygen -o " + path + "'");
+  const std::size_t len =
+      read_secret_file(path, "key file", text.data(), text.size(), missing_key_file_hint(path, purpose));
   // `-k secret.pcrypt` (the file to decrypt given as the key) is a common slip; say so plainly.
   if (len >= core::kMagic.size() && std::memcmp(text.data(), core::kMagic.data(), core::kMagic.size()) == 0)
     throw core::Error(core::ErrorKind::usage, path + " is an encrypted pcrypt file, not a key file",
                       "give it as the FILE to decrypt, and its key file with -k KEYFILE");
+  // An identity, a public key or an age file given to -k: name it and the option that takes it.
+  if (const auto other = core::recognise_other_file(text.span().first(len));
+      other && other->kind != core::OtherFile::Kind::pcrypt_key_file)
+    throw core::Error(core::ErrorKind::usage, path + " is " + other->what + ", not a pcrypt key file",
+                      other->hint);
   return core::parse_key_file(core::key_file_text(text).substr(0, len), path);
 }
+
+}  // namespace
+
+std::vector<core::Credential> read_key_or_identity_file(const std::string& path) {
+  SecretBytes text(kKeyFileReadLimit);
+  const std::size_t len = read_secret_file(path, "key or identity file", text.data(), text.size());
+  const auto other = core::recognise_other_file(text.span().first(len));
+  if (other && (other->kind == core::OtherFile::Kind::identity ||
+                other->kind == core::OtherFile::Kind::ssh_private_key))
+    return gather_identities({path});
+  std::vector<core::Credential> out;
+  out.push_back(read_key_file(path, PassphrasePurpose::decrypt));
+  return out;
+}
+
+namespace {
 
 bool same_secret(const core::Credential& a, const core::Credential& b) {
   return a.secret.size() == b.secret.size() &&
@@ -46,8 +75,8 @@ bool same_secret(const core::Credential& a, const core::Credential& b) {
 // The same key named twice (`-k k -k k`, a symlink, a hard link or a copy) would get two identical slots
 // (or be tried twice): identity is the key itself, not the path. Warns once per key, on the first repeat.
 void add_key_file(std::vector<core::Credential>& credentials, std::vector<std::string>& paths,
-                  std::vector<bool>& warned, const std::string& path) {
-  core::Credential key = read_key_file(path);
+                  std::vector<bool>& warned, const std::string& path, PassphrasePurpose purpose) {
+  core::Credential key = read_key_file(path, purpose);
   for (std::size_t i = 0; i < credentials.size(); ++i) {
     if (!same_secret(credentials[i], key)) continue;
     if (!warned[i] && path == paths[i])
@@ -71,16 +100,20 @@ core::Error no_decryption_credential(const std::string& hint) {
 }
 
 // Key files, recipients and identities: everything but the passphrase, which may wait for the header.
-std::vector<core::Credential> gather_key_files(const CryptArgs& args) {
+// Encrypting, an identity (-i) stands for its recipient; decrypting, it opens slots.
+std::vector<core::Credential> gather_key_files(const CryptArgs& args, PassphrasePurpose purpose) {
   std::vector<core::Credential> credentials;
   std::vector<std::string> paths;
   std::vector<bool> warned;
-  for (const std::string& path : args.key_files) add_key_file(credentials, paths, warned, path);
-  // -r/-R exist on encrypt only and -i on decrypt only, so at most one of these adds anything.
+  for (const std::string& path : args.key_files) add_key_file(credentials, paths, warned, path, purpose);
   const bool data_from_stdin = is_standard_stream(args.file);
-  for (core::Credential& c : gather_recipients(args.recipients, args.recipient_files, data_from_stdin))
-    credentials.push_back(std::move(c));
-  for (core::Credential& c : gather_identities(args.identity_files)) credentials.push_back(std::move(c));
+  if (purpose == PassphrasePurpose::encrypt) {
+    for (core::Credential& c :
+         gather_recipients(args.recipients, args.recipient_files, data_from_stdin, args.identity_files))
+      credentials.push_back(std::move(c));
+  } else {
+    for (core::Credential& c : gather_identities(args.identity_files)) credentials.push_back(std::move(c));
+  }
   return credentials;
 }
 
@@ -101,23 +134,32 @@ void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
       !args.recipient_files.empty() || !args.identity_files.empty())
     return;
   if (purpose == PassphrasePurpose::encrypt)
-    throw core::Error(core::ErrorKind::usage, "no key given: use -k KEYFILE, -r RECIPIENT, -R FILE or -p",
+    throw core::Error(core::ErrorKind::usage,
+                      "no key given: use -k KEYFILE, -r RECIPIENT, -R FILE, -i IDENTITY or -p",
                       "create a key file with 'pcrypt keygen -o KEYFILE'");
-  if (!can_ask_passphrase()) throw no_decryption_credential("'pcrypt info FILE' lists the file's key slots");
+  if (!can_ask_passphrase() && passphrase_from_environment() == nullptr)
+    throw no_decryption_credential("'pcrypt info FILE' lists the file's key slots");
 }
 
 std::vector<core::Credential> gather_credentials(const CryptArgs& args, PassphrasePurpose purpose) {
   require_credential(args, purpose);
-  std::vector<core::Credential> credentials = gather_key_files(args);
+  std::vector<core::Credential> credentials = gather_key_files(args, purpose);
   if (wants_passphrase(args))
-    credentials.push_back(core::Credential{core::Credential::Kind::passphrase,
-                                           obtain_passphrase(args.passphrase_file, purpose)});
+    credentials.push_back(
+        core::Credential{core::Credential::Kind::passphrase,
+                         obtain_passphrase(args.passphrase_file, purpose, args.passphrase_role)});
   return credentials;
 }
 
 DecryptionKeys::DecryptionKeys(const CryptArgs& args)
-    : wants_passphrase_(wants_passphrase(args)), keys_(gather_key_files(args)) {
-  if (wants_passphrase_ && (!args.passphrase_file.empty() || passphrase_from_environment() != nullptr)) {
+    : wants_passphrase_(wants_passphrase(args)),
+      keys_(gather_key_files(args, PassphrasePurpose::decrypt)),
+      role_(args.passphrase_role) {
+  // With no credential at all, $PCRYPT_PASSPHRASE stands in for the prompt (for passphrase-only files, as
+  // for_header() says), as -p would take it.
+  const bool no_credential = keys_.empty() && !wants_passphrase_;
+  if ((wants_passphrase_ || no_credential) &&
+      (!args.passphrase_file.empty() || passphrase_from_environment() != nullptr)) {
     passphrase_ = obtain_passphrase(args.passphrase_file, PassphrasePurpose::decrypt);
     has_passphrase_ = true;
   }
@@ -132,7 +174,7 @@ const std::vector<core::Credential>& DecryptionKeys::for_header(const core::File
   }
   const auto with_passphrase = [this]() -> const std::vector<core::Credential>& {
     if (!has_passphrase_) {
-      passphrase_ = ask_passphrase();
+      passphrase_ = ask_passphrase(role_);
       has_passphrase_ = true;
     }
     keys_.push_back(core::Credential{core::Credential::Kind::passphrase, std::move(passphrase_)});
@@ -150,8 +192,9 @@ const std::vector<core::Credential>& DecryptionKeys::for_header(const core::File
   }
   if (wants_passphrase_) return with_passphrase();
   if (!keys_.empty()) return keys_;
-  // No credential at all: require_credential let this through only on a terminal.
-  if (passphrase_slots == header.slots.size() && can_ask_passphrase()) return with_passphrase();
+  // No credential at all: require_credential let this through only on a terminal or with $PCRYPT_PASSPHRASE.
+  if (passphrase_slots == header.slots.size() && (has_passphrase_ || can_ask_passphrase()))
+    return with_passphrase();
   throw no_decryption_credential(file + " has " + describe_slots(header));
 }
 

@@ -32,9 +32,9 @@ std::vector<core::Credential> gather_credentials(const CryptArgs& args, Passphra
 //  - -p on a file without a passphrase slot: refused before any prompt, core::Error(header) naming the slots
 //    it has (exit 3, as for a wrong key); with key files given too, -p is ignored with a warning;
 //  - -p on a file with a passphrase slot: the passphrase given, else asked for on the terminal;
-//  - no credential given (require_credential lets that through only on a terminal): a file whose slots are
-//    all passphrase slots asks for the passphrase on the terminal (as age does); any other file is
-//    core::Error(usage) naming its slots.
+//  - no credential given (require_credential lets that through only on a terminal or with
+//    $PCRYPT_PASSPHRASE set): a file whose slots are all passphrase slots takes $PCRYPT_PASSPHRASE, else asks
+//    for the passphrase on the terminal (as age does); any other file is core::Error(usage) naming its slots.
 // A passphrase asked for is asked once, by the first file that needs it, and kept for the run's other files.
 class DecryptionKeys {
  public:
@@ -49,6 +49,7 @@ class DecryptionKeys {
   std::vector<core::Credential> keys_;  // key files and identities, and while lent the passphrase
   bool has_passphrase_ = false;         // given, or asked for by an earlier file
   SecretBytes passphrase_;              // it, while not lent
+  std::string role_;                    // said in the prompt (CryptArgs::passphrase_role)
 };
 
 // An encrypted input opened the way decrypt opens it; verify, range reads and rekey open theirs with it too,
@@ -74,6 +75,10 @@ class DecryptionInput {
   PeekedInput peeked_;
   const std::vector<core::Credential>* credentials_;
 };
+
+// The credentials in a file that is either a key file or an identity file (age/pcrypt identities, OpenSSH
+// keys), told apart by its contents: `rekey --remove-key`, `info -k`.
+std::vector<core::Credential> read_key_or_identity_file(const std::string& path);
 
 // Whether the user asked for a passphrase (-p or --passphrase-file).
 inline bool wants_passphrase(const CryptArgs& args) {

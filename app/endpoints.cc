@@ -30,12 +30,6 @@ void require_open_stdin() {
                       "give a FILE, or redirect standard input (< FILE)");
 }
 
-void require_open_stdout() {
-  if (io::standard_fd_was_closed(STDOUT_FILENO))
-    throw core::Error(core::ErrorKind::io, "standard output is closed",
-                      "give -o FILE, or redirect standard output (> FILE)");
-}
-
 // -o /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: the descriptor must be open for writing now (a
 // standard one closed at start is /dev/null by now, which would swallow the output).
 void check_descriptor_output(int fd, const std::string& path) {
@@ -51,6 +45,11 @@ void check_descriptor_output(int fd, const std::string& path) {
 }
 
 }  // namespace
+
+void require_open_stdout(const char* hint) {
+  if (io::standard_fd_was_closed(STDOUT_FILENO))
+    throw core::Error(core::ErrorKind::io, "standard output is closed", hint);
+}
 
 Input open_input(const std::string& path) {
   if (is_standard_stream(path)) require_open_stdin();

@@ -17,6 +17,10 @@ inline bool is_standard_stream(const std::string& path) {
   return path.empty() || path == "-";
 }
 
+// Output to standard output must not vanish: a standard output closed at start (`pcrypt info f >&-`) is
+// /dev/null by now (io/std_fds.h), so every command that prints checks this first (core::Error(io)).
+void require_open_stdout(const char* hint = "give -o FILE, or redirect standard output (> FILE)");
+
 struct Input {
   std::unique_ptr<io::Reader> reader;
   std::string path;                   // "" for standard input

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/slot_words.h"
+
 namespace pcrypt::app {
 namespace {
 
@@ -21,10 +23,6 @@ class RecordingReader final : public io::Reader {
   io::Reader& in_;
   std::vector<std::uint8_t>& record_;
 };
-
-std::string counted(std::size_t n, const char* what) {
-  return std::to_string(n) + " " + what + (n == 1 ? " slot" : " slots");
-}
 
 }  // namespace
 
@@ -47,16 +45,7 @@ std::size_t count_slots(const core::FileHeader& header, core::SlotKind kind) {
 }
 
 std::string describe_slots(const core::FileHeader& header) {
-  std::string out;
-  const auto add = [&](core::SlotKind kind, const char* what) {
-    const std::size_t n = count_slots(header, kind);
-    if (n > 0) out += (out.empty() ? "" : " and ") + counted(n, what);
-  };
-  add(core::SlotKind::key_file, "key-file");
-  add(core::SlotKind::x25519, "X25519 recipient");
-  add(core::SlotKind::ssh_ed25519, "SSH ed25519 recipient");
-  add(core::SlotKind::passphrase, "passphrase");
-  return out;
+  return core::describe_slot_counts(header);
 }
 
 }  // namespace pcrypt::app

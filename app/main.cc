@@ -2,6 +2,7 @@
 // "pcrypt: error: ..." line (plus an optional hint) and the exit code documented in man/pcrypt.1.
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <csignal>
@@ -27,7 +28,12 @@ namespace {
 constexpr int kExitIo = static_cast<int>(core::ErrorKind::io);
 constexpr int kExitUsage = static_cast<int>(core::ErrorKind::usage);
 
+// Commands whose whole result is what they print: with standard output closed, nothing would be shown.
+constexpr const char* kPrintHint = "redirect standard output (> FILE) instead of closing it";
+
 int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs& args) {
+  if (sub.info->parsed() || sub.recipient->parsed() || bench.command->parsed())
+    require_open_stdout(kPrintHint);
   if (sub.encrypt->parsed()) return run_encrypt(args.encrypt, args.verbosity());
   if (sub.decrypt->parsed()) return run_decrypt(args.decrypt, args.verbosity());
   if (sub.keygen->parsed()) return run_keygen(args.keygen);
@@ -57,6 +63,7 @@ int run(int argc, char** argv) {
   ParsedArgs args;
   const Subcommands sub = define_cli(app, args);
   const BenchCommand bench = add_bench_command(app);
+  name_untyped_values(app);
   HelpRewrite words = rewrite_help_command(app, argc, argv);
   if (words.error) {
     print_error(words.error->message, words.error->hint);
@@ -65,8 +72,13 @@ int run(int argc, char** argv) {
   try {
     app.parse(static_cast<int>(words.args.size()), words.args.data());
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success))
-      return app.exit(e);  // --help, --version
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {  // --help, --version
+      if (io::standard_fd_was_closed(STDOUT_FILENO)) {
+        print_error("standard output is closed", kPrintHint);
+        return kExitIo;
+      }
+      return app.exit(e);
+    }
     const UsageMessage usage =
         describe_parse_error(app, e, static_cast<int>(words.args.size()), words.args.data());
     print_error(usage.message, usage.hint);

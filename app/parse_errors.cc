@@ -107,8 +107,19 @@ HelpRewrite rewrite_help_command(const CLI::App& app, int argc, const char* cons
   HelpRewrite result{std::vector<const char*>(argv, argv + argc), std::nullopt};
   std::vector<const char*>& args = result.args;
   for (std::size_t i = 1; i < args.size(); ++i) {
+    // age's and zstd's habit: `pcrypt -d FILE`, `pcrypt -e FILE` (before any command; pcrypt has no global
+    // -d/-e).
+    const std::string_view word(args[i]);
+    if (word == "-d" || word == "--decrypt") {
+      args[i] = "decrypt";
+      break;
+    }
+    if (word == "-e" || word == "--encrypt") {
+      args[i] = "encrypt";
+      break;
+    }
     if (is_option_word(args[i])) continue;
-    if (std::string_view(args[i]) != "help") break;
+    if (word != "help") break;
     args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
     // The command to describe, if any, stays in place; --help goes right after it.
     std::size_t at = i;

@@ -23,8 +23,10 @@ std::string closest_name(std::string_view typed, const std::vector<std::string>&
 // "unknown command 'WORD'" with a suggestion or the list of commands.
 UsageMessage unknown_command(const CLI::App& app, const std::string& word);
 
-// `pcrypt help [COMMAND]` as CLI11 understands it: `pcrypt [COMMAND] --help`; any other command line
-// unchanged (the words point into argv or are static). `error` is set when COMMAND is not a command.
+// `pcrypt help [COMMAND]` as CLI11 understands it: `pcrypt [COMMAND] --help`; `pcrypt -d ...` / `-e ...`
+// (age's and zstd's flags, in the command's place) as `pcrypt decrypt ...` / `encrypt ...`; any other
+// command line unchanged (the words point into argv or are static). `error` is set when COMMAND is not a
+// command.
 struct HelpRewrite {
   std::vector<const char*> args;
   std::optional<UsageMessage> error;

@@ -4,6 +4,7 @@
 #include <sodium.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -98,20 +99,24 @@ bool same_bytes(const SecretBytes& a, const SecretBytes& b) {
 
 }  // namespace
 
-SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose) {
+SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose,
+                              const std::string& role) {
   if (!passphrase_file.empty()) return read_passphrase_file(passphrase_file);
   if (const char* env = passphrase_from_environment(); env != nullptr) return from_environment(env);
 
-  if (purpose == PassphrasePurpose::decrypt) return ask_passphrase();
-  SecretBytes first = checked(prompt_hidden("Enter passphrase: "), "terminal");
-  const SecretBytes second = prompt_hidden("Confirm passphrase: ");
+  if (purpose == PassphrasePurpose::decrypt) return ask_passphrase(role);
+  const std::string words = role.empty() ? std::string("passphrase: ") : role + " passphrase: ";
+  SecretBytes first = checked(prompt_hidden("Enter " + words), "terminal");
+  const SecretBytes second = prompt_hidden("Confirm " + words);
   if (!same_bytes(first, second))
     throw core::Error(core::ErrorKind::usage, "the two passphrases do not match");
   return first;
 }
 
-SecretBytes ask_passphrase() {
-  return checked(prompt_hidden("Passphrase: "), "terminal");
+SecretBytes ask_passphrase(const std::string& role) {
+  std::string prompt = role.empty() ? std::string("Passphrase: ") : role + " passphrase: ";
+  prompt[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(prompt[0])));
+  return checked(prompt_hidden(prompt), "terminal");
 }
 
 }  // namespace pcrypt::app

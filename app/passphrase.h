@@ -11,11 +11,13 @@ enum class PassphrasePurpose { encrypt, decrypt };
 
 // In order: --passphrase-file FILE if given (its first line), else $PCRYPT_PASSPHRASE if set, else a no-echo
 // prompt on the terminal, asked twice for encryption (both entries must match). An empty passphrase is
-// refused (core::Error(usage)).
-SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose);
+// refused (core::Error(usage)). `role` ("current", "new"; "" for none) goes into the prompts when one command
+// asks for two passphrases (rekey -p --add-passphrase), so the user knows which is which.
+SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose,
+                              const std::string& role = {});
 
 // The terminal prompt alone (no file, no environment): decrypting a passphrase-only file with no credential
 // given. An empty passphrase is refused as above.
-SecretBytes ask_passphrase();
+SecretBytes ask_passphrase(const std::string& role = {});
 
 }  // namespace pcrypt::app

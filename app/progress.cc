@@ -1,5 +1,7 @@
 #include "app/progress.h"
 
+#include <spdlog/spdlog.h>
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -8,6 +10,7 @@
 #include <cstdio>
 
 #include "core/byte_size.h"
+#include "core/slot_words.h"
 
 namespace pcrypt::app {
 namespace {
@@ -140,6 +143,22 @@ void ProgressLine::update(std::uint64_t bytes) {
   std::fflush(stderr);
   drawn_width_ = std::max(drawn_width_, line.size());
   shown_ = true;
+}
+
+std::function<void(const core::FileHeader&, std::size_t)> unlocked_reporter(
+    ProgressLine& progress, std::chrono::steady_clock::time_point& start) {
+  return [&progress, &start](const core::FileHeader& header, std::size_t slot) {
+    spdlog::info("opened by {}", core::describe_slot(header, slot));
+    progress.restart();
+    start = std::chrono::steady_clock::now();
+  };
+}
+
+void ProgressLine::restart() {
+  start_ = Clock::now();
+  last_draw_ = start_;
+  rate_ = RateWindow();
+  rate_.add(0.0, 0);
 }
 
 void ProgressLine::finish() {

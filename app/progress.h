@@ -12,10 +12,13 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "core/format.h"
 
 namespace pcrypt::app {
 
@@ -63,6 +66,8 @@ class ProgressLine {
   void update(std::uint64_t bytes);
   // Erases the line. Idempotent; the destructor calls it too.
   void finish();
+  // The payload starts now: time spent before (a passphrase prompt, Argon2id) is not part of the rate.
+  void restart();
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -75,6 +80,11 @@ class ProgressLine {
   RateWindow rate_;
   std::size_t drawn_width_ = 0;
 };
+
+// DecryptOptions::unlocked for decrypt and verify: -v names the slot that opened the file, and the payload's
+// clock (the progress rate, and `start` for -v's summary) starts then, after any prompt and Argon2id.
+std::function<void(const core::FileHeader&, std::size_t)> unlocked_reporter(
+    ProgressLine& progress, std::chrono::steady_clock::time_point& start);
 
 // Whether progress should be drawn: asked for (--progress), or stderr is a terminal and not --quiet. Scripts
 // (stderr a file or a pipe) get nothing unless they ask.

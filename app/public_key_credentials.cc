@@ -1,11 +1,17 @@
 #include "app/public_key_credentials.h"
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <string_view>
 
+#include <spdlog/spdlog.h>
+
 #include "app/secret_file.h"
+#include "app/tty_prompt.h"
 #include "core/aes/secret_bytes.h"
 #include "core/error.h"
+#include "core/file_description.h"
 
 namespace pcrypt::app {
 namespace {
@@ -22,20 +28,42 @@ std::string_view as_text(const SecretBytes& buf, std::size_t len) {
   return {reinterpret_cast<const char*>(buf.data()), len};
 }
 
+// The bytes that name a recipient's key: the X25519 or hybrid public key, or the SSH public key blob.
+std::vector<std::uint8_t> key_bytes(const core::Recipient& r) {
+  if (const auto* x = std::get_if<core::X25519Recipient>(&r))
+    return {x->public_key.begin(), x->public_key.end()};
+  if (const auto* h = std::get_if<core::HybridRecipient>(&r))
+    return {h->public_key.begin(), h->public_key.end()};
+  if (const auto* ed = std::get_if<core::SshEd25519Recipient>(&r)) return ed->blob;
+  return std::get<core::SshRsaRecipient>(r).key.blob;
+}
+
 bool same_recipient(const core::Recipient& a, const core::Recipient& b) {
-  if (a.index() != b.index()) return false;
-  const auto key = [](const auto& x) {
-    return std::vector<std::uint8_t>(x.public_key.begin(), x.public_key.end());
-  };
-  return std::visit(key, a) == std::visit(key, b);
+  return a.index() == b.index() && key_bytes(a) == key_bytes(b);
+}
+
+// The passphrase of a protected OpenSSH key, asked on the terminal when a slot needs the key (as age does).
+SecretBytes ask_ssh_key_passphrase(const std::string& key_name) {
+  try {
+    return prompt_hidden("Enter passphrase for SSH key " + key_name + ": ");
+  } catch (const core::Error& e) {
+    if (e.kind() != core::ErrorKind::usage) throw;
+    throw core::Error(
+        core::ErrorKind::usage,
+        "SSH key " + key_name + " is protected by a passphrase and there is no terminal to ask for it",
+        "run pcrypt from a terminal, or decrypt a copy of the key: cp KEY copy && ssh-keygen -p -N '' "
+        "-f copy");
+  }
 }
 
 }  // namespace
 
 std::vector<core::Credential> gather_recipients(const std::vector<std::string>& recipients,
                                                 const std::vector<std::string>& recipient_files,
-                                                bool data_from_stdin) {
+                                                bool data_from_stdin,
+                                                const std::vector<std::string>& identity_files) {
   std::vector<core::Recipient> all;
+  all.reserve(recipients.size());
   for (const std::string& text : recipients) all.push_back(core::parse_recipient(text));
   for (const std::string& path : recipient_files) {
     if (path == "-" && data_from_stdin)
@@ -45,9 +73,12 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
     SecretBytes buf(kTextFileLimit);
     const std::size_t len = read_secret_file(source_path(path), "recipients file", buf.data(), buf.size());
     const std::string name = path == "-" ? std::string("standard input") : path;
-    for (core::Recipient& r : core::parse_recipients_file(as_text(buf, len), name))
+    std::vector<std::string> ignored;
+    for (core::Recipient& r : core::parse_recipients_file(as_text(buf, len), name, &ignored))
       all.push_back(std::move(r));
+    for (const std::string& line : ignored) spdlog::warn("{}: {}", name, line);
   }
+  for (const core::Identity& id : read_identity_files(identity_files)) all.push_back(core::recipient_of(id));
   std::vector<core::Credential> out;
   std::vector<core::Recipient> seen;
   for (core::Recipient& r : all) {
@@ -66,7 +97,15 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
     SecretBytes buf(kTextFileLimit);
     const std::size_t len = read_secret_file(source_path(path), "identity file", buf.data(), buf.size(),
                                              "create one with 'pcrypt keygen --identity -o " + path + "'");
-    for (core::Identity& id : core::parse_identity_file(as_text(buf, len), path))
+    // A key file or an age file given to -i: name it and the option that takes it.
+    const auto other = core::recognise_other_file(buf.span().first(len));
+    if (other && other->kind == core::OtherFile::Kind::pcrypt_key_file)
+      throw core::Error(core::ErrorKind::usage, path + " is a pcrypt key file, not an identity",
+                        "give a key file with -k KEYFILE");
+    if (other && other->kind == core::OtherFile::Kind::age_file)
+      throw core::Error(core::ErrorKind::usage, path + " is " + other->what + ", not an identity",
+                        other->hint);
+    for (core::Identity& id : core::parse_identity_file(as_text(buf, len), path, ask_ssh_key_passphrase))
       out.push_back(std::move(id));
   }
   return out;
@@ -76,6 +115,18 @@ std::vector<core::Credential> gather_identities(const std::vector<std::string>& 
   std::vector<core::Credential> out;
   for (core::Identity& id : read_identity_files(paths)) out.push_back(core::Credential::of(std::move(id)));
   return out;
+}
+
+std::string recipient_text(const core::Identity& identity) {
+  if (identity.kind == core::Identity::Kind::x25519)
+    return core::format_x25519_recipient(identity.public_key);
+  if (identity.kind == core::Identity::Kind::mlkem768_x25519)
+    return core::format_hybrid_recipient(identity.hybrid->public_key());
+  const std::vector<std::uint8_t>& blob = identity.blob;
+  std::string b64(sodium_base64_ENCODED_LEN(blob.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
+  sodium_bin2base64(b64.data(), b64.size(), blob.data(), blob.size(), sodium_base64_VARIANT_ORIGINAL);
+  b64.pop_back();  // the terminating NUL
+  return (identity.kind == core::Identity::Kind::ssh_rsa ? "ssh-rsa " : "ssh-ed25519 ") + b64;
 }
 
 }  // namespace pcrypt::app

@@ -37,18 +37,18 @@ _pcrypt() {
     "") opts="$global" ;;
     encrypt)
       opts="$common -o --output -f --force --progress -k --key -p --passphrase --passphrase-file -r --recipient
-            -R --recipients-file -j --threads --engine --chunk-size --kdf-memory --kdf-ops" ;;
+            -R --recipients-file -i --identity -j --threads --engine --chunk-size --kdf-memory --kdf-ops" ;;
     decrypt)
       opts="$common $unlock -o --output -f --force --progress -i --identity -j --threads --engine --offset
             --length" ;;
     verify) opts="$common $unlock -i --identity -j --threads --engine" ;;
     keygen) opts="$common -o --output -f --force --identity --pq" ;;
     recipient) opts="$common" ;;
-    info) opts="$common --engines" ;;
+    info) opts="$common --engines -k --key -i --identity -p --passphrase --passphrase-file" ;;
     rekey)
       opts="$common $unlock -o --output -f --force -i --identity --add-key --add-recipient --add-recipients-file
             --add-passphrase --add-passphrase-file
-            --remove-slot --new-file-key -j --threads --kdf-memory --kdf-ops" ;;
+            --remove-slot --remove-key --remove-recipient --new-file-key -j --threads --kdf-memory --kdf-ops" ;;
     bench) opts="-h --help --format --quick --max-samples --max-time --engine" ;;
     "bench keystream") opts="-h --help --data-size" ;;
     "bench throughput") opts="-h --help --sizes --runs -j --threads --chunk-size --dir" ;;
@@ -58,7 +58,7 @@ _pcrypt() {
 
   case $prev in
     -o | --output | -k | --key | --passphrase-file | -i | --identity | -R | --recipients-file | --add-key | \
-      --add-recipients-file | --add-passphrase-file)
+      --add-recipients-file | --add-passphrase-file | --remove-key)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       compopt -o filenames 2>/dev/null
       return ;;
@@ -74,14 +74,14 @@ _pcrypt() {
       return ;;
     -j | --threads | --chunk-size | --kdf-memory | --kdf-ops | --max-kdf-memory | --max-kdf-ops | \
       --max-samples | --max-time | --data-size | --sizes | --runs | --msg-sizes | --offset | --length | \
-      --remove-slot | -r | --recipient)
+      --remove-slot | -r | --recipient | --remove-recipient)
       return ;;  # a number, size, slot number or public key: nothing to offer
   esac
 
   if [[ $cur == -* ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
   elif [[ -z $cmd ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "$commands help" -- "$cur")
   elif [[ $cmd == help ]]; then
     [[ ${words[cword - 1]} == help ]] && mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
   elif [[ $cmd == bench && -z $sub ]]; then

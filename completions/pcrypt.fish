@@ -20,6 +20,7 @@ complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a recipient -
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a info -d "Describe an encrypted file's header"
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a rekey -d 'Add or remove key slots'
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a bench -d 'Measure encryption speed'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a help -d 'Describe pcrypt or one command'
 
 # help COMMAND
 complete -c pcrypt -n "__fish_seen_subcommand_from help" -x -a 'encrypt decrypt verify keygen recipient info rekey bench'
@@ -40,23 +41,25 @@ complete -c pcrypt -n $opening -s j -l threads -x -d 'Worker threads'
 complete -c pcrypt -n "$crypt verify" -l engine -x -a "$engines" -d 'AES engine'
 complete -c pcrypt -n $limits -l max-kdf-memory -x -d 'Refuse slots needing more Argon2id memory'
 complete -c pcrypt -n $limits -l max-kdf-ops -x -d 'Refuse slots with more passes'
-complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s r -l recipient -x -d 'Encrypt to a public key (age1... or ssh-ed25519)'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s r -l recipient -x -d 'Encrypt to a public key (age1..., ssh-ed25519 or ssh-rsa)'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s R -l recipients-file -r -F -d 'Encrypt to every recipient in FILE'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l chunk-size -x -d 'Plaintext bytes per chunk, e.g. 64KiB'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-memory -x -d 'Argon2id memory, e.g. 256MiB'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-ops -x -d 'Argon2id passes'
-complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -s i -l identity -r -F -d 'Identity file (repeatable)'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify rekey info" -s i -l identity -r -F -d 'Identity file (repeatable)'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l offset -x -d 'Output plaintext from this byte on'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l length -x -d 'Output at most this many plaintext bytes'
 
 # rekey's own options
 set -l rekey "__fish_seen_subcommand_from rekey"
 complete -c pcrypt -n $rekey -l add-key -r -F -d 'Add a slot for this key file'
-complete -c pcrypt -n $rekey -l add-recipient -x -d 'Add a slot for this recipient (age1... or ssh-ed25519)'
+complete -c pcrypt -n $rekey -l add-recipient -x -d 'Add a slot for this recipient (age1..., ssh-ed25519 or ssh-rsa)'
 complete -c pcrypt -n $rekey -l add-recipients-file -r -F -d 'Add a slot for every recipient in FILE'
 complete -c pcrypt -n $rekey -l add-passphrase -d 'Add a passphrase slot'
 complete -c pcrypt -n $rekey -l add-passphrase-file -r -F -d 'Read the new passphrase from the first line of FILE'
 complete -c pcrypt -n $rekey -l remove-slot -x -d "Remove slot N (as 'pcrypt info' numbers them)"
+complete -c pcrypt -n $rekey -l remove-key -r -F -d 'Remove the slots this key file or identity opens'
+complete -c pcrypt -n $rekey -l remove-recipient -x -d 'Remove the slot of this SSH public key'
 complete -c pcrypt -n $rekey -l new-file-key -d 'Re-encrypt under a fresh file key (revokes every other slot)'
 
 # keygen
@@ -70,6 +73,9 @@ complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -l pq -d 'Generate a 
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -F -d 'Encrypted file'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s h -l help -d 'Print help and exit'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -l engines -d 'List the AES engines'
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -s k -l key -r -F -d 'Say which slot this key file opens'
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -s p -l passphrase -d 'Say which slot a passphrase opens'
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -l passphrase-file -r -F -d 'Read that passphrase from FILE'
 
 # bench and its experiments
 set -l bench_only "__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from $experiments"

@@ -9,13 +9,10 @@
 
 namespace pcrypt::core {
 
-PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
-                             const EncryptOptions& options) {
+NewHeader new_header(const std::vector<Credential>& credentials, const EncryptOptions& options) {
   if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
   check_chunk_size(options.chunk_size);
-  const aes::Engine& engine = engine_for(options.engine);
-
-  const SecretBytes file_key = new_file_key();
+  SecretBytes file_key = new_file_key();
   FileHeader header;
   header.chunk_size = static_cast<std::uint32_t>(options.chunk_size);
   for (const Credential& credential : credentials) {
@@ -24,12 +21,18 @@ PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   }
   const std::vector<std::uint8_t> authenticated = serialize_header_without_mac(header);
   header.mac = compute_header_mac(file_key, authenticated);
-  const std::vector<std::uint8_t> bytes = serialize_header(header);
+  return NewHeader{std::move(file_key), serialize_header(header)};
+}
 
-  const ChunkCipher cipher = payload_cipher(engine, file_key);
-  out.write(bytes.data(), bytes.size());
-  return run_pipeline(PayloadCodec(Direction::seal, cipher, {options.chunk_size, bytes.size()}), in, out,
-                      PipelineConfig{options.threads, options.progress});
+PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
+                             const EncryptOptions& options) {
+  const aes::Engine& engine = engine_for(options.engine);
+  const NewHeader header = new_header(credentials, options);
+  const ChunkCipher cipher = payload_cipher(engine, header.file_key);
+  out.write(header.bytes.data(), header.bytes.size());
+  if (options.header_written) options.header_written();
+  return run_pipeline(PayloadCodec(Direction::seal, cipher, {options.chunk_size, header.bytes.size()}), in,
+                      out, PipelineConfig{options.threads, options.progress});
 }
 
 PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
@@ -37,7 +40,10 @@ PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
   const aes::Engine& engine = engine_for(options.engine);
   const ParsedHeader parsed = read_header(in);
-  const SecretBytes file_key = unlock_file_key(parsed, credentials, options.kdf_ceiling, options.kek_cache);
+  std::size_t slot = 0;
+  const SecretBytes file_key =
+      unlock_file_key(parsed, credentials, options.kdf_ceiling, options.kek_cache, &slot);
+  if (options.unlocked) options.unlocked(parsed.header, slot);
   const ChunkCipher cipher = payload_cipher(engine, file_key);
   return run_pipeline(PayloadCodec(Direction::open, cipher, {parsed.header.chunk_size, parsed.total_bytes()}),
                       in, out, PipelineConfig{options.threads, options.progress});

@@ -18,7 +18,7 @@ std::string count(std::size_t n, const char* kind) {
 }
 
 std::string slot_kinds(const FileHeader& h) {
-  std::size_t keys = 0, passphrases = 0, x25519 = 0, ssh = 0, hybrid = 0;
+  std::size_t keys = 0, passphrases = 0, x25519 = 0, ssh = 0, hybrid = 0, rsa = 0;
   for (const KeySlot& s : h.slots) {
     switch (s.kind) {
       case SlotKind::key_file:
@@ -36,6 +36,9 @@ std::string slot_kinds(const FileHeader& h) {
       case SlotKind::mlkem768_x25519:
         ++hybrid;
         break;
+      case SlotKind::ssh_rsa:
+        ++rsa;
+        break;
     }
   }
   std::string out;
@@ -46,6 +49,7 @@ std::string slot_kinds(const FileHeader& h) {
   add(keys, "a key file (" + count(keys, "key-file") + ")");
   add(x25519, "an X25519 identity (" + count(x25519, "X25519 recipient") + ")");
   add(ssh, "an SSH ed25519 key (" + count(ssh, "SSH ed25519 recipient") + ")");
+  add(rsa, "an SSH RSA key (" + count(rsa, "SSH RSA recipient") + ")");
   add(hybrid, "a post-quantum identity (" + count(hybrid, "ML-KEM-768 + X25519 recipient") + ")");
   add(passphrases, "a passphrase (" + count(passphrases, "passphrase") + ")");
   return out;
@@ -82,18 +86,30 @@ std::optional<OtherFile> recognise_other_file(std::span<const std::uint8_t> star
     pos = end + 1;
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
     if (line.empty() || line == "\r" || line.front() == '#') continue;
-    const char* const no_age = "pcrypt does not read age keys or age-encrypted files";
-    const char* const no_ssh = "pcrypt does not use SSH keys; 'pcrypt keygen' makes a pcrypt key file";
+    using Kind = OtherFile::Kind;
     if (line.starts_with("PCRYPT-KEY-"))
-      return OtherFile{"a pcrypt key file, not an encrypted file",
+      return OtherFile{Kind::pcrypt_key_file, "a pcrypt key file, not an encrypted file",
                        "use it with -k to encrypt or decrypt; 'pcrypt info' describes encrypted files"};
-    if (line.starts_with("AGE-SECRET-KEY-1")) return OtherFile{"an age identity (secret key) file", no_age};
-    if (line.starts_with("age1")) return OtherFile{"an age recipient (public key)", no_age};
-    if (line.starts_with("age-encryption.org/")) return OtherFile{"an age-encrypted file", no_age};
+    if (line.starts_with("AGE-SECRET-KEY-1"))
+      return OtherFile{Kind::identity, "an age identity (secret key) file",
+                       "use it with -i to decrypt files encrypted to it (or to encrypt to yourself); "
+                       "'pcrypt recipient FILE' prints its public key"};
+    if (line.starts_with("age1"))
+      return OtherFile{Kind::recipient, "an age recipient (public key)",
+                       "encrypt to it with -r age1... or -R FILE"};
+    if (line.starts_with("age-encryption.org/"))
+      return OtherFile{Kind::age_file, "an age-encrypted file",
+                       "this version of pcrypt does not decrypt age files yet; use age -d"};
     if (line.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----"))
-      return OtherFile{"an OpenSSH private key", no_ssh};
+      return OtherFile{Kind::ssh_private_key, "an OpenSSH private key",
+                       "use it with -i to decrypt files encrypted to its public key; "
+                       "'pcrypt recipient FILE' prints that public key"};
     for (std::string_view type : {"ssh-ed25519 ", "ssh-rsa ", "ecdsa-sha2-", "sk-ssh-ed25519"})
-      if (line.starts_with(type)) return OtherFile{"an OpenSSH public key", no_ssh};
+      if (line.starts_with(type))
+        return OtherFile{
+            Kind::ssh_public_key, "an OpenSSH public key",
+            "encrypt to it with -R FILE or -r \"ssh-... AAAA...\"; decrypting needs the private key "
+            "(-i)"};
     return std::nullopt;
   }
   return std::nullopt;

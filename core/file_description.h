@@ -17,13 +17,18 @@ namespace pcrypt::core {
 std::string describe_payload(const ParsedHeader& parsed, std::optional<std::uint64_t> file_bytes);
 
 struct OtherFile {
-  std::string what;  // "a pcrypt key file", "an age identity (secret key) file", ...
-  std::string hint;
+  // Every kind of key pcrypt reads, and the files people mix up with them.
+  enum class Kind { pcrypt_key_file, identity, recipient, age_file, ssh_private_key, ssh_public_key };
+  Kind kind;
+  std::string what;  // "a pcrypt key file", "an X25519 identity (secret key) file", ...
+  std::string hint;  // the option that takes it
 };
 
 // Recognises, by its first line that is not blank or a comment (for age-keygen's output and pcrypt key
-// files, whose first lines are comments), a pcrypt key file, an age identity, recipient or encrypted file,
-// or an OpenSSH private or public key. nullopt for anything else, pcrypt files included.
+// files, whose first lines are comments), a pcrypt key file, an X25519 identity or recipient (age's encoding,
+// which pcrypt shares), an age-encrypted file, or an OpenSSH private or public key. nullopt for anything
+// else, pcrypt files included. The one place that tells these apart: `info`, -k and -i use it for their
+// "this is X, use option Y" refusals.
 std::optional<OtherFile> recognise_other_file(std::span<const std::uint8_t> start);
 
 }  // namespace pcrypt::core

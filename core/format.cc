@@ -76,9 +76,9 @@ Error corrupt(const std::string& what) {
 
 void read_magic(HeaderInput& input) {
   const std::size_t got = input.take_up_to(kMagic.size());
-  if (got == 0) throw Error(ErrorKind::header, "not a pcrypt file (input is empty)", kNotPcryptHint);
+  if (got == 0) throw Error(ErrorKind::header, "not a pcrypt file: input is empty", kNotPcryptHint);
   if (!std::equal(input.bytes().begin(), input.bytes().end(), kMagic.begin()))
-    throw Error(ErrorKind::header, "not a pcrypt file (bad magic)", kNotPcryptHint);
+    throw Error(ErrorKind::header, "not a pcrypt file: bad magic", kNotPcryptHint);
   if (got < kMagic.size()) throw input.truncated();
 }
 
@@ -108,10 +108,24 @@ KeySlot read_slot(HeaderInput& input, std::size_t index, std::uint8_t version) {
     slot.recipient_slot.push_back(kind);
     const std::uint8_t* p = input.take(size - 1);
     slot.recipient_slot.insert(slot.recipient_slot.end(), p, p + size - 1);
+  } else if (kind == recipient_slot::kind_ssh_rsa && version >= 2) {
+    // The one kind with a length field (§10.7): bounded, so a hostile header stays small.
+    slot.kind = SlotKind::ssh_rsa;
+    slot.recipient_slot.push_back(kind);
+    const std::uint8_t* p = input.take(recipient_slot::ssh_rsa_prefix_size - 1);
+    slot.recipient_slot.insert(slot.recipient_slot.end(), p, p + recipient_slot::ssh_rsa_prefix_size - 1);
+    const std::size_t rsa_size = recipient_slot::slot_size_of(slot.recipient_slot);
+    if (rsa_size == 0)
+      throw corrupt("invalid RSA ciphertext length " + std::to_string(std::size_t{p[4]} << 8 | p[5]) + where +
+                    " (allowed " + std::to_string(recipient_slot::ssh_rsa_min_ciphertext) + " to " +
+                    std::to_string(recipient_slot::ssh_rsa_max_ciphertext) + ")");
+    const std::size_t rest = rsa_size - recipient_slot::ssh_rsa_prefix_size;
+    p = input.take(rest);
+    slot.recipient_slot.insert(slot.recipient_slot.end(), p, p + rest);
   } else {
     throw corrupt(
         "unsupported key slot kind " + std::to_string(kind) + where +
-        (version == kFormatVersion && kind >= 3 && kind <= 5 ? " (recipient kinds need version 2)" : ""));
+        (version == kFormatVersion && kind >= 3 && kind <= 6 ? " (recipient kinds need version 2)" : ""));
   }
   return slot;
 }
@@ -128,7 +142,8 @@ void check_chunk_size(std::size_t chunk_size) {
 void check_no_quantum_downgrade(const std::vector<KeySlot>& slots) {
   const auto has = [&](auto pred) { return std::any_of(slots.begin(), slots.end(), pred); };
   if (!has([](const KeySlot& s) { return s.kind == SlotKind::mlkem768_x25519; })) return;
-  if (has([](const KeySlot& s) { return s.kind == SlotKind::x25519 || s.kind == SlotKind::ssh_ed25519; }))
+  // Every public-key kind other than the hybrid is classical: X25519, SSH ed25519 and SSH RSA alike.
+  if (has([](const KeySlot& s) { return is_recipient_slot(s.kind) && s.kind != SlotKind::mlkem768_x25519; }))
     throw Error(ErrorKind::usage,
                 "refusing to mix post-quantum (age1pq1...) and X25519/SSH recipients in one file: a future "
                 "quantum computer could open it through the classical recipient",
@@ -140,7 +155,9 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
   check_chunk_size(header.chunk_size);
   check_no_quantum_downgrade(header.slots);
   if (header.slots.empty() || header.slots.size() > kMaxSlots)
-    throw Error(ErrorKind::usage, "a file needs 1 to " + std::to_string(kMaxSlots) + " keys or passphrases");
+    throw Error(ErrorKind::usage, "a file needs 1 to " + std::to_string(kMaxSlots) +
+                                      " keys, recipients or passphrases, not " +
+                                      std::to_string(header.slots.size()));
   const auto passphrases = std::count_if(header.slots.begin(), header.slots.end(),
                                          [](const KeySlot& s) { return s.kind == SlotKind::passphrase; });
   if (static_cast<std::size_t>(passphrases) > kMaxPassphraseSlots)
@@ -159,7 +176,8 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
   out.push_back(static_cast<std::uint8_t>(header.slots.size()));
   for (const KeySlot& slot : header.slots) {
     if (is_recipient_slot(slot.kind)) {
-      if (slot.recipient_slot.size() != recipient_slot::slot_size(static_cast<std::uint8_t>(slot.kind)) ||
+      if (slot.recipient_slot.empty() ||
+          slot.recipient_slot.size() != recipient_slot::slot_size_of(slot.recipient_slot) ||
           slot.recipient_slot[0] != static_cast<std::uint8_t>(slot.kind))
         throw Error(ErrorKind::usage, "malformed recipient key slot");
       out.insert(out.end(), slot.recipient_slot.begin(), slot.recipient_slot.end());
@@ -210,7 +228,8 @@ ParsedHeader read_header(io::Reader& in) {
     throw corrupt("invalid chunk size " + std::to_string(h.chunk_size) +
                   " in header (allowed 4096 to 67108864)");
   if (slot_count == 0 || slot_count > kMaxSlots)
-    throw corrupt("invalid key slot count " + std::to_string(slot_count) + " (allowed 1 to 16)");
+    throw corrupt("invalid key slot count " + std::to_string(slot_count) + " (allowed 1 to " +
+                  std::to_string(kMaxSlots) + ")");
 
   std::size_t passphrases = 0;
   for (std::size_t i = 0; i < slot_count; ++i) {

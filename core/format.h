@@ -16,7 +16,7 @@ namespace pcrypt::core {
 
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'C', 'R', 'Y', 'P', 'T', '\n'};
 inline constexpr std::uint8_t kFormatVersion = 1;
-// Written exactly when a file has a recipient slot (kind 3 or 4, FORMAT.md §10.1).
+// Written exactly when a file has a recipient slot (kind 3, 4 or 6, FORMAT.md §10.1).
 inline constexpr std::uint8_t kFormatVersionRecipients = 2;
 inline constexpr std::uint8_t kSuiteAes256Gcm = 1;
 
@@ -26,7 +26,8 @@ inline constexpr std::size_t kDefaultChunkSize = std::size_t{1} << 20;
 constexpr bool chunk_size_in_range(std::uint64_t chunk_size) {
   return chunk_size >= kMinChunkSize && chunk_size <= kMaxChunkSize;
 }
-inline constexpr std::size_t kMaxSlots = 16;
+// The slot count is one header byte (§3.1): every value from 1 to its maximum is a valid count.
+inline constexpr std::size_t kMaxSlots = 255;
 inline constexpr std::size_t kMaxPassphraseSlots = 4;
 
 inline constexpr std::size_t kFixedHeaderBytes = 15;
@@ -58,10 +59,12 @@ enum class SlotKind : std::uint8_t {
   passphrase = 2,
   x25519 = 3,
   ssh_ed25519 = 4,
-  mlkem768_x25519 = 5
+  mlkem768_x25519 = 5,
+  ssh_rsa = 6
 };
 constexpr bool is_recipient_slot(SlotKind kind) {
-  return kind == SlotKind::x25519 || kind == SlotKind::ssh_ed25519 || kind == SlotKind::mlkem768_x25519;
+  return kind == SlotKind::x25519 || kind == SlotKind::ssh_ed25519 || kind == SlotKind::mlkem768_x25519 ||
+         kind == SlotKind::ssh_rsa;
 }
 
 struct KeySlot {
@@ -73,7 +76,8 @@ struct KeySlot {
   // Key-file and passphrase slots.
   std::array<std::uint8_t, kWrapNonceBytes> wrap_nonce{};
   std::array<std::uint8_t, kWrappedKeyBytes> wrapped_key{};
-  // Recipient slots (kinds 3, 4, 5) only: the whole slot as written, kind byte first (core/recipient_slot.h).
+  // Recipient slots (kinds 3, 4, 5, 6) only: the whole slot as written, kind byte first
+  // (core/recipient_slot.h).
   std::vector<std::uint8_t> recipient_slot;
 };
 

@@ -26,7 +26,8 @@ std::string hex(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
-// Kinds 3, 4 and 5 (FORMAT.md §10.3): what the slot says about its recipient, then its public fields.
+// Kinds 3, 4, 5 and 6 (FORMAT.md §10.3, §10.6, §10.7): what the slot says about its recipient, then its
+// public fields.
 void describe_recipient_slot(const KeySlot& s, const std::string& slot,
                              const std::function<void(const std::string&, const std::string&)>& line) {
   const std::span<const std::uint8_t> b(s.recipient_slot);
@@ -38,6 +39,10 @@ void describe_recipient_slot(const KeySlot& s, const std::string& slot,
     line(slot, "X25519 recipient (anonymous)");
     line(slot + " ephemeral key", hex(b.subspan(1, 32)));
     line(slot + " wrapped file key", hex(b.subspan(33)));
+  } else if (s.kind == SlotKind::ssh_rsa) {
+    line(slot, "SSH RSA recipient, tag " + hex(b.subspan(1, 4)) + ", " + std::to_string(8 * (b.size() - 7)) +
+                   "-bit key");
+    line(slot + " wrapped file key", hex(b.subspan(7)));
   } else {
     line(slot, "SSH ed25519 recipient, tag " + hex(b.subspan(1, 4)));
     line(slot + " ephemeral key", hex(b.subspan(5, 32)));

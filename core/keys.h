@@ -92,8 +92,18 @@ std::optional<SecretBytes> open_slot(const KeySlot& slot, const Credential& cred
 bool slot_within_ceiling(const KeySlot& slot, const KdfLimits& ceiling);
 
 // FORMAT.md §5 steps 3-6: the file key, or Error(header) (wrong credentials, tampered header, or a slot
-// whose Argon2id costs exceed `ceiling` — those are never run).
+// whose Argon2id costs exceed `ceiling` — those are never run). The messages say what was given and which
+// slots the file has (core/slot_words.h). `opened_slot`, if given, receives the index (from 0) of the slot
+// that opened.
 SecretBytes unlock_file_key(const ParsedHeader& parsed, const std::vector<Credential>& credentials,
-                            const KdfLimits& ceiling, PassphraseKekCache* cache = nullptr);
+                            const KdfLimits& ceiling, PassphraseKekCache* cache = nullptr,
+                            std::size_t* opened_slot = nullptr);
+
+// Every slot `credential` opens (indices from 0; usually one, more if the same key was added twice), each
+// checked against the header MAC (a slot opening to a key the MAC rejects: Error(header), §6.5). For
+// `pcrypt info -k/-i/-p` and rekey's removal by credential. A passphrase slot above `ceiling` is
+// Error(header), as in unlock_file_key.
+std::vector<std::size_t> slots_opened_by(const ParsedHeader& parsed, const Credential& credential,
+                                         const KdfLimits& ceiling, PassphraseKekCache* cache = nullptr);
 
 }  // namespace pcrypt::core

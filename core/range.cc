@@ -11,8 +11,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/byte_size.h"
 #include "core/engine_choice.h"
@@ -184,43 +188,144 @@ UnlockedHeader unlock_header(io::Reader& in, const std::vector<Credential>& cred
   return UnlockedHeader{std::move(parsed), std::move(file_key)};
 }
 
-RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& header,
-                          const SecretBytes& file_key, const ByteRange& range, io::Writer& out,
-                          const RangeOptions& options) {
+namespace {
+
+// Which records a range of a seekable file needs (decrypt_range's and decrypt_range_into's one reading of
+// the rules): the payload's record count from the file size, the range clipped to the plaintext, and the
+// first and last record holding it.
+struct RangePlan {
+  PayloadLayout layout;
+  std::uint64_t file_bytes = 0;
+  std::uint64_t records = 0;
+  std::uint64_t end = 0;    // the range's end, clipped to the plaintext
+  std::uint64_t first = 0;  // records [first, last]
+  std::uint64_t last = 0;
+  bool nothing_to_read = false;  // empty, and not at the end: nothing to check
+  bool has_final() const { return last == records - 1; }
+};
+
+RangePlan plan_range(const io::PositionalReader& file, const ParsedHeader& header,
+                     const SecretBytes& file_key, const ByteRange& range, RangeResult& result) {
   check_file_key(header, file_key);
-  const PayloadLayout layout{header.header.chunk_size, header.total_bytes()};
-  const std::uint64_t chunk = layout.chunk_size;
-  const std::uint64_t file_bytes = file.size();
+  RangePlan plan;
+  plan.layout = PayloadLayout{header.header.chunk_size, header.total_bytes()};
+  const std::uint64_t chunk = plan.layout.chunk_size;
+  plan.file_bytes = file.size();
   const std::uint64_t payload_bytes =
-      file_bytes > layout.payload_offset ? file_bytes - layout.payload_offset : 0;
-  const std::optional<std::uint64_t> records = layout.record_count(payload_bytes);
+      plan.file_bytes > plan.layout.payload_offset ? plan.file_bytes - plan.layout.payload_offset : 0;
+  const std::optional<std::uint64_t> records = plan.layout.record_count(payload_bytes);
   if (!records)
     throw Error(ErrorKind::payload,
                 "truncated payload: " + std::to_string(payload_bytes) +
                     " payload bytes, a length no complete payload has (the final record is missing or cut)",
                 "the file was cut short (an interrupted copy or download?)");
-  RangeResult result;
+  plan.records = *records;
   result.plaintext_bytes = payload_bytes - *records * kChunkTagBytes;
   const std::uint64_t size = result.plaintext_bytes;
   if (range.offset > size) throw past_the_end(range.offset, size);
-  const std::uint64_t end = range.offset + std::min(range.length.value_or(size), size - range.offset);
-  if (end == range.offset && end < size) return result;  // empty, and not at the end: nothing to check
-
+  plan.end = range.offset + std::min(range.length.value_or(size), size - range.offset);
+  plan.nothing_to_read = plan.end == range.offset && plan.end < size;
   // The records holding [offset, end); a range that reaches the end includes the final record, even when it
-  // holds none of the range's bytes (an empty range at the end), so that its last flag is checked. When the
-  // final record is among them, the slice runs to the end of the file, whose size the pipeline checks.
-  const std::uint64_t last = end == size ? *records - 1 : (end - 1) / chunk;
-  const std::uint64_t first = std::min(range.offset / chunk, last);
-  const bool has_final = last == *records - 1;
-  FileSlice slice(file, layout.record_offset(first), has_final ? file_bytes : layout.record_offset(last + 1),
-                  has_final);
-  const bool file_continues = !has_final;
+  // holds none of the range's bytes (an empty range at the end), so that its last flag is checked.
+  plan.last = plan.end == size ? *records - 1 : (plan.end - 1) / chunk;
+  plan.first = std::min(range.offset / chunk, plan.last);
+  return plan;
+}
+
+}  // namespace
+
+RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& header,
+                          const SecretBytes& file_key, const ByteRange& range, io::Writer& out,
+                          const RangeOptions& options) {
+  RangeResult result;
+  const RangePlan plan = plan_range(file, header, file_key, range, result);
+  if (plan.nothing_to_read) return result;
+  // When the final record is among them, the slice runs to the end of the file, whose size the pipeline
+  // checks.
+  const PayloadLayout& layout = plan.layout;
+  FileSlice slice(file, layout.record_offset(plan.first),
+                  plan.has_final() ? plan.file_bytes : layout.record_offset(plan.last + 1), plan.has_final());
   const ChunkCipher cipher = payload_cipher(engine_for(options.engine), file_key);
-  const RangeCodec codec(cipher, layout, first, first, file_continues);
-  RangeWriter writer(out, range.offset - first * chunk, end - range.offset);
+  const bool file_continues = !plan.has_final();  // RangeCodec keeps a reference to it
+  const RangeCodec codec(cipher, layout, plan.first, plan.first, file_continues);
+  RangeWriter writer(out, range.offset - plan.first * layout.chunk_size, plan.end - range.offset);
   const PipelineStats stats = run_pipeline(codec, slice, writer, pipeline_config(options));
   result.records_opened = stats.chunks;
   result.bytes_written = writer.written();
+  return result;
+}
+
+RangeResult decrypt_range_into(const io::PositionalReader& file, const ParsedHeader& header,
+                               const SecretBytes& file_key, std::uint64_t offset, std::span<std::uint8_t> out,
+                               const RangeOptions& options) {
+  RangeResult result;
+  const RangePlan plan = plan_range(file, header, file_key, ByteRange{offset, out.size()}, result);
+  if (plan.nothing_to_read) return result;
+  const PayloadLayout& layout = plan.layout;
+  const std::uint64_t chunk = layout.chunk_size;
+  const ChunkCipher cipher = payload_cipher(engine_for(options.engine), file_key);
+  const PayloadRecords records(cipher, layout);
+
+  // Opens records [begin, end) in order and puts what the range wants of each into `out`; returns the first
+  // error instead of throwing, so that the runs of several threads can be compared by record order. A record
+  // wholly inside the range is read and opened in place, its tag spilling into the next record's place in
+  // `out` (rewritten next); the run's last record (the next place may be another thread's), one at an edge
+  // of the range and the final record go through a scratch record, kept per thread between calls.
+  auto open_run = [&](std::uint64_t begin, std::uint64_t run_end) -> std::optional<Error> {
+    thread_local std::vector<std::uint8_t> scratch;
+    for (std::uint64_t index = begin; index < run_end; ++index) {
+      const bool final_record = index == plan.records - 1;
+      const std::uint64_t at = layout.record_offset(index);
+      const std::uint64_t plain_at = index * chunk;
+      const std::size_t want =
+          final_record ? static_cast<std::size_t>(plan.file_bytes - at) : layout.record_bytes();
+      const bool in_place = !final_record && index + 1 < run_end && plain_at >= offset &&
+                            plain_at - offset + layout.record_bytes() <= out.size();
+      std::uint8_t* buf = in_place ? out.data() + (plain_at - offset) : nullptr;
+      if (!in_place) {
+        if (scratch.size() < layout.record_bytes() + 1) scratch.resize(layout.record_bytes() + 1);
+        buf = scratch.data();
+      }
+      // The final record is read one byte further: a file that grew since its size was taken is not opened
+      // as if it ended there.
+      const std::size_t got = file.read_at(at, buf, want + (final_record ? 1 : 0));
+      if (got != want)
+        return Error(ErrorKind::payload, "the file changed size while it was read (chunk " +
+                                             std::to_string(index) + " at offset " + std::to_string(at) +
+                                             ")");
+      const OpenedRecord opened = records.open_record(index, final_record, buf, want);
+      if (opened.error) return opened.error;
+      if (in_place) continue;
+      const std::uint64_t from = std::max(offset, plain_at);
+      const std::uint64_t to = std::min(plan.end, plain_at + opened.plaintext_bytes);
+      if (to > from)
+        std::memcpy(out.data() + (from - offset), buf + (from - plain_at),
+                    static_cast<std::size_t>(to - from));
+    }
+    return std::nullopt;
+  };
+
+  const std::uint64_t count = plan.last - plan.first + 1;
+  const std::uint64_t workers = std::min<std::uint64_t>(pipeline_workers(options.threads), count);
+  std::vector<std::optional<Error>> errors(workers);
+  std::vector<std::exception_ptr> failures(workers);
+  auto run = [&](std::uint64_t w) {
+    try {
+      errors[w] = open_run(plan.first + count * w / workers, plan.first + count * (w + 1) / workers);
+    } catch (...) {
+      failures[w] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (std::uint64_t w = 1; w < workers; ++w) helpers.emplace_back(run, w);
+  run(0);
+  for (std::thread& t : helpers) t.join();
+  for (std::uint64_t w = 0; w < workers; ++w) {
+    if (failures[w]) std::rethrow_exception(failures[w]);
+    if (errors[w]) throw *errors[w];
+  }
+  result.records_opened = count;
+  result.bytes_written = plan.end - offset;
   return result;
 }
 

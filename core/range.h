@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/aes/engine.h"
@@ -61,6 +62,17 @@ struct RangeResult {
 RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& header,
                           const SecretBytes& file_key, const ByteRange& range, io::Writer& out,
                           const RangeOptions& options);
+
+// The same into memory, without the pipeline: plaintext [offset, offset + out.size()) (less at the end of
+// the plaintext) into `out`, returning what decrypt_range returns. Same checks and errors, record for
+// record. For callers that want plaintext in their own buffer, many times (the Python reader): there is no
+// reader or writer stage, whose hand-offs between threads cost a scheduling round each on a busy machine,
+// and nothing to start when options.threads is 1: the calling thread preads each record into its place in
+// `out` and opens it there (records at the range's edges through a scratch record). With more threads each
+// takes a contiguous run of the records; the first failing record in file order is the error reported.
+RangeResult decrypt_range_into(const io::PositionalReader& file, const ParsedHeader& header,
+                               const SecretBytes& file_key, std::uint64_t offset, std::span<std::uint8_t> out,
+                               const RangeOptions& options);
 
 // The same for an input that can only be read in order (a pipe), positioned at the payload (after
 // unlock_header): the records before the range are read and discarded without being authenticated, the ones

@@ -3,12 +3,16 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
+#include "core/authorized_keys.h"
 #include "core/bech32.h"
 #include "core/error.h"
 #include "core/openssh_key.h"
 #include "core/pq/mlkem768.h"
+#include "core/ssh_wire.h"
 
 namespace pcrypt::core {
 namespace {
@@ -76,35 +80,60 @@ HybridRecipient hybrid_recipient(std::string_view line, const std::string& what)
   return r;
 }
 
-SshEd25519Recipient ssh_recipient(std::string_view type, std::string_view b64, const std::string& what) {
-  if (type != "ssh-ed25519")
-    throw Error(
-        ErrorKind::usage, what + ": SSH key type " + std::string(type) + " is not supported",
-        "pcrypt encrypts to ssh-ed25519 keys and age/pcrypt X25519 recipients (age1...); create one with "
-        "ssh-keygen -t ed25519 or pcrypt keygen --identity");
+// The SSH key types pcrypt encrypts to (slot kinds 4 and 6).
+bool is_supported_ssh_type(std::string_view type) {
+  return type == "ssh-ed25519" || type == "ssh-rsa";
+}
+
+Error unsupported_ssh_type(std::string_view type, const std::string& what) {
+  return Error(ErrorKind::usage, what + ": SSH key type " + std::string(type) + " is not supported",
+               "pcrypt encrypts to ssh-ed25519 and ssh-rsa keys and age/pcrypt X25519 recipients (age1...); "
+               "create one with ssh-keygen -t ed25519 or pcrypt keygen --identity");
+}
+
+std::vector<std::uint8_t> decode_ssh_blob(std::string_view b64, const std::string& what) {
   std::vector<std::uint8_t> blob(b64.size());
   std::size_t len = 0;
   if (sodium_base642bin(blob.data(), blob.size(), b64.data(), b64.size(), nullptr, &len, nullptr,
                         sodium_base64_VARIANT_ORIGINAL) != 0)
     throw Error(ErrorKind::usage, what + ": the key data is not valid base64 (truncated?)");
   blob.resize(len);
+  return blob;
+}
+
+// A recipient from its SSH wire blob (which must be of `type`).
+Recipient recipient_from_blob(std::string_view type, const std::vector<std::uint8_t>& blob,
+                              const std::string& what) {
+  if (!is_supported_ssh_type(type)) throw unsupported_ssh_type(type, what);
+  if (type == "ssh-rsa") return SshRsaRecipient{ssh_rsa::parse_public_blob(blob, what)};
+  const std::size_t len = blob.size();
   // Blob = string "ssh-ed25519" || string key(32) = 4+11+4+32 bytes.
   static constexpr std::uint8_t prefix[] = {0,   0,   0,   11,  's', 's', 'h', '-', 'e', 'd',
                                             '2', '5', '5', '1', '9', 0,   0,   0,   32};
   if (len != sizeof prefix + 32 || std::memcmp(blob.data(), prefix, sizeof prefix) != 0)
     throw Error(ErrorKind::usage,
                 what + ": the key data is not an ssh-ed25519 public key (truncated or altered?)");
+  // The encoded y must be canonical (< p = 2^255 - 19); libsodium's conversion below leaves some y >= p
+  // through.
+  const std::uint8_t* a = blob.data() + sizeof prefix;
+  const bool y_at_least_p = (a[31] & 0x7f) == 0x7f && a[0] >= 0xed &&
+                            std::all_of(a + 1, a + 31, [](std::uint8_t b) { return b == 0xff; });
+  if (y_at_least_p)
+    throw Error(ErrorKind::usage, what + ": not a valid ed25519 public key (non-canonical encoding)");
   SshEd25519Recipient r{{}, blob};
+  // libsodium refuses points not on the curve, of small order, and non-canonical encodings (FORMAT.md §10.5).
   if (crypto_sign_ed25519_pk_to_curve25519(r.public_key.data(), blob.data() + sizeof prefix) != 0)
     throw Error(ErrorKind::usage, what + ": not a valid ed25519 public key");
   return r;
 }
 
-bool is_ssh_type(std::string_view word) {
-  return word.starts_with("ssh-") || word.starts_with("ecdsa-") || word.starts_with("sk-");
+Recipient ssh_recipient(std::string_view type, std::string_view b64, const std::string& what) {
+  if (!is_supported_ssh_type(type)) throw unsupported_ssh_type(type, what);
+  return recipient_from_blob(type, decode_ssh_blob(b64, what), what);
 }
 
-// Splits "type base64 [comment]" or, for authorized_keys lines, "options type base64 [comment]".
+// One line of a recipients file or one -r string: "age1…", "type base64 [comment]" or, for authorized_keys
+// lines (allow_options), "options type base64 [comment]".
 Recipient parse_line(std::string_view line, const std::string& what, bool allow_options) {
   if (starts_with_ci(line, "age1pq1")) {
     if (line.find_first_of(" \t") != std::string_view::npos)
@@ -123,24 +152,21 @@ Recipient parse_line(std::string_view line, const std::string& what, bool allow_
     throw Error(ErrorKind::usage, what + " is a secret identity, not a recipient",
                 "give the public key instead (pcrypt recipient FILE, or age-keygen -y FILE); keep the "
                 "identity secret");
-  std::vector<std::string_view> words;
-  std::size_t i = 0;
-  while (i < line.size() && words.size() < 4) {
-    const std::size_t j = line.find_first_of(" \t", i);
-    const std::size_t end = j == std::string_view::npos ? line.size() : j;
-    if (end > i) words.push_back(line.substr(i, end - i));
-    i = end + 1;
-  }
-  std::size_t t = 0;
-  if (allow_options && !words.empty() && !is_ssh_type(words[0]) && words.size() >= 2 && is_ssh_type(words[1]))
-    t = 1;
-  if (t < words.size() && is_ssh_type(words[t])) {
-    if (t + 1 >= words.size())
-      throw Error(ErrorKind::usage, what + ": SSH key line without key data (truncated?)");
-    return ssh_recipient(words[t], words[t + 1], what);
-  }
+  const std::size_t first_end = line.find_first_of(" \t");
+  const std::string_view first = line.substr(0, first_end);
+  if (is_ssh_key_type(first) && line.find_first_not_of(" \t", first.size()) == std::string_view::npos)
+    throw Error(ErrorKind::usage, what + ": SSH key line without key data (truncated?)");
+  const std::optional<SshKeyLine> key = split_ssh_key_line(line);
+  if (key && (allow_options || key->options.empty())) return ssh_recipient(key->type, key->data, what);
   throw Error(ErrorKind::usage, what + " is not a recipient",
               "expected an age1... recipient or an \"ssh-ed25519 AAAA...\" public key line");
+}
+
+// The type of an SSH key line pcrypt cannot encrypt to (to be skipped in a recipients file), or "".
+std::string_view unsupported_ssh_line_type(std::string_view line) {
+  const std::optional<SshKeyLine> key = split_ssh_key_line(line);
+  if (!key || is_supported_ssh_type(key->type)) return {};
+  return key->type;
 }
 
 // Calls f(line, lineno) for each line of a recipients or identity file that is neither blank nor a comment,
@@ -165,16 +191,30 @@ Recipient parse_recipient(std::string_view text) {
   return parse_line(line, "recipient '" + shown(line) + "'", false);
 }
 
-std::vector<Recipient> parse_recipients_file(std::string_view content, std::string_view name) {
+std::vector<Recipient> parse_recipients_file(std::string_view content, std::string_view name,
+                                             std::vector<std::string>* ignored) {
   std::vector<Recipient> out;
+  std::size_t skipped = 0;
   for_each_entry(content, [&](std::string_view line, std::size_t lineno) {
+    if (const std::string_view type = unsupported_ssh_line_type(line); !type.empty()) {
+      ++skipped;
+      if (ignored != nullptr)
+        ignored->push_back("ignoring unsupported SSH key of type \"" + std::string(type) + "\" at line " +
+                           std::to_string(lineno));
+      return;
+    }
     out.push_back(parse_line(
         line,
         "recipient '" + shown(line) + "' (" + std::string(name) + " line " + std::to_string(lineno) + ")",
         true));
   });
   if (out.empty())
-    throw Error(ErrorKind::usage, "recipients file '" + std::string(name) + "' lists no recipient");
+    throw Error(ErrorKind::usage,
+                "recipients file '" + std::string(name) + "' lists no recipient" +
+                    (skipped == 0
+                         ? ""
+                         : " pcrypt supports (" + std::to_string(skipped) + " unsupported SSH keys ignored)"),
+                skipped == 0 ? "" : "pcrypt encrypts to age1..., ssh-ed25519 and ssh-rsa keys");
   return out;
 }
 
@@ -192,19 +232,75 @@ Identity generate_x25519_identity() {
   return x25519_identity_from_secret(s);
 }
 
-std::vector<Identity> parse_identity_file(std::string_view content, std::string_view name) {
+namespace {
+
+Identity identity_of(OpenSshPrivateKey k, const std::string& file) {
+  Identity id;
+  id.blob = std::move(k.blob);
+  if (k.type == OpenSshPrivateKey::Type::rsa) {
+    id.kind = Identity::Kind::ssh_rsa;
+    id.rsa = std::move(k.rsa);
+    return id;
+  }
+  id.kind = Identity::Kind::ssh_ed25519;
+  id.secret = SecretBytes(32);
+  crypto_sign_ed25519_sk_to_curve25519(id.secret.data(), k.secret.data());
+  if (crypto_sign_ed25519_pk_to_curve25519(id.public_key.data(), k.public_key.data()) != 0)
+    throw Error(ErrorKind::usage, "OpenSSH private key '" + file + "': not a valid ed25519 key");
+  return id;
+}
+
+// A protected key: the public half now, the secret half on first use (FORMAT.md §10.8).
+Identity locked_identity(std::string_view content, const std::string& file, const OpenSshPublicPart& part,
+                         const SshPassphrasePrompt& prompt) {
+  const std::string what = "OpenSSH private key '" + file + "'";
+  ssh_wire::Reader blob_reader(part.blob);
+  const auto type_field = blob_reader.string();
+  const std::string_view type = type_field ? ssh_wire::as_text(*type_field) : std::string_view{};
+  if (!is_supported_ssh_type(type))
+    throw Error(ErrorKind::usage, what + ": key type " + std::string(type) + " is not supported",
+                "pcrypt reads ssh-ed25519 and ssh-rsa keys; create one with ssh-keygen -t ed25519");
+  if (!prompt)
+    throw Error(ErrorKind::usage,
+                what + " is protected by a passphrase, which pcrypt asks for only on a terminal",
+                "run pcrypt from a terminal, or decrypt a copy of the key: cp KEY copy && ssh-keygen -p -N "
+                "'' -f copy");
+  // The public key as the recipient line would give it, checked like one.
+  const Recipient public_half = recipient_from_blob(type, part.blob, what);
+  Identity id;
+  id.blob = part.blob;
+  if (const auto* ed = std::get_if<SshEd25519Recipient>(&public_half)) {
+    id.kind = Identity::Kind::ssh_ed25519;
+    id.public_key = ed->public_key;
+  } else {
+    id.kind = Identity::Kind::ssh_rsa;
+  }
+  auto cache = std::make_shared<std::optional<Identity>>();
+  id.unlock = [cache, text = std::string(content), file, prompt, blob = part.blob]() -> const Identity& {
+    if (!cache->has_value()) {
+      const SecretBytes passphrase = prompt(file);
+      Identity full = identity_of(parse_openssh_private_key(text, file, passphrase.span()), file);
+      if (full.blob != blob)
+        throw Error(ErrorKind::usage, "OpenSSH private key '" + file + "' changed while in use");
+      cache->emplace(std::move(full));
+    }
+    return **cache;
+  };
+  return id;
+}
+
+}  // namespace
+
+std::vector<Identity> parse_identity_file(std::string_view content, std::string_view name,
+                                          const SshPassphrasePrompt& prompt) {
   const std::string file = std::string(name);
   if (looks_like_openssh_private_key(content)) {
-    OpenSshEd25519Key k = parse_openssh_private_key(content, name);
-    Identity id;
-    id.kind = Identity::Kind::ssh_ed25519;
-    id.secret = SecretBytes(32);
-    crypto_sign_ed25519_sk_to_curve25519(id.secret.data(), k.secret.data());
-    if (crypto_sign_ed25519_pk_to_curve25519(id.public_key.data(), k.public_key.data()) != 0)
-      throw Error(ErrorKind::usage, "OpenSSH private key '" + file + "': not a valid ed25519 key");
-    id.blob = std::move(k.blob);
+    const OpenSshPublicPart part = read_openssh_public_part(content, name);
     std::vector<Identity> out;
-    out.push_back(std::move(id));
+    if (part.encrypted())
+      out.push_back(locked_identity(content, file, part, prompt));
+    else
+      out.push_back(identity_of(parse_openssh_private_key(content, name), file));
     return out;
   }
   std::vector<Identity> out;
@@ -269,6 +365,8 @@ std::string format_hybrid_identity(const SecretBytes& seed) {
 
 Recipient recipient_of(const Identity& identity) {
   if (identity.kind == Identity::Kind::mlkem768_x25519) return HybridRecipient{identity.hybrid->public_key()};
+  if (identity.kind == Identity::Kind::ssh_rsa)
+    return SshRsaRecipient{ssh_rsa::parse_public_blob(identity.blob, "SSH RSA identity")};
   if (identity.kind == Identity::Kind::ssh_ed25519)
     return SshEd25519Recipient{identity.public_key, identity.blob};
   return X25519Recipient{identity.public_key};

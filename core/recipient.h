@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 
 #include "core/aes/secret_bytes.h"
 #include "core/pq/xwing.h"
+#include "core/ssh_rsa.h"
 
 namespace pcrypt::core {
 
@@ -32,33 +34,54 @@ struct SshEd25519Recipient {
 struct HybridRecipient {
   pq::xwing::PublicKey public_key;
 };
-using Recipient = std::variant<X25519Recipient, SshEd25519Recipient, HybridRecipient>;
+// An SSH RSA recipient (slot kind 6): the checked public key (blob and modulus length).
+struct SshRsaRecipient {
+  ssh_rsa::PublicKey key;
+};
+using Recipient = std::variant<X25519Recipient, SshEd25519Recipient, HybridRecipient, SshRsaRecipient>;
 
 // Post-quantum recipients must not share a file with classical ones (docs/FORMAT.md §3.2, kind 5 Why).
 inline bool is_post_quantum(const Recipient& r) {
   return std::holds_alternative<HybridRecipient>(r);
 }
 
-// An identity: the X25519 secret (scalar) and its public key; for SSH also the public key blob.
+// An identity: the X25519 secret (scalar) and its public key; for SSH also the public key blob; for RSA the
+// private key; for the post-quantum hybrid the seed and the expanded key.
 struct Identity {
-  enum class Kind { x25519, ssh_ed25519, mlkem768_x25519 };
+  enum class Kind { x25519, ssh_ed25519, mlkem768_x25519, ssh_rsa };
   Kind kind = Kind::x25519;
-  SecretBytes secret;              // 32-byte X25519 secret key; for mlkem768_x25519 the 32-byte seed
-  PublicKey32 public_key{};        // crypto_scalarmult_base(secret) for x25519; converted ed25519 key for SSH
-  std::vector<std::uint8_t> blob;  // SSH public key blob (ssh_ed25519 only)
+  SecretBytes secret;        // 32-byte X25519 secret key (x25519, ssh_ed25519); the seed (mlkem768_x25519)
+  PublicKey32 public_key{};  // crypto_scalarmult_base(secret) for x25519; converted ed25519 key for SSH
+  std::vector<std::uint8_t> blob;                       // SSH public key blob (ssh_ed25519, ssh_rsa)
+  std::shared_ptr<const ssh_rsa::PrivateKey> rsa;       // ssh_rsa only
   std::shared_ptr<const pq::xwing::PrivateKey> hybrid;  // mlkem768_x25519 only: the expanded key, once
+  // A passphrase-protected OpenSSH key: kind, public_key and blob are filled from its public part (so tags
+  // can be compared and `pcrypt recipient` works), the secret parts are empty, and `unlock` returns the
+  // complete identity, asking for the passphrase the first time it is called (FORMAT.md §10.8). Empty for
+  // every other identity.
+  std::function<const Identity&()> unlock;
 };
+
+// Asks for the passphrase of an encrypted OpenSSH key; the argument names the key for the prompt.
+using SshPassphrasePrompt = std::function<SecretBytes(const std::string& key_name)>;
 
 // One recipient string: "age1…" or "ssh-ed25519 AAAA… [comment]". Throws core::Error(usage) naming it.
 Recipient parse_recipient(std::string_view text);
 // A recipients file (`-R`): one recipient per line; blank lines and lines starting with '#' are ignored, CRLF
-// accepted; an authorized_keys line with leading options ("from=… ssh-ed25519 AAAA…") is accepted, the
-// options ignored. `name` (the file name) appears in errors with the line number. Throws if no recipient is
-// found.
-std::vector<Recipient> parse_recipients_file(std::string_view content, std::string_view name);
+// accepted; an authorized_keys line with leading options (`from="…",command="a b" ssh-ed25519 AAAA…`, the
+// grammar of core/authorized_keys.h) is accepted, the options ignored. An SSH key of a type pcrypt cannot
+// encrypt to (ecdsa-sha2-*, sk-*, ssh-dss, …) is skipped, and one line per skipped key is appended to
+// `ignored` when given ("ignoring unsupported SSH key of type \"T\" at line N"), as age does, so a
+// GitHub key list works. `name` (the file name) appears in errors with the line number. Throws if no
+// recipient is found, or for any malformed line.
+std::vector<Recipient> parse_recipients_file(std::string_view content, std::string_view name,
+                                             std::vector<std::string>* ignored = nullptr);
 // An identity file (`-i`): age-keygen/pcrypt files (AGE-SECRET-KEY-1… lines, '#' comments, CRLF, several
-// identities) or an OpenSSH private key. A public key (age1…, ssh-ed25519 …) gives a clear usage error.
-std::vector<Identity> parse_identity_file(std::string_view content, std::string_view name);
+// identities) or an OpenSSH private key (ed25519 or RSA). A public key (age1…, ssh-ed25519 …) gives a clear
+// usage error. A passphrase-protected OpenSSH key needs `prompt`: its identity asks through it only when
+// unlocked (a slot with its tag is found); without `prompt` such a key is a usage error.
+std::vector<Identity> parse_identity_file(std::string_view content, std::string_view name,
+                                          const SshPassphrasePrompt& prompt = {});
 
 // Text forms of pcrypt's own identities (age's encoding, so age and pcrypt share keys).
 std::string format_x25519_recipient(const PublicKey32& public_key);  // age1…

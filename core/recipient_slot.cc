@@ -76,6 +76,41 @@ std::size_t slot_size(std::uint8_t kind) {
   return 0;
 }
 
+std::size_t slot_size_of(std::span<const std::uint8_t> s) {
+  if (s.empty()) return 0;
+  if (s[0] != kind_ssh_rsa) return slot_size(s[0]);
+  if (s.size() < ssh_rsa_prefix_size) return 0;
+  const std::size_t len = std::size_t{s[5]} << 8 | s[6];
+  if (len < ssh_rsa_min_ciphertext || len > ssh_rsa_max_ciphertext) return 0;
+  return ssh_rsa_prefix_size + len;
+}
+
+namespace {
+
+std::vector<std::uint8_t> wrap_rsa(const SecretBytes& file_key, const SshRsaRecipient& r) {
+  const std::array<std::uint8_t, 32> digest = blob_hash(r.key.blob);
+  const std::vector<std::uint8_t> ct = ssh_rsa::oaep_encrypt(r.key, file_key.span(), ssh_rsa_oaep_label);
+  std::vector<std::uint8_t> slot(ssh_rsa_prefix_size + ct.size());
+  slot[0] = kind_ssh_rsa;
+  std::memcpy(slot.data() + 1, digest.data(), 4);
+  slot[5] = static_cast<std::uint8_t>(ct.size() >> 8);
+  slot[6] = static_cast<std::uint8_t>(ct.size());
+  std::memcpy(slot.data() + ssh_rsa_prefix_size, ct.data(), ct.size());
+  return slot;
+}
+
+std::optional<SecretBytes> unwrap_rsa(std::span<const std::uint8_t> slot, const Identity& identity) {
+  const std::array<std::uint8_t, 32> digest = blob_hash(identity.blob);
+  if (std::memcmp(digest.data(), slot.data() + 1, 4) != 0) return std::nullopt;
+  const Identity& id = identity.unlock ? identity.unlock() : identity;
+  if (!id.rsa) return std::nullopt;
+  std::optional<SecretBytes> fk = id.rsa->oaep_decrypt(slot.subspan(ssh_rsa_prefix_size), ssh_rsa_oaep_label);
+  if (!fk || fk->size() != file_key_size) return std::nullopt;
+  return fk;
+}
+
+}  // namespace
+
 std::vector<std::uint8_t> wrap_hybrid_derand(const SecretBytes& file_key, const HybridRecipient& recipient,
                                              std::span<const std::uint8_t, 64> randomness,
                                              HybridTrace* trace) {
@@ -94,6 +129,7 @@ std::vector<std::uint8_t> wrap_with_ephemeral(const SecretBytes& file_key, const
   check_file_key(file_key);
   if (std::holds_alternative<HybridRecipient>(recipient))
     throw Error(ErrorKind::io, "internal: a post-quantum slot has no X25519 ephemeral key");
+  if (const auto* rsa = std::get_if<SshRsaRecipient>(&recipient)) return wrap_rsa(file_key, *rsa);
   const auto* ssh = std::get_if<SshEd25519Recipient>(&recipient);
   const PublicKey32& r = ssh ? ssh->public_key : std::get<X25519Recipient>(recipient).public_key;
   std::array<std::uint8_t, 32> e{};
@@ -140,7 +176,9 @@ std::vector<std::uint8_t> wrap(const SecretBytes& file_key, const Recipient& rec
 }
 
 std::optional<SecretBytes> unwrap(std::span<const std::uint8_t> slot, const Identity& identity) {
-  if (slot.empty() || slot.size() != slot_size(slot[0])) return std::nullopt;
+  if (slot.empty() || slot.size() != slot_size_of(slot)) return std::nullopt;
+  if (slot[0] == kind_ssh_rsa)
+    return identity.kind == Identity::Kind::ssh_rsa ? unwrap_rsa(slot, identity) : std::nullopt;
   if ((slot[0] == kind_mlkem768_x25519) != (identity.kind == Identity::Kind::mlkem768_x25519))
     return std::nullopt;
   if (slot[0] == kind_mlkem768_x25519) {
@@ -150,6 +188,7 @@ std::optional<SecretBytes> unwrap(std::span<const std::uint8_t> slot, const Iden
     if (!fk || fk->size() != file_key_size) return std::nullopt;
     return fk;
   }
+  if (identity.kind == Identity::Kind::ssh_rsa) return std::nullopt;  // kinds 3 and 4 need an X25519 secret
   const bool ssh = slot[0] == kind_ssh_ed25519;
   if (ssh != (identity.kind == Identity::Kind::ssh_ed25519)) return std::nullopt;
   std::array<std::uint8_t, 32> digest{};
@@ -159,9 +198,11 @@ std::optional<SecretBytes> unwrap(std::span<const std::uint8_t> slot, const Iden
     if (std::memcmp(digest.data(), slot.data() + 1, 4) != 0) return std::nullopt;
     at += 4;
   }
+  // A protected SSH key is opened (its passphrase asked) only now that a slot carries its tag.
+  const Identity& id = identity.unlock ? identity.unlock() : identity;
   const std::uint8_t* e = slot.data() + at;
   SecretBytes shared(32), wk(32);
-  if (!agree(shared.data(), identity.secret.data(), e)) return std::nullopt;
+  if (!agree(shared.data(), id.secret.data(), e)) return std::nullopt;
   wrap_key(wk.data(), shared.data(), ssh ? label_ssh : label_x25519, e, identity.public_key.data(),
            ssh ? &digest : nullptr);
   SecretBytes fk(file_key_size);
@@ -170,6 +211,13 @@ std::optional<SecretBytes> unwrap(std::span<const std::uint8_t> slot, const Iden
                                                  nullptr, 0, zero_nonce.data(), wk.data()) != 0)
     return std::nullopt;
   return fk;
+}
+
+std::array<std::uint8_t, 4> ssh_tag(std::span<const std::uint8_t> blob) {
+  const std::array<std::uint8_t, 32> digest = blob_hash(std::vector<std::uint8_t>(blob.begin(), blob.end()));
+  std::array<std::uint8_t, 4> tag{};
+  std::memcpy(tag.data(), digest.data(), tag.size());
+  return tag;
 }
 
 }  // namespace pcrypt::core::recipient_slot

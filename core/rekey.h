@@ -18,6 +18,15 @@ namespace pcrypt::core {
 struct RekeyChanges {
   // Slots to drop, numbered from 1 as `pcrypt info` numbers them (in the header being changed).
   std::vector<std::size_t> remove_slots;
+  // Also drop every slot each of these opens (key files, identities: `--remove-key`); one that opens none is
+  // Error(usage). Numbers shift after each removal; credentials do not.
+  std::vector<Credential> remove_opened_by;
+  // Also drop the slots of these recipients (`--remove-recipient`): SSH ones by their tag (§10.3). X25519
+  // slots are anonymous, so an X25519 recipient is Error(usage) with a hint to give its identity instead.
+  std::vector<Recipient> remove_recipients;
+  // The credentials that opened the file, if known: an identity among them recognises its own (anonymous)
+  // X25519 slot, so adding its recipient again is refused as a duplicate.
+  const std::vector<Credential>* opening = nullptr;
   // One new slot each, appended after the kept slots in this order.
   std::vector<Credential> add;
   KdfLimits kdf = default_kdf_params();  // costs of new passphrase slots
@@ -26,9 +35,24 @@ struct RekeyChanges {
 
 // The new header (fields and MAC) as bytes. Throws Error(header) if `file_key` does not authenticate
 // `parsed` (never rewrite a header nobody verified), Error(usage) for nothing to change, a slot number out of
-// range or given twice, removing every slot, or a result with more slots than the format allows (§3.2).
+// range or given twice, a removal credential or recipient that has no slot, an added key file or recipient
+// that already has a slot the result keeps (a duplicate), removing every slot, or a result with more slots
+// than the format allows (§3.2).
 std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretBytes& file_key,
                                        const RekeyChanges& changes);
+
+// `rekey --new-file-key`: the new header's slots. Each opening credential keeps its access as a new slot (an
+// identity as a slot for its own recipient), then one per added credential (an added key file also given to
+// open the file is Error(usage)). `kept`: the old slots (from 0) an opening credential opens, so their
+// holder keeps access; `dropped`: the others, whose holders lose it.
+struct NewFileKeySlots {
+  std::vector<Credential> credentials;
+  std::vector<std::size_t> kept;
+  std::vector<std::size_t> dropped;
+};
+NewFileKeySlots new_file_key_slots(const ParsedHeader& parsed, const std::vector<Credential>& opening,
+                                   std::vector<Credential> added, const KdfLimits& ceiling,
+                                   PassphraseKekCache* cache = nullptr);
 
 }  // namespace pcrypt::core
 

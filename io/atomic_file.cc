@@ -177,7 +177,22 @@ AtomicFileWriter::AtomicFileWriter(std::string path, bool force, TempFile temp, 
   }
   // The final mode now, before any data: owner_only is 0600 exactly, whatever the umask (which could also
   // have taken the owner's own bits away).
-  const mode_t mode = permissions == Permissions::owner_only ? 0600 : 0666 & ~current_umask();
+  mode_t mode = permissions == Permissions::umask ? 0666 & ~current_umask() : 0600;
+  struct stat target {};
+  if (permissions == Permissions::same_as_target && ::stat(path_.c_str(), &target) == 0) {
+    // Owner and group first: changing them clears set-user-ID and set-group-ID bits, which fchmod restores.
+    if (::fchown(fd_, target.st_uid, target.st_gid) != 0) {
+      const int err = errno;
+      discard();
+      throw IoError(detail::describe("cannot keep the owner and group",
+                                     path_ + ", uid " + std::to_string(target.st_uid) + ", gid " +
+                                         std::to_string(target.st_gid),
+                                     err) +
+                        "; nothing was changed (run as the file's owner or root, or write elsewhere with -o)",
+                    err);
+    }
+    mode = target.st_mode & 07777;
+  }
   if (::fchmod(fd_, mode) != 0) {
     const int err = errno;
     discard();

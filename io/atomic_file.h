@@ -25,8 +25,11 @@ enum class TempFile { unnamed_if_supported, named };
 
 // The published file's mode. owner_only: 0600 exactly, whatever the umask (secrets: key files, and
 // ciphertext, which pcrypt keeps private by default); umask: 0666 & ~umask, as any program creating a plain
-// file (decrypted data: what cp, age or gpg would give it).
-enum class Permissions { owner_only, umask };
+// file (decrypted data: what cp, age or gpg would give it); same_as_target: the owner, group and mode of the
+// file being replaced (an in-place rewrite such as rekey keeps them, as `sed -i` does), set on the temporary
+// before any data is written. Where they cannot be kept (fchown not permitted), the constructor refuses with
+// an IoError naming them, before anything is written; a target that does not exist gets owner_only.
+enum class Permissions { owner_only, umask, same_as_target };
 
 class AtomicFileWriter final : public Writer, public PositionalWriter {
  public:

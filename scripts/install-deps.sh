@@ -2,10 +2,14 @@
 # Installs pcrypt's build and test dependencies from Debian/Ubuntu packages (skips what is already there).
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev
-  libssl-dev # libcrypto: SHA-3/SHAKE for ML-KEM (core/pq)
+  libssl-dev # OpenSSL libcrypto: RSA-OAEP (ssh-rsa), AES-CTR/GCM (protected SSH keys), SHA-3/SHAKE (ML-KEM)
   valgrind # the portable engine's constant-time test runs itself under memcheck
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
-  dpkg-dev) # dpkg-shlibdeps: cpack's .deb computes its dependencies with it
+  dpkg-dev file # cpack's .deb: dpkg-shlibdeps computes its dependencies, file(1) finds the binaries to strip
+  eatmydata # scripts/demo.sh: file-to-file speed without the final fsync, beside the default with it
+  python3 # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
+  python3-dev pybind11-dev python3-pybind11 # the Python module (python/, docs/PYTHON.md)
+  python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed) # its tests: fsspec, Dask
 missing=()
 for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
 [[ ${#missing[@]} -eq 0 ]] && exit 0

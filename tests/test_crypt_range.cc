@@ -1,7 +1,7 @@
-// core::decrypt_range and decrypt_range_stream (core/range.h): every range at chunk boundaries on files of 0,
-// 1, cs and 3cs+7 bytes equals the plaintext slice, on a seekable and a sequential input; damage outside the
-// range does not matter, inside it does; truncation is found when the range reaches the end; only the
-// records that hold the range are read.
+// core::decrypt_range, decrypt_range_into and decrypt_range_stream (core/range.h): every range at chunk
+// boundaries on files of 0, 1, cs and 3cs+7 bytes equals the plaintext slice, on a seekable and a sequential
+// input; damage outside the range does not matter, inside it does; truncation is found when the range reaches
+// the end; only the records that hold the range are read.
 #include <algorithm>
 #include <atomic>
 #include <optional>
@@ -69,6 +69,20 @@ Bytes positional_range(const Bytes& file, const core::UnlockedHeader& h, core::B
   return out.data();
 }
 
+// decrypt_range_into, with a buffer as long as the range (as the file without a length: more than enough).
+Bytes into_range(const Bytes& file, const core::UnlockedHeader& h, core::ByteRange range,
+                 unsigned threads = 2) {
+  io::MemoryReader in(file, io::MemoryAccess::positional);
+  Bytes out(
+      static_cast<std::size_t>(std::min<std::uint64_t>(range.length.value_or(file.size()), file.size())));
+  core::RangeOptions options;
+  options.threads = threads;
+  const core::RangeResult result =
+      core::decrypt_range_into(in, h.parsed, h.file_key, range.offset, out, options);
+  out.resize(static_cast<std::size_t>(result.bytes_written));
+  return out;
+}
+
 Bytes stream_range(const Bytes& file, const core::Credential& key, core::ByteRange range,
                    unsigned threads = 2) {
   io::MemoryReader in(file);
@@ -118,10 +132,13 @@ TEST_CASE("every range at chunk boundaries equals the plaintext slice", "[range]
           size_text += " bytes";
           CHECK(message.find(size_text) != std::string::npos);
           error_of(core::ErrorKind::usage, [&] { stream_range(e.file, e.key, range); });
+          error_of(core::ErrorKind::usage, [&] { into_range(e.file, h, range); });
           continue;
         }
         const Bytes want = slice(e.plain, range);
         CHECK(positional_range(e.file, h, range) == want);
+        CHECK(into_range(e.file, h, range, 1) == want);
+        CHECK(into_range(e.file, h, range, 3) == want);
         CHECK(stream_range(e.file, e.key, range) == want);
       }
     }
@@ -199,6 +216,14 @@ TEST_CASE("damage outside the range does not matter, inside it fails", "[range]"
       error_of(core::ErrorKind::payload, [&] { positional_range(damaged, h, across); });
   CHECK(message.find("chunk 2") != std::string::npos);
   error_of(core::ErrorKind::payload, [&] { stream_range(damaged, e.key, across); });
+  CHECK(into_range(damaged, h, before) == slice(e.plain, before));
+  CHECK(into_range(damaged, h, after) == slice(e.plain, after));
+  for (unsigned threads : {1u, 2u, 4u}) {  // whichever thread meets chunk 2, its error is the one reported
+    const std::string into_message = error_of(core::ErrorKind::payload, [&] {
+      into_range(damaged, h, {0, std::nullopt}, threads);
+    });
+    CHECK(into_message.find("chunk 2") != std::string::npos);
+  }
 }
 
 TEST_CASE("a file cut short is found when the range reaches the end", "[range]") {
@@ -210,6 +235,7 @@ TEST_CASE("a file cut short is found when the range reaches the end", "[range]")
   error_of(core::ErrorKind::payload, [&] { positional_range(cut, h, {2 * kCs, std::nullopt}); });
   error_of(core::ErrorKind::payload, [&] { positional_range(cut, h, {3 * kCs, 0}); });  // empty, at the end
   error_of(core::ErrorKind::payload, [&] { stream_range(cut, e.key, {kCs, std::nullopt}); });
+  error_of(core::ErrorKind::payload, [&] { into_range(cut, h, {2 * kCs, std::nullopt}); });
   // Cut 10 bytes into the final record: no payload has that length, whatever the range.
   const Bytes torn(e.file.begin(), e.file.end() - static_cast<std::ptrdiff_t>(kCs + 6));
   error_of(core::ErrorKind::payload, [&] { positional_range(torn, h, {0, 1}); });

@@ -53,8 +53,10 @@ inline core::Credential fresh_key() {
 inline core::Credential copy(const core::Credential& c) {
   core::Credential out{c.kind, SecretBytes(c.secret.span()), c.recipient};
   if (c.identity)
-    out.identity = core::Identity{c.identity->kind, SecretBytes(c.identity->secret.span()),
-                                  c.identity->public_key, c.identity->blob, c.identity->hybrid};
+    out.identity = core::Identity{c.identity->kind,       SecretBytes(c.identity->secret.span()),
+                                  c.identity->public_key, c.identity->blob,
+                                  c.identity->rsa,        c.identity->hybrid,
+                                  c.identity->unlock};
   return out;
 }
 

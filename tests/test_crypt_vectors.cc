@@ -289,6 +289,8 @@ TEST_CASE("write the known-answer files", "[.generate]") {
   chunk_size_flip[12] ^= 0x01;
   Bytes version2 = keyfile_hello;
   version2[8] = 2;
+  Bytes version3 = keyfile_hello;
+  version3[8] = 3;
   Bytes bad_magic = keyfile_hello;
   bad_magic[1] = 'p';
   write_file(kDir / "bad_truncated_at_boundary.pcrypt", cut(three, header + 2 * record));
@@ -298,6 +300,7 @@ TEST_CASE("write the known-answer files", "[.generate]") {
   write_file(kDir / "bad_tag_bit_flip.pcrypt", tag_flip);
   write_file(kDir / "bad_header_bit_flip.pcrypt", chunk_size_flip);
   write_file(kDir / "bad_version.pcrypt", version2);
+  write_file(kDir / "bad_version_3.pcrypt", version3);
   write_file(kDir / "bad_magic.pcrypt", bad_magic);
   write_file(kDir / "bad_truncated_header.pcrypt", cut(keyfile_hello, 100));
 
@@ -324,8 +327,12 @@ TEST_CASE("write the known-answer files", "[.generate]") {
        "header failure", "passphrase_ops17_hello", p, "", "above the limit"},
       {"bad_header_bit_flip", "one bit of the chunk size flipped: the header MAC fails", "header failure",
        "bad_header_bit_flip", k, "", "wrong key or passphrase, or the header was modified"},
-      {"bad_version", "version byte 2", "header failure", "bad_version", k, "",
-       "unsupported format version 2"},
+      {"bad_version",
+       "version byte 2 without a recipient slot (FORMAT.md 10.1): refused once the slots are read (5, step "
+       "2)",
+       "header failure", "bad_version", k, "", "unsupported format version 2 without a recipient slot"},
+      {"bad_version_3", "version byte 3, unknown (5, step 1)", "header failure", "bad_version_3", k, "",
+       "unsupported format version 3"},
       {"bad_magic", "second magic byte changed", "header failure", "bad_magic", k, "", "not a pcrypt file"},
       {"bad_truncated_header", "cut inside the key slot", "header failure", "bad_truncated_header", k, "",
        "truncated header"},
@@ -367,7 +374,9 @@ TEST_CASE("write the refusal vectors and intermediate values", "[.generate]") {
   write_file(kDir / "bad_chunk_size_below.pcrypt", with(hello, 10, {0x00, 0x00, 0x0f, 0xff}));  // 4095
   write_file(kDir / "bad_chunk_size_above.pcrypt", with(hello, 10, {0x04, 0x00, 0x00, 0x01}));  // 64 MiB + 1
   write_file(kDir / "bad_slot_count_0.pcrypt", with(hello, 14, {0}));
-  write_file(kDir / "bad_slot_count_17.pcrypt", with(hello, 14, {17}));
+  // 255, the largest count the byte holds, is valid: the reader goes on to a second slot, and the MAC's first
+  // byte is no slot kind.
+  write_file(kDir / "bad_slot_count_255.pcrypt", with(hello, 14, {255}));
   write_file(kDir / "bad_slot_kind.pcrypt", with(hello, 15, {3}));
   write_file(kDir / "bad_kdf_ops_0.pcrypt", with(pass_hello, 16, {0, 0, 0, 0}));
   write_file(kDir / "bad_kdf_memory_7.pcrypt", with(pass_hello, 20, {0, 0, 0, 7}));
@@ -412,13 +421,13 @@ TEST_CASE("write the refusal vectors and intermediate values", "[.generate]") {
       {"kdf_above_ceiling_key_only",
        "only a key file given: the passphrase slot above the ceiling is not the reason, no slot opens",
        "header failure", "passphrase_ops17_hello", k, "", "wrong key or passphrase"},
-      {"bad_empty", "0 bytes", "header failure", "bad_empty", k, "", "not a pcrypt file (input is empty)"},
+      {"bad_empty", "0 bytes", "header failure", "bad_empty", k, "", "not a pcrypt file: input is empty"},
       {"bad_short_magic_prefix", "5 bytes, a prefix of the magic", "header failure", "bad_short_magic_prefix",
        k, "", "truncated header"},
       {"bad_short_fixed_part", "14 bytes: the fixed part without its slot count", "header failure",
        "bad_short_fixed_part", k, "", "truncated header"},
       {"bad_short_foreign", "5 bytes that are not a prefix of the magic", "header failure",
-       "bad_short_foreign", k, "", "not a pcrypt file (bad magic)"},
+       "bad_short_foreign", k, "", "not a pcrypt file: bad magic"},
       {"bad_suite", "cipher suite 2", "header failure", "bad_suite", k, "", "unsupported cipher suite 2"},
       {"bad_chunk_size_below", "chunk size 4095", "header failure", "bad_chunk_size_below", k, "",
        "invalid chunk size 4095"},
@@ -426,8 +435,8 @@ TEST_CASE("write the refusal vectors and intermediate values", "[.generate]") {
        "invalid chunk size 67108865"},
       {"bad_slot_count_0", "slot count 0", "header failure", "bad_slot_count_0", k, "",
        "invalid key slot count 0"},
-      {"bad_slot_count_17", "slot count 17", "header failure", "bad_slot_count_17", k, "",
-       "invalid key slot count 17"},
+      {"bad_slot_count_255", "slot count 255 (valid) but one slot present: the MAC is read as slot 2",
+       "header failure", "bad_slot_count_255", k, "", "in key slot 2"},
       {"bad_slot_kind", "slot kind 3", "header failure", "bad_slot_kind", k, "",
        "unsupported key slot kind 3"},
       {"bad_kdf_ops_0", "passphrase slot with Argon2id t = 0", "header failure", "bad_kdf_ops_0", p, "",

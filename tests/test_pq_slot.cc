@@ -1,12 +1,13 @@
 // Kind-5 key slots (docs/FORMAT.md §3.2, §10.6): the known-answer file tests/vectors/mlkem/slot_kind5.txt
 // recomputed from its inputs, round trips, wrong identities, tampering, and the rule that a header never
-// mixes kind 5 with the classical recipient kinds 3/4.
+// mixes kind 5 with the classical recipient kinds 3, 4 and 6.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <string>
+#include <variant>
 
 #include "core/error.h"
 #include "core/format.h"
@@ -159,4 +160,30 @@ TEST_CASE("kind 5: never in one header with X25519 or SSH recipients (no silent 
   CHECK_THROWS_AS(check_no_quantum_downgrade(h.slots), Error);
   h.slots.pop_back();
   CHECK_NOTHROW(check_no_quantum_downgrade(h.slots));
+}
+
+TEST_CASE("kind 5: never in one header with an SSH RSA recipient (kind 6 is classical too)") {
+  std::ifstream in(std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/recipients/ssh_rsa.key.pub");
+  REQUIRE(in.good());
+  std::string line;
+  std::getline(in, line);
+  const Recipient rsa = parse_recipient(line);
+  REQUIRE(std::holds_alternative<SshRsaRecipient>(rsa));
+  const SecretBytes fk(pcrypt::test::random_bytes(32));
+  FileHeader h;
+  h.version = kFormatVersionRecipients;
+  h.slots.push_back(slot_of_kind(SlotKind::mlkem768_x25519,
+                                 recipient_slot::wrap(fk, recipient_of(generate_hybrid_identity()))));
+  h.slots.push_back(slot_of_kind(SlotKind::ssh_rsa, recipient_slot::wrap(fk, rsa)));
+  try {
+    (void)serialize_header(h);
+    FAIL("a header mixing kinds 5 and 6 was written");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::usage);
+    CHECK(std::string(e.what()).find("quantum") != std::string::npos);
+  }
+  // Without the post-quantum slot the RSA slot alone is fine.
+  h.slots.erase(h.slots.begin());
+  CHECK_NOTHROW(check_no_quantum_downgrade(h.slots));
+  CHECK_NOTHROW((void)serialize_header(h));
 }

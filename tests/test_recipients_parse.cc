@@ -118,7 +118,9 @@ TEST_CASE("malformed recipients are usage errors naming the recipient") {
   check_usage_error([&] { parse_recipient("age1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"); },
                     "recipient 'age1");
   check_usage_error([&] { parse_recipient("ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ user@host"); },
-                    "SSH key type ssh-rsa is not supported");
+                    "not valid base64");
+  check_usage_error([&] { parse_recipient("ecdsa-sha2-nistp256 AAAAE2VjZHNh user@host"); },
+                    "SSH key type ecdsa-sha2-nistp256 is not supported");
   check_usage_error([&] { parse_recipient("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA"); }, "not valid base64");
   check_usage_error([&] { parse_recipient("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA=="); },
                     "not an ssh-ed25519 public key");
@@ -198,13 +200,17 @@ TEST_CASE("ssh-keygen ed25519 keys: private key and .pub line agree") {
       CHECK_THAT(e.hint(), Contains("ssh-keygen -p -N ''"));
     }
   }
-  SECTION("an RSA private key is refused by type") {
+  SECTION("an RSA key below 2048 bits is refused by size (ssh-rsa keys are supported, FORMAT.md §10.7)") {
     const auto rsa = dir.path() / "id_rsa";
-    run("ssh-keygen -q -t rsa -b 1024 -N '' -f '" + rsa.string() +
-        "' 2>/dev/null || ssh-keygen -q -t rsa -N '' -f '" + rsa.string() + "'");
-    check_usage_error([&] { parse_identity_file(read_all(rsa), rsa.string()); },
-                      "key type ssh-rsa is not supported");
-    check_usage_error([&] { parse_recipient(read_all(rsa.string() + ".pub")); }, "ssh-rsa is not supported");
+    run("ssh-keygen -q -t rsa -b 1024 -N '' -f '" + rsa.string() + "'");
+    check_usage_error([&] { parse_identity_file(read_all(rsa), rsa.string()); }, "RSA key of 1024 bits");
+    check_usage_error([&] { parse_recipient(read_all(rsa.string() + ".pub")); }, "RSA key of 1024 bits");
+  }
+  SECTION("an ECDSA private key is refused by type") {
+    const auto ecdsa = dir.path() / "id_ecdsa";
+    run("ssh-keygen -q -t ecdsa -N '' -f '" + ecdsa.string() + "'");
+    check_usage_error([&] { parse_identity_file(read_all(ecdsa), ecdsa.string()); },
+                      "key type ecdsa-sha2-nistp256 is not supported");
   }
   SECTION("damaged keys are refused") {
     std::string text = read_all(key);

@@ -42,7 +42,9 @@ check_path() {  # check_path SHELL PATH COMPLETE_FUNCTION
   [[ -n $want_opts ]] || fail "no options parsed from 'pcrypt $path --help'"
   compare "$1" "$path" options "$want_opts" "$($complete "$path" -)" "$globals"
   want_subs=$(help_subcommands "$path")
-  [[ -z $want_subs ]] || compare "$1" "$path" subcommands "$want_subs" "$($complete "$path" '')"
+  # `help` is a command word (pcrypt help COMMAND) that --help does not list among the subcommands.
+  [[ -z $want_subs ]] || compare "$1" "$path" subcommands "$want_subs" "$($complete "$path" '')" \
+    "$([[ -z $path ]] && echo help)"
 }
 
 check "bash: completions/pcrypt.bash parses and completes what --help lists"
@@ -66,6 +68,7 @@ for bash_completion in "${libraries[@]}"; do
     fail "bash: --engine does not complete the engine names"
   [[ $(bash_complete "decrypt -k" "keyf") == keyfile.k ]] || fail "bash: -k does not complete file names"
   [[ $(bash_complete "encrypt" "keyf") == keyfile.k ]] || fail "bash: FILE does not complete file names"
+  [[ $(bash_complete "" "hel") == help ]] || fail "bash: 'help' is not completed as a command"
   [[ $(bash_complete "bench throughput --dir" "") == sub.d ]] || fail "bash: --dir does not complete directories"
 done
 (( ${#libraries[@]} == 2 )) || echo "SKIPPED: bash with bash-completion's helpers (bash-completion is not installed)"

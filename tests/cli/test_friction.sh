@@ -30,8 +30,8 @@ if want errors; then
   expect 2 "$PCRYPT" encrypt --frobnicate -k key s.txt
   expect_one_error "unknown option '--frobnicate'"
   hint_is "see 'pcrypt help encrypt'"
-  check "a second FILE is named (a command that takes one)"
-  expect 2 "$PCRYPT" verify -k key s.txt t.txt
+  check "an argument a command does not take is named"
+  expect 2 "$PCRYPT" keygen -o k2 t.txt
   expect_one_error "unexpected argument 't.txt'"
   check "mistyped command: did you mean"
   expect 2 "$PCRYPT" encrpyt -k key s.txt

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Post-quantum recipients in the pcrypt format (kind-5 slots, FORMAT.md §10.6): keygen --pq, recipient,
-# encrypt/decrypt, key files beside them, and the refusal to mix them with X25519/SSH recipients (encrypt and
-# rekey --add-recipient).
+# encrypt/decrypt, key files beside them, the refusal to mix them with X25519/SSH (ed25519, RSA) recipients
+# (encrypt and rekey --add-recipient), and the words and hint when only an X25519 identity is given.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -38,6 +38,18 @@ classic=$("$PCRYPT" recipient classic.key)
 expect 2 "$PCRYPT" encrypt -r "$me" -r "$classic" plain -o mixed.pcrypt
 expect_one_error "quantum"
 exists mixed.pcrypt && fail "mixed output written"
+
+check "PQ + ssh-rsa recipients are refused too: RSA is classical (exit 2)"
+rsa=$(cat "$SOURCE_DIR/tests/vectors/recipients/ssh_rsa.key.pub")
+expect 2 "$PCRYPT" encrypt -r "$me" -r "$rsa" plain -o mixed_rsa.pcrypt
+expect_one_error "quantum"
+exists mixed_rsa.pcrypt && fail "mixed output written"
+
+check "an X25519 identity on a PQ-only file: exit 3, the hint names the post-quantum identity"
+expect 3 "$PCRYPT" decrypt -i classic.key pq.pcrypt -o nope2
+expect_one_error "ML-KEM-768 + X25519) recipient slot"
+grep -qF -- "-i IDENTITY (a post-quantum identity)" stderr || fail "hint does not name the PQ identity"
+exists nope2 && fail "output left behind"
 
 check "rekey --add-recipient obeys the same rule"
 expect 2 "$PCRYPT" rekey pqk.pcrypt -k k.key --add-recipient "$classic"

@@ -107,9 +107,10 @@ if command -v ssh-keygen > /dev/null; then
   ssh-keygen -q -t ed25519 -N '' -f other_ed25519
   expect 3 "$PCRYPT" decrypt -i other_ed25519 ssh.pcrypt -o out
   ! exists out || fail "out exists after a wrong SSH key"
-  check "an encrypted OpenSSH key: usage error with a hint"
+  check "an encrypted OpenSSH key with no terminal to ask on: usage error naming it (test_ssh_keys.sh asks)"
   ssh-keygen -q -t ed25519 -N 'secret' -f locked_ed25519
-  expect 2 "$PCRYPT" decrypt -i locked_ed25519 ssh.pcrypt -o out
+  "$PCRYPT" encrypt -R locked_ed25519.pub plain -o locked.pcrypt
+  expect 2 setsid -w "$PCRYPT" decrypt -i locked_ed25519 locked.pcrypt -o out
   expect_one_error "locked_ed25519"
 else
   echo "SKIP: ssh-keygen not installed (apt-get install openssh-client)"

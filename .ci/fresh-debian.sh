@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The README's quick start on a fresh Debian 12, every CI run: CI runs on a developer's machine, where
+# whatever was once installed by hand is still there, so only a system that has never seen pcrypt can show
+# that the README's two commands install everything they need. Then the .deb they leave is installed with
+# apt into a second fresh system and used the way a user would.
+#
+#   .ci/fresh-debian.sh [REPO]                 (root; REPO defaults to this checkout; its HEAD commit is tested)
+#   .ci/fresh-debian.sh --install-deb FILE.deb  (step 3 alone, for a .deb built elsewhere)
+#
+# 1. A Debian 12 minbase system (mmdebstrap; ca-certificates, git and sudo added, as on a new machine or
+#    container) is kept as a tarball in $PCRYPT_CI_CACHE (default /var/cache/pcrypt-ci) and made again when
+#    missing: the stage works with an empty cache, and is about two minutes faster with one. Downloaded .debs
+#    are kept there too (the chroots' /var/cache/apt/archives); nothing else carries over between runs.
+# 2. Fresh system 1: the commit is cloned to /root/pcrypt and the README's quick-start commands run exactly as
+#    written (`scripts/demo.sh`, then `scripts/test.sh`), then cpack writes the .deb from demo's Release build.
+# 3. Fresh system 2: `apt-get install ./pcrypt_*.deb` must pull in its dependencies, and give a pcrypt that
+#    round-trips a file, a man page that `man pcrypt` shows, and the bash completion where bash looks for it.
+# Each step's time is printed; any failure fails the script.
+set -euo pipefail
+deb_only=""
+if [[ ${1:-} == --install-deb ]]; then
+  deb_only=$(realpath "${2:?usage: .ci/fresh-debian.sh --install-deb FILE.deb}")
+  set -- "$(dirname "$0")/.."
+fi
+repo=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+cache=${PCRYPT_CI_CACHE:-/var/cache/pcrypt-ci}
+base=$cache/bookworm-minbase.tar
+archives=$cache/apt-archives
+mirror=http://deb.debian.org/debian
+export DEBIAN_FRONTEND=noninteractive
+
+[[ $(id -u) -eq 0 ]] || { echo "fresh-debian: needs root (mmdebstrap, chroot, mount)" >&2; exit 1; }
+step_start=$SECONDS
+step() {
+  echo "== fresh Debian 12: $1 (at $((SECONDS - step_start)) s)"
+}
+
+if ! command -v mmdebstrap >/dev/null; then
+  step "installing mmdebstrap on the host"
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
+fi
+
+mkdir -p "$cache" "$archives/partial"
+if [[ ! -s $base ]]; then
+  step "no cached base system: mmdebstrap --variant=minbase bookworm"
+  mmdebstrap --quiet --variant=minbase --include=ca-certificates,git,sudo --format=tar bookworm "$base.tmp" \
+    "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
+    "deb http://deb.debian.org/debian-security bookworm-security main"
+  mv "$base.tmp" "$base"
+else
+  step "base system from the cache ($base, made $(date -r "$base" +%F))"
+fi
+
+roots=()
+cleanup() {
+  local r
+  for r in "${roots[@]}"; do
+    # Lazy, recursive unmount first: rm -rf must never reach the host's /dev or /proc through a mount.
+    for m in var/cache/apt/archives sys dev/pts dev proc; do
+      mountpoint -q "$r/$m" && umount -l "$r/$m"
+    done
+    rm -rf --one-file-system "$r"
+  done
+}
+trap cleanup EXIT
+
+# new_system VAR: unpacks the base system into a new directory, mounts what programs expect, and names it.
+new_system() {
+  local r
+  r=$(mktemp -d /var/tmp/pcrypt-fresh.XXXXXX)
+  roots+=("$r")
+  tar -xf "$base" -C "$r"
+  mount -t proc proc "$r/proc"
+  mount -t sysfs sysfs "$r/sys"
+  mount --bind /dev "$r/dev"
+  mount --bind /dev/pts "$r/dev/pts"
+  mount --bind "$archives" "$r/var/cache/apt/archives"
+  cp /etc/resolv.conf "$r/etc/resolv.conf"
+  printf -v "$1" '%s' "$r"
+}
+
+# in_system ROOT COMMAND: runs a bash command as root in ROOT with a clean environment, as a login would.
+in_system() {
+  chroot "$1" /usr/bin/env -i HOME=/root USER=root LOGNAME=root LANG=C.UTF-8 TERM=dumb \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin bash -c "$2"
+}
+
+# check_deb FILE.deb: installs it with apt into a new fresh system and uses it as a user would.
+check_deb() {
+  local second
+  step "apt-get install ./$(basename "$1") in a second fresh system"
+  new_system second
+  cp "$1" "$second/root/"
+  in_system "$second" 'set -euo pipefail
+  cd /root
+  apt-get update -qq
+  # man-db: a fresh minbase system has no man; a user who types "man pcrypt" has it.
+  apt-get install -y -qq --no-install-recommends ./pcrypt_*.deb man-db >/dev/null
+  cd "$(mktemp -d)"
+  pcrypt --version
+  pcrypt keygen -o key
+  head -c 3000000 /dev/urandom > data
+  pcrypt encrypt -k key data && mv data data.orig
+  pcrypt decrypt -k key data.pcrypt && cmp data data.orig
+  echo "installed pcrypt: round trip ok"
+  man -P cat pcrypt 2>/dev/null | grep -q "pcrypt encrypt" || { echo "man pcrypt shows no page" >&2; exit 1; }
+  echo "man pcrypt: ok"
+  test -f /usr/share/bash-completion/completions/pcrypt
+  bash -c "source /usr/share/bash-completion/completions/pcrypt && complete -p pcrypt"
+  echo "bash completion: ok"'
+}
+
+if [[ -n $deb_only ]]; then
+  check_deb "$deb_only"
+  echo "== fresh Debian 12: $(basename "$deb_only") installs and works ($((SECONDS - step_start)) s)"
+  exit 0
+fi
+
+commit=$(git -C "$repo" rev-parse HEAD)
+new_system first
+git clone -q "$repo" "$first/root/pcrypt"
+git -C "$first/root/pcrypt" checkout -q "$commit"
+
+t=$SECONDS
+step "scripts/demo.sh (commit ${commit:0:10})"
+in_system "$first" 'cd /root/pcrypt && scripts/demo.sh'
+demo_time=$((SECONDS - t))
+
+t=$SECONDS
+step "scripts/test.sh"
+in_system "$first" 'cd /root/pcrypt && scripts/test.sh'
+test_time=$((SECONDS - t))
+
+t=$SECONDS
+step "cpack: the .deb of demo's Release build"
+in_system "$first" 'cd /root/pcrypt && cpack --config build/CPackConfig.cmake -B build/package >/dev/null &&
+  ls build/package/pcrypt_*.deb'
+debs=("$first"/root/pcrypt/build/package/pcrypt_*.deb)
+[[ ${#debs[@]} -eq 1 && -f ${debs[0]} ]] || { echo "fresh-debian: expected one .deb, found: ${debs[*]}" >&2; exit 1; }
+
+check_deb "${debs[0]}"
+package_time=$((SECONDS - t))
+
+echo "== fresh Debian 12: passed; demo.sh ${demo_time} s, test.sh ${test_time} s, .deb built and installed ${package_time} s, total $((SECONDS - step_start)) s"

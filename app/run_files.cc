@@ -1,0 +1,45 @@
+#include "app/run_files.h"
+
+#include <algorithm>
+#include <new>
+
+#include "app/endpoints.h"
+#include "app/report.h"
+#include "core/error.h"
+#include "io/file_info.h"
+#include "io/stream.h"
+
+namespace pcrypt::app {
+
+int for_each_file(const std::vector<std::string>& files, const std::function<void(const std::string&)>& one) {
+  int worst = 0;
+  for (const std::string& f : files) {
+    int code = 0;
+    try {
+      one(f);
+    } catch (const core::Error& e) {
+      print_error(with_file_context(e.what(), f), e.hint());
+      code = e.exit_code();
+    } catch (const io::IoError& e) {
+      print_error(with_file_context(e.what(), f));
+      code = static_cast<int>(core::ErrorKind::io);
+    } catch (const std::bad_alloc&) {
+      print_error(with_file_context("out of memory", f));
+      code = static_cast<int>(core::ErrorKind::io);
+    }
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
+void check_several(const CryptArgs& args) {
+  if (args.output_given)
+    throw core::Error(core::ErrorKind::usage, "-o cannot be used with several input files",
+                      "each file goes to its default name; run once per file to choose names");
+  for (const std::string& f : args.files)
+    if (is_standard_stream(f) || io::descriptor_path(f))
+      throw core::Error(core::ErrorKind::usage,
+                        "standard input ('" + f + "') cannot be one of several inputs");
+}
+
+}  // namespace pcrypt::app

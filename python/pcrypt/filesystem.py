@@ -1,0 +1,138 @@
+"""The fsspec filesystem for the ``pcrypt`` protocol: pcrypt files on any fsspec target, by ranges.
+
+    fsspec.open("pcrypt::file:///data/big.csv.pcrypt", pcrypt={"keys": ["me.key"]})
+    dd.read_csv("pcrypt::s3://bucket/big.csv.pcrypt", storage_options={"pcrypt": {...}, "s3": {...}})
+
+It chains over the target filesystem (fsspec passes ``target_protocol``, ``target_options`` and, for a
+chained URL, the target path as ``fo``). Reading asks the target only for the records that cover each read
+(``cat_file(path, start, end)``) and authenticates each one; every file's header is fetched and unlocked
+once per filesystem instance (one per process and set of options: fsspec caches instances, so a Dask
+worker unlocks a file once however many of its blocks it reads). ``size()`` and ``info()`` report the
+plaintext size. Writing ("wb") encrypts as it streams. Credentials come from the storage options
+(``keys``, ``identities``, ``passphrase`` to read; ``keys``, ``recipients``, ``recipient_files``,
+``passphrase`` to write), never from the URL.
+"""
+
+import threading
+
+import fsspec
+from fsspec.spec import AbstractFileSystem
+
+from . import _pcrypt
+from .files import EncryptedReader, EncryptedWriter, FsspecSink, FsspecSource, unlock
+
+
+def _list(value):
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
+class PcryptFileSystem(AbstractFileSystem):
+    protocol = "pcrypt"
+    root_marker = ""
+
+    def __init__(self, fo="", target_protocol=None, target_options=None, fs=None, keys=(), identities=(),
+                 recipients=(), recipient_files=(), passphrase=None, chunk_size=1 << 20, threads=0,
+                 **kwargs):
+        super().__init__(**kwargs)
+        if fs is None:
+            fs = fsspec.filesystem(target_protocol or "file", **(target_options or {}))
+        self.target = fs
+        self.fo = fo
+        self._keys = _list(keys)
+        self._identities = _list(identities)
+        self._recipients = _list(recipients)
+        self._recipient_files = _list(recipient_files)
+        self._passphrase = passphrase
+        self._chunk_size = chunk_size
+        self._threads = threads
+        self._headers = {}  # target path -> (ciphertext size, unlocked header)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def _strip_protocol(cls, path):
+        path = fsspec.utils.stringify_path(path)
+        for prefix in ("pcrypt://", "pcrypt::"):
+            if path.startswith(prefix):
+                path = path[len(prefix):]
+        return path
+
+    def _target_path(self, path):
+        """The target's path: the chained URL's own (``fo``) for the empty path fsspec hands us for
+        "pcrypt::file:///x", else the path given."""
+        path = self._strip_protocol(path)
+        if path in ("", "/") and self.fo:
+            path = self.fo
+        return self.target._strip_protocol(path)
+
+    def _parent(self, path):
+        # An instance method (fsspec's is a classmethod): the parent of a chained URL's file is the target
+        # file's parent, where open_files creates directories before writing.
+        return self.target._parent(self._target_path(path))
+
+    def _unlocked(self, path, size):
+        with self._lock:
+            cached = self._headers.get(path)
+        if cached is not None and cached[0] == size:
+            return cached[1]
+        decryptor = unlock(FsspecSource(self.target, path, size), self._keys, self._identities,
+                           self._passphrase)
+        with self._lock:
+            self._headers[path] = (size, decryptor)
+        return decryptor
+
+    def info(self, path, **kwargs):
+        p = self._target_path(path)
+        entry = dict(self.target.info(p, **kwargs))
+        if entry.get("type") == "file":
+            entry["size"] = self._unlocked(p, entry["size"]).plaintext_size(entry["size"])
+        return entry
+
+    def ls(self, path, detail=True, **kwargs):
+        """The target's listing. File sizes are the ciphertext's (finding the plaintext's needs every
+        header); info() and size() give the plaintext size."""
+        return self.target.ls(self._target_path(path), detail=detail, **kwargs)
+
+    def _open(self, path, mode="rb", block_size=None, autocommit=True, cache_options=None, **kwargs):
+        p = self._target_path(path)
+        if mode == "rb":
+            size = self.target.size(p)
+            return EncryptedReader(FsspecSource(self.target, p, size), self._unlocked(p, size), self._threads)
+        if mode == "wb":
+            sealer = _pcrypt.Sealer(keys=self._keys, recipients=self._recipients,
+                                    recipient_files=self._recipient_files, passphrase=self._passphrase,
+                                    chunk_size=self._chunk_size, threads=self._threads)
+            with self._lock:
+                self._headers.pop(p, None)
+            return EncryptedWriter(FsspecSink(self.target, p), sealer)
+        raise NotImplementedError(f"pcrypt:: files open in 'rb' or 'wb', not {mode!r}")
+
+    def cat_file(self, path, start=None, end=None, **kwargs):
+        with self._open(path, "rb") as f:
+            size = f.size
+            start = 0 if start is None else (start if start >= 0 else max(0, size + start))
+            end = size if end is None else (end if end >= 0 else max(0, size + end))
+            f.seek(start)
+            return f.read(max(0, end - start))
+
+    def rm_file(self, path):
+        self.target.rm_file(self._target_path(path))
+
+    def _rm(self, path):
+        self.target.rm_file(self._target_path(path))
+
+    def rm(self, path, recursive=False, maxdepth=None):
+        self.target.rm(self._target_path(path), recursive=recursive, maxdepth=maxdepth)
+
+    def mkdir(self, path, create_parents=True, **kwargs):
+        self.target.mkdir(self._target_path(path), create_parents=create_parents, **kwargs)
+
+    def makedirs(self, path, exist_ok=False):
+        self.target.makedirs(self._target_path(path), exist_ok=exist_ok)
+
+    def modified(self, path):
+        return self.target.modified(self._target_path(path))
+
+    def created(self, path):
+        return self.target.created(self._target_path(path))

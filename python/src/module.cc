@@ -1,0 +1,311 @@
+// pcrypt._pcrypt: the C++ side of the Python package (docs/PYTHON.md). Thin: every operation is the core's
+// (core/crypt.h, core/range.h, core/verify.h) or the CLI's (credentials, key generation), called with the GIL
+// released, and every core::Error becomes a pcrypt.errors exception carrying the CLI's message, hint and exit
+// code. The Python modules beside it (python/pcrypt/) build the file objects and the fsspec filesystem.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <new>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "app/public_key_credentials.h"
+#include "core/crypt.h"
+#include "core/error.h"
+#include "core/keys.h"
+#include "core/verify.h"
+#include "io/atomic_file.h"
+#include "io/fd_stream.h"
+#include "python/src/credentials.h"
+#include "python/src/decryptor.h"
+#include "python/src/sealer.h"
+
+namespace py = pybind11;
+
+namespace pcrypt::python {
+namespace {
+
+using Paths = std::vector<std::string>;
+using Passphrase = std::optional<std::string>;
+
+// A contiguous Python buffer (bytes, bytearray, memoryview, mmap, numpy array), held for the call.
+class Buffer {
+ public:
+  Buffer(const py::object& object, bool writable) {
+    const int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(object.ptr(), &view_, flags) != 0) throw py::error_already_set();
+  }
+  ~Buffer() { PyBuffer_Release(&view_); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  std::span<std::uint8_t> bytes() {
+    return {static_cast<std::uint8_t*>(view_.buf), static_cast<std::size_t>(view_.len)};
+  }
+
+ private:
+  Py_buffer view_{};
+};
+
+// pcrypt.errors.from_core(exit_code, message, hint): the exception class for the kind, raised here.
+void raise_pcrypt_error(int exit_code, const std::string& message, const std::string& hint) {
+  const py::object error = py::module_::import("pcrypt.errors").attr("from_core")(exit_code, message, hint);
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
+}
+
+core::KdfLimits kdf_params(std::optional<std::uint64_t> memory, std::optional<std::uint64_t> ops) {
+  core::KdfLimits kdf = core::default_kdf_params();
+  if (memory) kdf.memlimit_bytes = *memory;
+  if (ops) kdf.opslimit = *ops;
+  return kdf;
+}
+
+CredentialArgs decryption_args(Paths keys, Paths identities, Passphrase passphrase) {
+  return CredentialArgs{std::move(keys), std::move(identities), {}, {}, std::move(passphrase)};
+}
+
+void encrypt_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
+                  const core::EncryptOptions& options, bool force) {
+  const std::vector<core::Credential> credentials = encryption_credentials(args);
+  const std::unique_ptr<io::FdReader> in = io::open_input(src);
+  io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::owner_only);
+  core::encrypt_stream(*in, out, credentials, options);
+  out.commit();
+}
+
+void decrypt_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
+                  unsigned threads, bool force) {
+  const std::vector<core::Credential> credentials = decryption_credentials(args);
+  const std::unique_ptr<io::FdReader> in = io::open_input(src);
+  io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::umask);
+  core::DecryptOptions options;
+  options.threads = threads;
+  core::decrypt_stream(*in, out, credentials, options);
+  out.commit();
+}
+
+std::uint64_t verify_file(const std::string& src, const CredentialArgs& args, unsigned threads) {
+  const std::vector<core::Credential> credentials = decryption_credentials(args);
+  const std::unique_ptr<io::FdReader> in = io::open_input(src);
+  core::DecryptOptions options;
+  options.threads = threads;
+  return core::verify_stream(*in, credentials, options).plaintext_bytes;
+}
+
+std::string info(const std::string& src) {
+  const std::unique_ptr<io::FdReader> in = io::open_input(src);
+  return core::describe_header(*in);
+}
+
+std::optional<std::string> keygen(const std::string& path, bool identity, bool force) {
+  app::KeygenArgs args;
+  args.output = path;
+  args.force = force;
+  args.identity = identity;
+  if (path.empty() || path == "-")
+    throw core::Error(core::ErrorKind::usage, "keygen needs a path", "secrets are written to a 0600 file");
+  if (!identity) {
+    app::run_keygen(args);
+    return std::nullopt;
+  }
+  app::run_keygen_identity(args);
+  return app::recipient_text(app::read_identity_files({path}).front());
+}
+
+std::vector<std::string> recipients(const Paths& identity_files) {
+  std::vector<std::string> out;
+  for (const core::Identity& identity : app::read_identity_files(identity_files))
+    out.push_back(app::recipient_text(identity));
+  return out;
+}
+
+}  // namespace
+}  // namespace pcrypt::python
+
+PYBIND11_MODULE(_pcrypt, m) {
+  using namespace pcrypt;
+  using namespace pcrypt::python;
+  m.doc() = "pcrypt's C++ core; use the pcrypt package, not this module";
+
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const core::Error& e) {
+      raise_pcrypt_error(e.exit_code(), e.what(), e.hint());
+    } catch (const io::IoError& e) {
+      raise_pcrypt_error(static_cast<int>(core::ErrorKind::io), e.what(), "");
+    }
+  });
+
+  const auto release = py::call_guard<py::gil_scoped_release>();
+  const auto no_passphrase = Passphrase();
+  m.attr("HEADER_PROBE_BYTES") = kHeaderProbeBytes;
+
+  m.def(
+      "encrypt",
+      [](const std::string& src, const std::string& dst, Paths keys, Paths recipient_list,
+         Paths recipient_files, Passphrase passphrase, std::size_t chunk_size, unsigned threads, bool force,
+         std::optional<std::uint64_t> kdf_memory, std::optional<std::uint64_t> kdf_ops) {
+        core::EncryptOptions options;
+        options.chunk_size = chunk_size;
+        options.threads = threads;
+        options.kdf = kdf_params(kdf_memory, kdf_ops);
+        encrypt_file(src, dst,
+                     CredentialArgs{std::move(keys),
+                                    {},
+                                    std::move(recipient_list),
+                                    std::move(recipient_files),
+                                    std::move(passphrase)},
+                     options, force);
+      },
+      py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("keys") = Paths(),
+      py::arg("recipients") = Paths(), py::arg("recipient_files") = Paths(),
+      py::arg("passphrase") = no_passphrase, py::arg("chunk_size") = core::kDefaultChunkSize,
+      py::arg("threads") = 0u, py::arg("force") = false,
+      py::arg("kdf_memory") = std::optional<std::uint64_t>(),
+      py::arg("kdf_ops") = std::optional<std::uint64_t>(), release);
+  m.def(
+      "decrypt",
+      [](const std::string& src, const std::string& dst, Paths keys, Paths identities, Passphrase passphrase,
+         unsigned threads, bool force) {
+        decrypt_file(src, dst, decryption_args(std::move(keys), std::move(identities), std::move(passphrase)),
+                     threads, force);
+      },
+      py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("keys") = Paths(),
+      py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase, py::arg("threads") = 0u,
+      py::arg("force") = false, release);
+  m.def(
+      "verify",
+      [](const std::string& src, Paths keys, Paths identities, Passphrase passphrase, unsigned threads) {
+        return verify_file(
+            src, decryption_args(std::move(keys), std::move(identities), std::move(passphrase)), threads);
+      },
+      py::arg("src"), py::kw_only(), py::arg("keys") = Paths(), py::arg("identities") = Paths(),
+      py::arg("passphrase") = no_passphrase, py::arg("threads") = 0u, release);
+  m.def("info", &info, py::arg("src"), release);
+  m.def("keygen", &keygen, py::arg("path"), py::kw_only(), py::arg("identity") = false,
+        py::arg("force") = false, release);
+  m.def("recipients", &recipients, py::arg("identity_files"), release);
+
+  py::class_<LocalFile>(m, "LocalFile")
+      .def(py::init<const std::string&>(), py::arg("path"), release)
+      .def_property_readonly("size", &LocalFile::size)
+      .def(
+          "pread",
+          [](const LocalFile& file, std::uint64_t offset, std::size_t n) {
+            std::string bytes(n, '\0');
+            {
+              py::gil_scoped_release unlocked;
+              bytes.resize(file.access().read_at(offset, reinterpret_cast<std::uint8_t*>(bytes.data()), n));
+            }
+            return py::bytes(bytes);
+          },
+          py::arg("offset"), py::arg("n"));
+
+  py::class_<Decryptor>(m, "Decryptor")
+      .def(py::init([](const py::object& prefix, Paths keys, Paths identities, Passphrase passphrase) {
+             // The prefix is copied: the Argon2id run below must not hold the GIL, nor a Python buffer.
+             std::vector<std::uint8_t> bytes;
+             {
+               Buffer view(prefix, false);
+               bytes.assign(view.bytes().begin(), view.bytes().end());
+             }
+             py::gil_scoped_release unlocked;
+             const CredentialArgs args =
+                 decryption_args(std::move(keys), std::move(identities), std::move(passphrase));
+             return std::make_unique<Decryptor>(bytes, decryption_credentials(args),
+                                                core::default_kdf_ceiling());
+           }),
+           py::arg("header_prefix"), py::kw_only(), py::arg("keys") = Paths(),
+           py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase)
+      .def_property_readonly("header_bytes", &Decryptor::header_bytes)
+      .def_property_readonly("chunk_size", &Decryptor::chunk_size)
+      .def("plaintext_size", &Decryptor::plaintext_size, py::arg("file_size"))
+      .def("covering", &Decryptor::covering, py::arg("offset"), py::arg("length"), py::arg("file_size"))
+      .def(
+          "read_file_into",
+          [](Decryptor& d, const LocalFile& file, std::uint64_t offset, const py::object& out,
+             unsigned threads) {
+            Buffer view(out, true);
+            py::gil_scoped_release unlocked;
+            return d.read_into(file.access(), offset, view.bytes(), threads);
+          },
+          py::arg("file"), py::arg("offset"), py::arg("out"), py::arg("threads") = 0u)
+      .def(
+          "read_window_into",
+          [](Decryptor& d, const py::object& window, std::uint64_t window_start, std::uint64_t file_size,
+             std::uint64_t offset, const py::object& out, unsigned threads) {
+            Buffer source(window, false);
+            Buffer view(out, true);
+            py::gil_scoped_release unlocked;
+            const FileWindow file(source.bytes(), window_start, file_size);
+            return d.read_into(file, offset, view.bytes(), threads);
+          },
+          py::arg("window"), py::arg("window_start"), py::arg("file_size"), py::arg("offset"), py::arg("out"),
+          py::arg("threads") = 0u);
+
+  py::class_<Sealer>(m, "Sealer")
+      .def(py::init([](Paths keys, Paths recipient_list, Paths recipient_files, Passphrase passphrase,
+                       std::size_t chunk_size, unsigned threads, std::optional<std::uint64_t> kdf_memory,
+                       std::optional<std::uint64_t> kdf_ops) {
+             py::gil_scoped_release unlocked;
+             core::EncryptOptions options;
+             options.chunk_size = chunk_size;
+             options.threads = threads;
+             options.kdf = kdf_params(kdf_memory, kdf_ops);
+             const CredentialArgs args{std::move(keys),
+                                       {},
+                                       std::move(recipient_list),
+                                       std::move(recipient_files),
+                                       std::move(passphrase)};
+             return std::make_unique<Sealer>(encryption_credentials(args), options);
+           }),
+           py::kw_only(), py::arg("keys") = Paths(), py::arg("recipients") = Paths(),
+           py::arg("recipient_files") = Paths(), py::arg("passphrase") = no_passphrase,
+           py::arg("chunk_size") = core::kDefaultChunkSize, py::arg("threads") = 0u,
+           py::arg("kdf_memory") = std::optional<std::uint64_t>(),
+           py::arg("kdf_ops") = std::optional<std::uint64_t>())
+      .def_property_readonly("header",
+                             [](const Sealer& s) {
+                               return py::bytes(reinterpret_cast<const char*>(s.header().data()),
+                                                s.header().size());
+                             })
+      .def_property_readonly("chunk_size", &Sealer::chunk_size)
+      .def_property_readonly("finished", &Sealer::finished)
+      .def(
+          "seal",
+          [](Sealer& s, const py::object& data, bool last) {
+            Buffer in(data, false);
+            const std::size_t size = s.sealed_size(in.bytes().size(), last);
+            py::bytes out(nullptr, size);
+            auto* dst = reinterpret_cast<std::uint8_t*>(PyBytes_AsString(out.ptr()));
+            {
+              py::gil_scoped_release unlocked;
+              s.seal(in.bytes().data(), in.bytes().size(), last, dst);
+            }
+            return out;
+          },
+          py::arg("data"), py::arg("last") = false);
+
+  py::class_<io::AtomicFileWriter>(m, "AtomicOutput")
+      .def(py::init([](const std::string& path, bool force, bool owner_only) {
+             return std::make_unique<io::AtomicFileWriter>(
+                 path, force, io::TempFile::unnamed_if_supported,
+                 owner_only ? io::Permissions::owner_only : io::Permissions::umask);
+           }),
+           py::arg("path"), py::kw_only(), py::arg("force") = false, py::arg("owner_only") = true, release)
+      .def(
+          "write",
+          [](io::AtomicFileWriter& out, const py::object& data) {
+            Buffer in(data, false);
+            py::gil_scoped_release unlocked;
+            out.write(in.bytes().data(), in.bytes().size());
+            return in.bytes().size();
+          },
+          py::arg("data"))
+      .def("commit", &io::AtomicFileWriter::commit, release);
+}
