@@ -106,10 +106,13 @@ std::vector<Credential> credentials_of(const Vector& v) {
   for (const std::string& id : v.identities)
     for (pcrypt::core::Identity& i : pcrypt::core::parse_identity_file(id + "\n", v.name))
       out.push_back(Credential::of(std::move(i)));
-  for (const std::string& p : v.passphrases)
-    out.emplace_back(
-        Credential::Kind::passphrase,
-        pcrypt::SecretBytes(std::span(reinterpret_cast<const std::uint8_t*>(p.data()), p.size())));
+  for (const std::string& p : v.passphrases) {
+    // Built in place, as in python/src/credentials.cc (GCC 12 misfires on a moved temporary).
+    Credential& passphrase = out.emplace_back();
+    passphrase.kind = Credential::Kind::passphrase;
+    passphrase.secret =
+        pcrypt::SecretBytes(std::span(reinterpret_cast<const std::uint8_t*>(p.data()), p.size()));
+  }
   return out;
 }
 

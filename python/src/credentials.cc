@@ -29,7 +29,11 @@ std::vector<core::Credential> gather(const CredentialArgs& args, app::Passphrase
     if (args.passphrase->empty()) throw usage("empty passphrase", "give a non-empty passphrase=");
     SecretBytes secret(args.passphrase->size());
     std::copy(args.passphrase->begin(), args.passphrase->end(), secret.data());
-    credentials.emplace_back(core::Credential::Kind::passphrase, std::move(secret));
+    // Built in place: moving a temporary Credential makes GCC 12 warn (-Wmaybe-uninitialized) about the
+    // disengaged optional<Identity> inside it, and clang 14 has no parenthesized aggregate init.
+    core::Credential& passphrase = credentials.emplace_back();
+    passphrase.kind = core::Credential::Kind::passphrase;
+    passphrase.secret = std::move(secret);
   }
   return credentials;
 }
