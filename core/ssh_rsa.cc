@@ -106,6 +106,9 @@ struct ParamBuilder {
 
 std::vector<std::uint8_t> public_blob(std::span<const std::uint8_t> e, std::span<const std::uint8_t> n) {
   std::vector<std::uint8_t> out;
+  // Reserved whole (4-byte lengths, a possible 0x00 pad): piecemeal growth makes GCC 12 at -O3 report a
+  // false overread.
+  out.reserve(3 * 4 + type_name.size() + e.size() + 1 + n.size() + 1);
   ssh_wire::put_string(out,
                        std::span(reinterpret_cast<const std::uint8_t*>(type_name.data()), type_name.size()));
   ssh_wire::put_positive_mpint(out, e);

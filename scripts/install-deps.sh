@@ -2,9 +2,10 @@
 # Installs pcrypt's build and test dependencies from Debian/Ubuntu packages (skips what is already there).
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev
-  libssl-dev # OpenSSL libcrypto: RSA-OAEP (ssh-rsa recipients), AES-CTR/GCM of passphrase-protected SSH keys
+  # OpenSSL 3.0 libcrypto: RSA-OAEP (ssh-rsa recipients), AES-CTR/GCM of passphrase-protected SSH keys, and
+  # HKDF, HMAC, scrypt, ChaCha20-Poly1305 for age files (core/age/)
+  libssl-dev
   valgrind # the portable engine's constant-time test runs itself under memcheck
-  libssl-dev # OpenSSL 3.0 libcrypto: HKDF, HMAC, scrypt, ChaCha20-Poly1305 for age files (core/age/)
   zlib1g-dev # the CCTV age vectors are partly zlib-compressed (tests/test_age_cctv.cc)
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
   dpkg-dev file # cpack's .deb: dpkg-shlibdeps computes its dependencies, file(1) finds the binaries to strip
