@@ -1,4 +1,4 @@
-// `pcrypt decrypt --offset N --length M`: one plaintext byte range (core/range.h).
+// `pcrypt decrypt --offset N --length M`: one plaintext byte range (core/range.h), of a pcrypt or age file.
 #include <spdlog/spdlog.h>
 
 #include <optional>
@@ -9,6 +9,7 @@
 #include "app/endpoints.h"
 #include "app/progress.h"
 #include "app/report.h"
+#include "core/age/file.h"
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "core/keys.h"
@@ -35,7 +36,6 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
   const std::string out_path = !args.output_given || is_standard_stream(args.output) ? "" : args.output;
   Input input = open_decrypt_input(args.file, out_path, args.force);
   DecryptionInput opened(args, *input.reader, input.name);
-  opened.require_pcrypt("--offset/--length");
 
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("decrypting", std::nullopt,
@@ -44,19 +44,31 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
                                          [&progress](std::uint64_t bytes) { progress.update(bytes); }};
   core::RangeResult result;
   try {
-    // The header was parsed once, by `opened`; its reading left `input` at the payload, so the records are
-    // read from `input` itself and nothing needs the header's bytes replayed.
-    const core::ParsedHeader& parsed = opened.parsed();
-    const SecretBytes file_key = core::unlock_file_key(parsed, opened.credentials(), options.kdf_ceiling);
-    io::PositionalReader* file = input.reader->positional();
+    // The header was parsed once, by `opened`; its reading left the input at the payload (an age file's
+    // after its nonce), so the records are read from there and nothing needs the header's bytes replayed.
+    io::Reader* rest = input.reader.get();
+    std::optional<core::KeyedPayload> payload;
+    if (opened.is_age()) {
+      core::age::AgeInput& age = opened.age();
+      const core::age::DecryptOptions age_options = age_decrypt_options(args);
+      const SecretBytes file_key = core::age::unlock(age, opened.credentials(), age_options.max_scrypt_log2);
+      payload.emplace(core::age::open_payload(age, file_key, age_options.backend));
+      // Armor's offsets are not the payload's: an armored file is read in order, through its decoder.
+      rest = &age.rest();
+    } else {
+      const core::ParsedHeader& parsed = opened.parsed();
+      payload.emplace(core::keyed_payload(
+          parsed, core::unlock_file_key(parsed, opened.credentials(), options.kdf_ceiling), options.engine));
+    }
+    io::PositionalReader* file = opened.is_age() && opened.age().armored() ? nullptr : rest->positional();
     // Positional reads take the header at offset 0; input that starts elsewhere (standard input left
     // mid-file by another program) is read in order.
-    if (file != nullptr && file->position() == parsed.total_bytes()) {
+    if (file != nullptr && file->position() == payload->layout.payload_offset) {
       spdlog::info("reading the range's records in place (pread)");
-      result = core::decrypt_range(*file, parsed, file_key, range, *out, range_options);
+      result = core::decrypt_range(*file, *payload, range, *out, range_options);
     } else {
       spdlog::info("reading the input in order, discarding the records before the range unauthenticated");
-      result = core::decrypt_range_stream(*input.reader, parsed, file_key, range, *out, range_options);
+      result = core::decrypt_range_stream(*rest, *payload, range, *out, range_options);
     }
   } catch (const core::Error& e) {
     if (e.kind() == core::ErrorKind::header || e.kind() == core::ErrorKind::payload)

@@ -160,13 +160,6 @@ class RangeWriter final : public io::Writer {
   std::uint64_t written_ = 0;
 };
 
-// A file key given from outside (another machine unlocked the header) must belong to this header.
-void check_file_key(const ParsedHeader& header, const SecretBytes& file_key) {
-  if (file_key.size() != kFileKeyBytes || !header_mac_matches(file_key, header))
-    throw Error(ErrorKind::header, "wrong key or passphrase, or the header was modified",
-                "the file key does not authenticate this header");
-}
-
 Error past_the_end(std::uint64_t offset, std::uint64_t plaintext_bytes) {
   return Error(ErrorKind::usage,
                "offset " + std::to_string(offset) + " is past the end of the plaintext (" +
@@ -180,6 +173,15 @@ PipelineConfig pipeline_config(const RangeOptions& options) {
 }
 
 }  // namespace
+
+KeyedPayload keyed_payload(const ParsedHeader& header, const SecretBytes& file_key,
+                           const aes::Engine* engine) {
+  if (file_key.size() != kFileKeyBytes || !header_mac_matches(file_key, header))
+    throw Error(ErrorKind::header, "wrong key or passphrase, or the header was modified",
+                "the file key does not authenticate this header");
+  return KeyedPayload{PayloadLayout{header.header.chunk_size, header.total_bytes()},
+                      payload_cipher(engine_for(engine), file_key)};
+}
 
 UnlockedHeader unlock_header(io::Reader& in, const std::vector<Credential>& credentials,
                              const KdfLimits& ceiling) {
@@ -204,11 +206,10 @@ struct RangePlan {
   bool has_final() const { return last == records - 1; }
 };
 
-RangePlan plan_range(const io::PositionalReader& file, const ParsedHeader& header,
-                     const SecretBytes& file_key, const ByteRange& range, RangeResult& result) {
-  check_file_key(header, file_key);
+RangePlan plan_range(const io::PositionalReader& file, const PayloadLayout& layout, const ByteRange& range,
+                     RangeResult& result) {
   RangePlan plan;
-  plan.layout = PayloadLayout{header.header.chunk_size, header.total_bytes()};
+  plan.layout = layout;
   const std::uint64_t chunk = plan.layout.chunk_size;
   plan.file_bytes = file.size();
   const std::uint64_t payload_bytes =
@@ -237,17 +238,21 @@ RangePlan plan_range(const io::PositionalReader& file, const ParsedHeader& heade
 RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& header,
                           const SecretBytes& file_key, const ByteRange& range, io::Writer& out,
                           const RangeOptions& options) {
+  return decrypt_range(file, keyed_payload(header, file_key, options.engine), range, out, options);
+}
+
+RangeResult decrypt_range(const io::PositionalReader& file, const KeyedPayload& payload,
+                          const ByteRange& range, io::Writer& out, const RangeOptions& options) {
   RangeResult result;
-  const RangePlan plan = plan_range(file, header, file_key, range, result);
+  const RangePlan plan = plan_range(file, payload.layout, range, result);
   if (plan.nothing_to_read) return result;
   // When the final record is among them, the slice runs to the end of the file, whose size the pipeline
   // checks.
   const PayloadLayout& layout = plan.layout;
   FileSlice slice(file, layout.record_offset(plan.first),
                   plan.has_final() ? plan.file_bytes : layout.record_offset(plan.last + 1), plan.has_final());
-  const ChunkCipher cipher = payload_cipher(engine_for(options.engine), file_key);
   const bool file_continues = !plan.has_final();  // RangeCodec keeps a reference to it
-  const RangeCodec codec(cipher, layout, plan.first, plan.first, file_continues);
+  const RangeCodec codec(payload.cipher, layout, plan.first, plan.first, file_continues);
   RangeWriter writer(out, range.offset - plan.first * layout.chunk_size, plan.end - range.offset);
   const PipelineStats stats = run_pipeline(codec, slice, writer, pipeline_config(options));
   result.records_opened = stats.chunks;
@@ -258,13 +263,18 @@ RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& 
 RangeResult decrypt_range_into(const io::PositionalReader& file, const ParsedHeader& header,
                                const SecretBytes& file_key, std::uint64_t offset, std::span<std::uint8_t> out,
                                const RangeOptions& options) {
+  return decrypt_range_into(file, keyed_payload(header, file_key, options.engine), offset, out, options);
+}
+
+RangeResult decrypt_range_into(const io::PositionalReader& file, const KeyedPayload& payload,
+                               std::uint64_t offset, std::span<std::uint8_t> out,
+                               const RangeOptions& options) {
   RangeResult result;
-  const RangePlan plan = plan_range(file, header, file_key, ByteRange{offset, out.size()}, result);
+  const RangePlan plan = plan_range(file, payload.layout, ByteRange{offset, out.size()}, result);
   if (plan.nothing_to_read) return result;
   const PayloadLayout& layout = plan.layout;
   const std::uint64_t chunk = layout.chunk_size;
-  const ChunkCipher cipher = payload_cipher(engine_for(options.engine), file_key);
-  const PayloadRecords records(cipher, layout);
+  const PayloadRecords records(payload.cipher, layout);
 
   // Opens records [begin, end) in order and puts what the range wants of each into `out`; returns the first
   // error instead of throwing, so that the runs of several threads can be compared by record order. A record
@@ -331,8 +341,12 @@ RangeResult decrypt_range_into(const io::PositionalReader& file, const ParsedHea
 
 RangeResult decrypt_range_stream(io::Reader& in, const ParsedHeader& header, const SecretBytes& file_key,
                                  const ByteRange& range, io::Writer& out, const RangeOptions& options) {
-  check_file_key(header, file_key);
-  const PayloadLayout layout{header.header.chunk_size, header.total_bytes()};
+  return decrypt_range_stream(in, keyed_payload(header, file_key, options.engine), range, out, options);
+}
+
+RangeResult decrypt_range_stream(io::Reader& in, const KeyedPayload& payload, const ByteRange& range,
+                                 io::Writer& out, const RangeOptions& options) {
+  const PayloadLayout& layout = payload.layout;
   const std::uint64_t chunk = layout.chunk_size;
   const std::uint64_t first = range.offset / chunk;
   // Read up to the record holding the range's last byte (the one holding the offset for an empty range);
@@ -343,8 +357,7 @@ RangeResult decrypt_range_stream(io::Reader& in, const ParsedHeader& header, con
     if (last < UINT64_MAX / layout.record_bytes() - 1) limit = (last + 1) * layout.record_bytes();
   }
   PayloadWindow window(in, limit);
-  const ChunkCipher cipher = payload_cipher(engine_for(options.engine), file_key);
-  const RangeCodec codec(cipher, layout, 0, first, window.continues());
+  const RangeCodec codec(payload.cipher, layout, 0, first, window.continues());
   RangeWriter writer(out, range.offset, range.length);
   const PipelineStats stats = run_pipeline(codec, window, writer, pipeline_config(options));
   RangeResult result;

@@ -1,8 +1,10 @@
-// Decrypting one byte range of a pcrypt file's plaintext (FORMAT.md §4 makes every record's place known from
-// the chunk size alone): only the records that hold the range are read and authenticated, and every byte
-// written is authenticated. Made for programs that want part of a large file, and for jobs that decrypt one
-// file by ranges on many machines: unlock the header once (unlock_header), hand each job the parsed header
-// and the file key, and let each call decrypt_range on its own copy of the file.
+// Decrypting one byte range of a file's plaintext (FORMAT.md §4 makes every record's place known from the
+// chunk size alone; age's payload is laid out the same way, in 64 KiB chunks): only the records that hold the
+// range are read and authenticated, and every byte written is authenticated. Made for programs that want part
+// of a large file, and for jobs that decrypt one file by ranges on many machines: unlock the header once
+// (unlock_header), hand each job the parsed header and the file key, and let each call decrypt_range on its
+// own copy of the file. The range functions are format-blind: they take a KeyedPayload, which
+// keyed_payload() makes for a pcrypt file and core::age::keyed_payload (core/age/payload.h) for an age file.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include "core/credential.h"
 #include "core/format.h"
 #include "core/keys.h"
+#include "core/payload.h"
 #include "io/stream.h"
 
 namespace pcrypt::core {
@@ -29,7 +32,7 @@ struct ByteRange {
 
 struct RangeOptions {
   unsigned threads = 0;                 // pipeline workers; 0 = online cores
-  const aes::Engine* engine = nullptr;  // nullptr = aes::best_engine()
+  const aes::Engine* engine = nullptr;  // a pcrypt payload's (with a header and key); nullptr = best
   std::function<void(std::uint64_t)> progress;
 };
 
@@ -43,6 +46,17 @@ struct UnlockedHeader {
 // 1-6): Error(header) for a malformed header, wrong credentials or a modified header.
 UnlockedHeader unlock_header(io::Reader& in, const std::vector<Credential>& credentials,
                              const KdfLimits& ceiling);
+
+// An unlocked payload: where its records lie in the file and the cipher that opens them.
+struct KeyedPayload {
+  PayloadLayout layout;
+  ChunkCipher cipher;
+};
+
+// A pcrypt file's: Error(header) if `file_key` does not authenticate `header` (a key from outside, e.g.
+// unlocked on another machine, must belong to this header). engine nullptr = aes::best_engine().
+KeyedPayload keyed_payload(const ParsedHeader& header, const SecretBytes& file_key,
+                           const aes::Engine* engine = nullptr);
 
 // What a range read did.
 struct RangeResult {
@@ -59,6 +73,8 @@ struct RangeResult {
 // checked, so a file cut short is detected (Error(payload)). Records outside the range are neither read nor
 // authenticated: damage there goes unnoticed. Error(usage) naming the plaintext size if range.offset is past
 // the end; Error(payload) if the file's length is one no complete payload has.
+RangeResult decrypt_range(const io::PositionalReader& file, const KeyedPayload& payload,
+                          const ByteRange& range, io::Writer& out, const RangeOptions& options);
 RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& header,
                           const SecretBytes& file_key, const ByteRange& range, io::Writer& out,
                           const RangeOptions& options);
@@ -70,6 +86,9 @@ RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& 
 // and nothing to start when options.threads is 1: the calling thread preads each record into its place in
 // `out` and opens it there (records at the range's edges through a scratch record). With more threads each
 // takes a contiguous run of the records; the first failing record in file order is the error reported.
+RangeResult decrypt_range_into(const io::PositionalReader& file, const KeyedPayload& payload,
+                               std::uint64_t offset, std::span<std::uint8_t> out,
+                               const RangeOptions& options);
 RangeResult decrypt_range_into(const io::PositionalReader& file, const ParsedHeader& header,
                                const SecretBytes& file_key, std::uint64_t offset, std::span<std::uint8_t> out,
                                const RangeOptions& options);
@@ -81,6 +100,8 @@ RangeResult decrypt_range_into(const io::PositionalReader& file, const ParsedHea
 // an offset past the end is found by reading to the end (and, unlike the seekable case, after checking the
 // final record). With length 0 the record holding the offset is still read, to find whether it exists.
 // RangeResult::plaintext_bytes is 0 unless the input ended.
+RangeResult decrypt_range_stream(io::Reader& in, const KeyedPayload& payload, const ByteRange& range,
+                                 io::Writer& out, const RangeOptions& options);
 RangeResult decrypt_range_stream(io::Reader& in, const ParsedHeader& header, const SecretBytes& file_key,
                                  const ByteRange& range, io::Writer& out, const RangeOptions& options);
 

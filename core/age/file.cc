@@ -41,14 +41,23 @@ SecretBytes unlock(const AgeInput& input, const std::vector<Credential>& credent
   return file_key;
 }
 
+KeyedPayload open_payload(AgeInput& input, const SecretBytes& file_key, ChaChaBackend backend) {
+  PayloadNonce nonce{};
+  std::size_t got = 0;
+  while (got < nonce.size()) {
+    const std::size_t n = input.rest().read(nonce.data() + got, nonce.size() - got);
+    if (n == 0)
+      throw Error(ErrorKind::header, "malformed age file: it ends before the 16-byte payload nonce");
+    got += n;
+  }
+  return KeyedPayload{payload_layout(input.header().total_bytes), payload_cipher(file_key, nonce, backend)};
+}
+
 PipelineStats decrypt_payload(AgeInput& input, const SecretBytes& file_key, io::Writer& out,
                               const DecryptOptions& options) {
-  PayloadNonce nonce{};
-  if (input.rest().read(nonce.data(), nonce.size()) != nonce.size())
-    throw Error(ErrorKind::header, "malformed age file: it ends before the 16-byte payload nonce");
-  const ChunkCipher cipher = payload_cipher(file_key, nonce, options.backend);
-  return run_pipeline(PayloadCodec(Direction::open, cipher, payload_layout(input.header().total_bytes)),
-                      input.rest(), out, PipelineConfig{options.threads, options.progress});
+  const KeyedPayload payload = open_payload(input, file_key, options.backend);
+  return run_pipeline(PayloadCodec(Direction::open, payload.cipher, payload.layout), input.rest(), out,
+                      PipelineConfig{options.threads, options.progress});
 }
 
 PipelineStats decrypt_stream(AgeInput& input, io::Writer& out, const std::vector<Credential>& credentials,

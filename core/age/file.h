@@ -16,6 +16,7 @@
 #include "core/age/stanzas.h"
 #include "core/credential.h"
 #include "core/pipeline.h"
+#include "core/range.h"
 #include "io/stream.h"
 
 namespace pcrypt::core::age {
@@ -68,7 +69,11 @@ class AgeInput {
 SecretBytes unlock(const AgeInput& input, const std::vector<Credential>& credentials,
                    unsigned max_scrypt_log2);
 
-// Reads the payload nonce (Error(header) if the input ends first) and runs the payload through the pipeline.
+// Reads the payload nonce (Error(header) if the input ends first), leaving input.rest() at record 0: the
+// payload's layout and cipher, for range reads (core/range.h). `file_key` comes from unlock.
+KeyedPayload open_payload(AgeInput& input, const SecretBytes& file_key, ChaChaBackend backend);
+
+// open_payload, then the whole payload through the pipeline.
 PipelineStats decrypt_payload(AgeInput& input, const SecretBytes& file_key, io::Writer& out,
                               const DecryptOptions& options);
 

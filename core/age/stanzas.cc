@@ -11,6 +11,7 @@
 #include "core/age/base64.h"
 #include "core/age/primitives.h"
 #include "core/error.h"
+#include "core/ssh_rsa.h"
 
 namespace pcrypt::core::age {
 namespace {
@@ -18,6 +19,7 @@ namespace {
 constexpr std::string_view kX25519Label = "age-encryption.org/v1/X25519";
 constexpr std::string_view kScryptLabel = "age-encryption.org/v1/scrypt";
 constexpr std::string_view kSshEd25519Label = "age-encryption.org/v1/ssh-ed25519";
+constexpr std::string_view kSshRsaLabel = "age-encryption.org/v1/ssh-rsa";  // the OAEP label
 constexpr std::string_view kPostQuantumType = "mlkem768x25519";
 
 using Key32 = std::span<const std::uint8_t, 32>;
@@ -101,11 +103,30 @@ Unwrapped unwrap_ssh_ed25519(const Stanza& s, const Identity& id) {
   const auto share = decode_arg(s, 2, 32, "the ephemeral share");
   if (s.args[1] != ssh_tag(id.blob)) return std::nullopt;  // addressed to another key
   check_body(s);
-  const auto shared = agree(id.secret.data(), share.data());
+  // A passphrase-protected key is unlocked here, once a stanza is addressed to it, and not before.
+  const Identity& key = id.unlock ? id.unlock() : id;
+  const auto shared = agree(key.secret.data(), share.data());
   if (!shared) bad_stanza("ssh-ed25519", "the shared secret is all zero (a low-order share)");
   const auto tweaked = agree(ssh_tweak(id.blob).data(), shared->data());
   if (!tweaked) bad_stanza("ssh-ed25519", "the shared secret is all zero (a low-order share)");
   return open_body(wrap_key(*tweaked, share.data(), id.public_key.data(), kSshEd25519Label), s);
+}
+
+// ssh-rsa TAG, body = RSA-OAEP-SHA-256(file key, label "age-encryption.org/v1/ssh-rsa"), one modulus long.
+Unwrapped unwrap_ssh_rsa(const Stanza& s, const Identity& id) {
+  if (s.args[0] != "ssh-rsa" || id.kind != Identity::Kind::ssh_rsa) return std::nullopt;
+  if (s.args.size() != 2) bad_stanza("ssh-rsa", "it must have exactly one argument after its type");
+  decode_arg(s, 1, 4, "the tag");
+  if (s.args[1] != ssh_tag(id.blob)) return std::nullopt;  // addressed to another key
+  const Identity& key = id.unlock ? id.unlock() : id;
+  if (!key.rsa) return std::nullopt;
+  if (s.body.size() != key.rsa->modulus_bytes())
+    bad_stanza("ssh-rsa", "the wrapped file key is " + std::to_string(s.body.size()) + " bytes, not " +
+                              std::to_string(key.rsa->modulus_bytes()) + " (the key's modulus)");
+  std::optional<SecretBytes> file_key = key.rsa->oaep_decrypt(s.body, kSshRsaLabel);
+  // A tag is 4 bytes: another key may share it, so a body that does not open is not this key's.
+  if (!file_key || file_key->size() != kFileKeyBytes) return std::nullopt;
+  return file_key;
 }
 
 // "^[1-9][0-9]*$", at most kMaxScryptLog2.
@@ -140,6 +161,7 @@ Unwrapped try_stanza(const Stanza& s, const Credential& c, unsigned max_log2) {
   if (c.kind == Credential::Kind::passphrase) return unwrap_scrypt(s, c.secret, max_log2);
   if (c.kind != Credential::Kind::identity || !c.identity) return std::nullopt;
   if (auto k = unwrap_x25519(s, *c.identity)) return k;
+  if (auto k = unwrap_ssh_rsa(s, *c.identity)) return k;
   return unwrap_ssh_ed25519(s, *c.identity);
 }
 
@@ -162,6 +184,10 @@ Stanza wrap_x25519_like(const SecretBytes& file_key, const PublicKey32& recipien
                      wrap_key(*shared, share.data(), recipient.data(), kSshEd25519Label), file_key);
   return seal_body({"X25519", encode_base64_raw(share)},
                    wrap_key(*shared, share.data(), recipient.data(), kX25519Label), file_key);
+}
+
+Stanza wrap_ssh_rsa(const SecretBytes& file_key, const ssh_rsa::PublicKey& key) {
+  return Stanza{{"ssh-rsa", ssh_tag(key.blob)}, ssh_rsa::oaep_encrypt(key, file_key.span(), kSshRsaLabel)};
 }
 
 Stanza wrap_scrypt(const SecretBytes& file_key, const SecretBytes& passphrase, unsigned log2) {
@@ -222,9 +248,7 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
         else if (const auto* ssh = std::get_if<SshEd25519Recipient>(&*c.recipient))
           stanzas.push_back(wrap_x25519_like(file_key, ssh->public_key, &ssh->blob));
         else
-          throw Error(ErrorKind::usage, "ssh-rsa recipients are not supported in age files yet",
-                      "encrypt to it in pcrypt's format (without --format age), or to an age1... or "
-                      "ssh-ed25519 recipient");
+          stanzas.push_back(wrap_ssh_rsa(file_key, std::get<SshRsaRecipient>(*c.recipient).key));
         break;
       case Credential::Kind::key_file:  // refused by check_credential_mix
       case Credential::Kind::identity:

@@ -1,14 +1,12 @@
-// age's native recipient stanzas and the rules on using them (C2SP age.md "Native recipient types"; the
-// ssh-ed25519 type is the reference implementation's, specified in docs/FORMAT.md "age format"):
-//   X25519       -> X25519 SHARE            wrap key HKDF(X25519(e, R), salt = E || R,
-//   "age-encryption.org/v1/X25519") scrypt       -> scrypt SALT LOG2N       wrap key scrypt(N = 2^LOG2N, r =
-//   8, p = 1,
-//                                                      salt = "age-encryption.org/v1/scrypt" || SALT)
-//   ssh-ed25519  -> ssh-ed25519 TAG SHARE   TAG = SHA-256(SSH public key blob)[:4]; the X25519 secret is
-//   tweaked
-// Every body is ChaCha20-Poly1305(wrap key, nonce 0, 16-byte file key), exactly 32 bytes.
-// ssh-rsa (RSA-OAEP-SHA-256, label "age-encryption.org/v1/ssh-rsa") is left for the RSA implementation on
-// its way (core's RSA-OAEP, not a second one here): its stanzas are skipped like any unknown type today.
+// age's native recipient stanzas and the rules on using them (C2SP age.md "Native recipient types"; the ssh
+// types are the reference implementation's, specified in docs/FORMAT.md "age format"). Each credential makes:
+//  - X25519: "X25519 SHARE"; wrap key = HKDF(X25519(e, R), salt = E || R, "age-encryption.org/v1/X25519");
+//  - scrypt: "scrypt SALT LOG2N"; wrap key = scrypt(N = 2^LOG2N, r = 8, p = 1,
+//    salt = "age-encryption.org/v1/scrypt" || SALT);
+//  - ssh-ed25519: "ssh-ed25519 TAG SHARE", TAG = SHA-256(SSH public key blob)[:4]; the X25519 secret is
+//    tweaked;
+//  - ssh-rsa: "ssh-rsa TAG"; the body is RSA-OAEP-SHA-256(file key, label "age-encryption.org/v1/ssh-rsa").
+// The other bodies are ChaCha20-Poly1305(wrap key, nonce 0, 16-byte file key), exactly 32 bytes.
 #pragma once
 
 #include <vector>
