@@ -219,6 +219,10 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
   cmd->add_option("--max-kdf-ops", a.max_kdf_ops, "Refuse to open passphrase slots with more than N passes")
       ->type_name("N")
       ->check(kNonEmpty);
+  cmd->add_option("--max-work-factor", a.max_work_factor,
+                  "age files: refuse scrypt passphrases with a work factor above 2^N (default 22)")
+      ->type_name("N")
+      ->check(kNonEmpty);
   return cmd;
 }
 

@@ -60,6 +60,7 @@ struct RekeyArgs {
   std::string threads;        // --new-file-key's pipeline; "" = one per online core
   std::string kdf_memory, kdf_ops;
   std::string max_kdf_memory, max_kdf_ops;
+  std::string max_work_factor;  // an age file's scrypt stanza: the largest log2 work factor to run
 };
 
 struct KeygenArgs {

@@ -1,6 +1,7 @@
 // `pcrypt rekey`: a new header (slots added or removed, same file key) followed by the payload bytes copied
-// unchanged. The header work is core::rekey_header, the copy io::copy_range, the atomic replacement
-// io::AtomicFileWriter: the original stays whole until the new file is complete and synced.
+// unchanged; for an age file, stanzas instead of slots. The header work is core::rekey_header, the copy
+// io::copy_range, the atomic replacement io::AtomicFileWriter: the original stays whole until the new file is
+// complete and synced.
 #include <sodium.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -16,6 +17,9 @@
 #include "app/report.h"
 #include "app/run_files.h"
 #include "app/size_arg.h"
+#include "core/age/armor.h"
+#include "core/age/file.h"
+#include "core/age/rekey.h"
 #include "core/error.h"
 #include "core/format.h"
 #include "core/keys.h"
@@ -43,6 +47,7 @@ CryptArgs opening_args(const RekeyArgs& args) {
   a.kdf_memory = args.kdf_memory;
   a.kdf_ops = args.kdf_ops;
   a.threads = args.threads;
+  a.max_work_factor = args.max_work_factor;
   // rekey -p --add-passphrase may ask for two passphrases: then the prompts say which is which.
   if (args.add_passphrase || !args.add_passphrase_file.empty()) a.passphrase_role = "current";
   return a;
@@ -137,6 +142,52 @@ int reencrypt(const RekeyArgs& args, Verbosity verbosity, Input& input, const co
   return 0;
 }
 
+// An age file: a new header (core/age/rekey.h), then the payload nonce and payload unchanged. A binary file's
+// are copied as bytes (core's copy_range, reflinks where the file system has them); an armored file is
+// armored again around the new header and the decoded rest, so it stays armored.
+int rekey_age_file(const RekeyArgs& args, const Input& input, DecryptionInput& opened,
+                   core::RekeyChanges& changes, const std::string& out_path, bool in_place) {
+  if (args.new_file_key)
+    throw core::Error(core::ErrorKind::usage, "--new-file-key is not supported on age files yet",
+                      "decrypt the file and encrypt it again with --format age");
+  core::age::AgeInput& age = opened.age();
+  const core::age::DecryptOptions open_options = age_decrypt_options(opening_args(args));
+  const SecretBytes file_key = [&] {
+    try {
+      return core::age::unlock(age, opened.credentials(), open_options.max_scrypt_log2);
+    } catch (const core::Error& e) {
+      throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
+    }
+  }();
+  changes.add = added_credentials(args);
+  changes.opening = &opened.credentials();
+  io::AtomicFileWriter out(out_path, in_place || args.force, io::TempFile::unnamed_if_supported,
+                           rewrite_permissions(in_place));
+  const std::string header = core::age::rekey_header(
+      age.header(), file_key, changes, core::age::kDefaultScryptLog2, open_options.max_scrypt_log2);
+  const auto* header_bytes = reinterpret_cast<const std::uint8_t*>(header.data());
+  std::uint64_t rest_bytes = 0;
+  if (age.armored()) {
+    core::age::ArmorWriter armored(out);
+    armored.write(header_bytes, header.size());
+    std::vector<std::uint8_t> buf(1 << 16);
+    while (const std::size_t n = age.rest().read(buf.data(), buf.size())) {
+      armored.write(buf.data(), n);
+      rest_bytes += n;
+    }
+    armored.commit();  // the END line, then `out` committed
+  } else {
+    out.write(header_bytes, header.size());
+    const auto* reader = dynamic_cast<const io::FdReader*>(input.reader.get());
+    if (reader == nullptr) throw std::logic_error("rekey: the input is not a file descriptor");
+    rest_bytes = io::copy_range(reader->fd(), age.header().total_bytes, out.fd(), input.name, out_path);
+    out.commit();
+  }
+  spdlog::info("rekeyed age file {}: {} stanza(s) -> header of {} bytes, {} bytes after it copied unchanged",
+               out_path, age.header().stanzas.size(), header.size(), rest_bytes);
+  return 0;
+}
+
 int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   const CryptArgs opening = opening_args(args);
   require_credential(opening, PassphrasePurpose::decrypt);
@@ -181,7 +232,7 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   // The payload is read from `input` itself, which the header's reading left at the payload: nothing needs
   // the header's bytes replayed.
   DecryptionInput opened(opening, *input.reader, input.name);
-  opened.require_pcrypt("rekey");
+  if (opened.is_age()) return rekey_age_file(args, input, opened, changes, out_path, in_place);
   const core::ParsedHeader& parsed = opened.parsed();
   const std::vector<core::Credential>& credentials = opened.credentials();
   const SecretBytes file_key = [&] {

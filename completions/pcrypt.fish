@@ -47,7 +47,7 @@ complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l chunk-size -x -d 
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-memory -x -d 'Argon2id memory, e.g. 256MiB'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-ops -x -d 'Argon2id passes'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify rekey info" -s i -l identity -r -F -d 'Identity file (repeatable)'
-complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify" -l max-work-factor -x -d 'age files: refuse scrypt work factors above 2^N'
+complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -l max-work-factor -x -d 'age files: refuse scrypt work factors above 2^N'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l format -x -a "pcrypt age" -d 'File format'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s a -l armor -d 'With --format age: ASCII armor'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l offset -x -d 'Output plaintext from this byte on'

@@ -284,6 +284,22 @@ SecretBytes unwrap_file_key(const Header& header, const std::vector<Credential>&
               "check the -i identity file, or -p for a passphrase-encrypted file");
 }
 
+bool opens(const Stanza& stanza, const Credential& credential, const SecretBytes& file_key,
+           unsigned max_scrypt_log2) {
+  const Unwrapped key = try_stanza(stanza, credential, max_scrypt_log2);
+  return key && key->size() == file_key.size() &&
+         sodium_memcmp(key->data(), file_key.data(), file_key.size()) == 0;
+}
+
+bool carries_tag_of(const Stanza& stanza, const Recipient& recipient) {
+  if (stanza.args.size() < 2) return false;
+  if (const auto* ed = std::get_if<SshEd25519Recipient>(&recipient))
+    return stanza.args[0] == "ssh-ed25519" && stanza.args[1] == ssh_tag(ed->blob);
+  if (const auto* rsa = std::get_if<SshRsaRecipient>(&recipient))
+    return stanza.args[0] == "ssh-rsa" && stanza.args[1] == ssh_tag(rsa->key.blob);
+  return false;
+}
+
 std::size_t count_stanzas(const Header& header, std::string_view type) {
   return static_cast<std::size_t>(std::count_if(header.stanzas.begin(), header.stanzas.end(),
                                                 [type](const Stanza& s) { return s.args[0] == type; }));

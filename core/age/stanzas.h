@@ -45,6 +45,14 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
 SecretBytes unwrap_file_key(const Header& header, const std::vector<Credential>& credentials,
                             unsigned max_scrypt_log2);
 
+// Whether `credential` opens `stanza` to `file_key` (rekey --remove-key; rekey's duplicate check). Errors as
+// unwrap_file_key's for a malformed stanza of a type the credential handles.
+bool opens(const Stanza& stanza, const Credential& credential, const SecretBytes& file_key,
+           unsigned max_scrypt_log2);
+// Whether an SSH recipient's tag is on `stanza` (of its own type); always false for X25519, whose stanzas do
+// not say whom they are for.
+bool carries_tag_of(const Stanza& stanza, const Recipient& recipient);
+
 // For messages and `pcrypt info`: "1 X25519 stanza and 2 other stanzas".
 std::string describe_stanzas(const Header& header);
 std::size_t count_stanzas(const Header& header, std::string_view type);
