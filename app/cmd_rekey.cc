@@ -142,14 +142,42 @@ int reencrypt(const RekeyArgs& args, Verbosity verbosity, Input& input, const co
   return 0;
 }
 
+// An age file's --new-file-key: the stanzas of the result are the opening credentials' (an identity as its
+// recipient, a passphrase as itself) and the added ones; the payload is opened and sealed again in one pass.
+// A binary file stays binary, an armored one armored.
+int reencrypt_age(const RekeyArgs& args, const Input& input, core::age::AgeInput& age,
+                  const SecretBytes& file_key, const std::vector<core::Credential>& opening,
+                  core::RekeyChanges& changes, io::AtomicFileWriter& out) {
+  std::vector<core::Credential> credentials;
+  for (const core::Credential& c : opening) {
+    if (c.kind == core::Credential::Kind::identity && c.identity)
+      credentials.push_back(core::Credential::of(core::recipient_of(*c.identity)));
+    else if (c.kind == core::Credential::Kind::passphrase)
+      credentials.push_back(core::Credential{c.kind, SecretBytes(c.secret.span())});
+  }
+  for (core::Credential& c : changes.add) credentials.push_back(std::move(c));
+  spdlog::warn(
+      "new file key: the result has {} stanza(s), for the credentials given; every other recipient "
+      "of {} loses access",
+      credentials.size(), input.name);
+  core::age::EncryptOptions options = age_encrypt_options(opening_args(args));
+  std::optional<core::age::ArmorWriter> armored;
+  if (age.armored()) armored.emplace(out);
+  io::Writer& target = armored ? static_cast<io::Writer&>(*armored) : out;
+  try {
+    core::age::reencrypt_stream(age, file_key, target, credentials, options);
+  } catch (const core::Error& e) {
+    throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
+  }
+  target.commit();
+  return 0;
+}
+
 // An age file: a new header (core/age/rekey.h), then the payload nonce and payload unchanged. A binary file's
 // are copied as bytes (core's copy_range, reflinks where the file system has them); an armored file is
 // armored again around the new header and the decoded rest, so it stays armored.
 int rekey_age_file(const RekeyArgs& args, const Input& input, DecryptionInput& opened,
                    core::RekeyChanges& changes, const std::string& out_path, bool in_place) {
-  if (args.new_file_key)
-    throw core::Error(core::ErrorKind::usage, "--new-file-key is not supported on age files yet",
-                      "decrypt the file and encrypt it again with --format age");
   core::age::AgeInput& age = opened.age();
   const core::age::DecryptOptions open_options = age_decrypt_options(opening_args(args));
   const SecretBytes file_key = [&] {
@@ -163,6 +191,7 @@ int rekey_age_file(const RekeyArgs& args, const Input& input, DecryptionInput& o
   changes.opening = &opened.credentials();
   io::AtomicFileWriter out(out_path, in_place || args.force, io::TempFile::unnamed_if_supported,
                            rewrite_permissions(in_place));
+  if (args.new_file_key) return reencrypt_age(args, input, age, file_key, opened.credentials(), changes, out);
   const std::string header = core::age::rekey_header(
       age.header(), file_key, changes, core::age::kDefaultScryptLog2, open_options.max_scrypt_log2);
   const auto* header_bytes = reinterpret_cast<const std::uint8_t*>(header.data());

@@ -2,6 +2,7 @@
 #include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/payload.h"
+#include "core/range.h"
 #include "core/rekey.h"
 
 namespace pcrypt::core {
@@ -35,6 +36,12 @@ class ReencryptCodec final : public RecordCodec {
 
 }  // namespace
 
+PipelineStats reencrypt_payload(const KeyedPayload& from, const KeyedPayload& to, io::Reader& payload_in,
+                                io::Writer& out, const PipelineConfig& config) {
+  return run_pipeline(ReencryptCodec(from.cipher, from.layout, to.cipher, to.layout), payload_in, out,
+                      config);
+}
+
 PipelineStats reencrypt_stream(const ParsedHeader& parsed, const SecretBytes& old_file_key,
                                io::Reader& payload_in, io::Writer& out,
                                const std::vector<Credential>& credentials, const EncryptOptions& options) {
@@ -52,12 +59,11 @@ PipelineStats reencrypt_stream(const ParsedHeader& parsed, const SecretBytes& ol
   header.mac = compute_header_mac(new_key, serialize_header_without_mac(header));
   const std::vector<std::uint8_t> bytes = serialize_header(header);
 
-  const ChunkCipher old_cipher = payload_cipher(engine, old_file_key);
-  const ChunkCipher new_cipher = payload_cipher(engine, new_key);
   out.write(bytes.data(), bytes.size());
-  return run_pipeline(ReencryptCodec(old_cipher, {parsed.header.chunk_size, parsed.total_bytes()}, new_cipher,
-                                     {parsed.header.chunk_size, bytes.size()}),
-                      payload_in, out, PipelineConfig{options.threads, options.progress});
+  return reencrypt_payload(
+      KeyedPayload{{parsed.header.chunk_size, parsed.total_bytes()}, payload_cipher(engine, old_file_key)},
+      KeyedPayload{{parsed.header.chunk_size, bytes.size()}, payload_cipher(engine, new_key)}, payload_in,
+      out, PipelineConfig{options.threads, options.progress});
 }
 
 }  // namespace pcrypt::core

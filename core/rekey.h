@@ -68,4 +68,10 @@ PipelineStats reencrypt_stream(const ParsedHeader& parsed, const SecretBytes& ol
                                io::Reader& payload_in, io::Writer& out,
                                const std::vector<Credential>& credentials, const EncryptOptions& options);
 
+// The pass itself, for either format: each record of `payload_in` (at `from`'s record 0) opened with `from`
+// and sealed with `to`, same index and length, written to `out` after whatever the caller wrote first.
+struct KeyedPayload;
+PipelineStats reencrypt_payload(const KeyedPayload& from, const KeyedPayload& to, io::Reader& payload_in,
+                                io::Writer& out, const PipelineConfig& config);
+
 }  // namespace pcrypt::core

@@ -3,6 +3,7 @@
 #include "core/age/detect.h"
 #include "core/age/payload.h"
 #include "core/error.h"
+#include "core/rekey.h"
 
 namespace pcrypt::core::age {
 
@@ -58,6 +59,20 @@ PipelineStats decrypt_payload(AgeInput& input, const SecretBytes& file_key, io::
   const KeyedPayload payload = open_payload(input, file_key, options.backend);
   return run_pipeline(PayloadCodec(Direction::open, payload.cipher, payload.layout), input.rest(), out,
                       PipelineConfig{options.threads, options.progress});
+}
+
+PipelineStats reencrypt_stream(AgeInput& input, const SecretBytes& old_file_key, io::Writer& out,
+                               const std::vector<Credential>& credentials, const EncryptOptions& options) {
+  const KeyedPayload from = open_payload(input, old_file_key, options.backend);
+  const SecretBytes file_key = new_file_key();
+  const std::string header =
+      serialize_header(wrap_file_key(file_key, credentials, options.scrypt_log2), file_key);
+  const PayloadNonce nonce = new_payload_nonce();
+  out.write(reinterpret_cast<const std::uint8_t*>(header.data()), header.size());
+  out.write(nonce.data(), nonce.size());
+  return reencrypt_payload(
+      from, KeyedPayload{payload_layout(header.size()), payload_cipher(file_key, nonce, options.backend)},
+      input.rest(), out, PipelineConfig{options.threads, options.progress});
 }
 
 PipelineStats decrypt_stream(AgeInput& input, io::Writer& out, const std::vector<Credential>& credentials,

@@ -77,6 +77,13 @@ KeyedPayload open_payload(AgeInput& input, const SecretBytes& file_key, ChaChaBa
 PipelineStats decrypt_payload(AgeInput& input, const SecretBytes& file_key, io::Writer& out,
                               const DecryptOptions& options);
 
+// `rekey --new-file-key`: the payload after `input`'s header (its nonce not yet read) opened with
+// `old_file_key` and sealed again under a fresh file key and nonce, after a header with one stanza per
+// credential (age's rules, as wrap_file_key). Payload damage is Error(payload) as in decrypt; nothing
+// unauthenticated is ever sealed. Does not commit `out`.
+PipelineStats reencrypt_stream(AgeInput& input, const SecretBytes& old_file_key, io::Writer& out,
+                               const std::vector<Credential>& credentials, const EncryptOptions& options);
+
 // unlock + decrypt_payload. Does not commit `out`.
 PipelineStats decrypt_stream(AgeInput& input, io::Writer& out, const std::vector<Credential>& credentials,
                              const DecryptOptions& options);

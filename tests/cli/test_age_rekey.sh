@@ -77,8 +77,6 @@ printf 'pass one\n' > pw1
 expect 2 "$PCRYPT" rekey -i b.key --add-passphrase-file pw1 f.age
 expect_one_error "scrypt stanza must be the only stanza"
 expect 3 "$PCRYPT" rekey -i c.key --add-recipient "$A" f.age
-expect 2 "$PCRYPT" rekey -i b.key --new-file-key f.age
-expect_one_error "not supported on age files"
 cmp -s f.age f.before || fail "a refused rekey changed the file"
 
 check "a passphrase file (scrypt) changes its passphrase: the new one opens it in age, the old one does not"
@@ -96,6 +94,26 @@ age -a -r "$A" -o arm.age plain
 head -1 arm.age | grep -qx -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "the armor was lost"
 opens_with_age arm.age b.key || fail "age cannot open the rekeyed armored file with b.key"
 opens_with_age arm.age a.key || fail "age cannot open the rekeyed armored file with a.key"
+
+check "--new-file-key re-encrypts: the opening identity and the added recipient keep access, the others lose it"
+age -r "$A" -r "$B" -R ed.key.pub -o n.age plain
+after_header n.age > n.payload
+"$PCRYPT" rekey -i a.key --new-file-key --add-recipients-file rsa.key.pub n.age
+opens_with_age n.age a.key || fail "a.key lost access with --new-file-key"
+opens_with_age n.age rsa.key || fail "the added rsa.key cannot open"
+opens_with_age n.age b.key && fail "b.key still opens after --new-file-key"
+opens_with_age n.age ed.key && fail "ed.key still opens after --new-file-key"
+after_header n.age | cmp -s - n.payload && fail "the payload was not re-encrypted"
+age -a -r "$A" -o na.age plain
+"$PCRYPT" rekey -i a.key --new-file-key --add-recipient "$B" na.age
+head -1 na.age | grep -qx -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "the armor was lost"
+opens_with_age na.age b.key || fail "b.key cannot open the re-encrypted armored file"
+check "--new-file-key on a damaged payload fails (exit 4) and leaves the file as it was"
+age -r "$A" -o d.age plain
+printf '\x55' | dd of=d.age bs=1 seek=$(($(stat -c %s d.age) - 50)) conv=notrunc status=none
+cp d.age d.before
+expect 4 "$PCRYPT" rekey -i a.key --new-file-key d.age
+cmp -s d.age d.before || fail "a failed --new-file-key changed the file"
 
 check "-o writes the result elsewhere and leaves the original as it was"
 cp f.age g.age
