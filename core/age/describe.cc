@@ -20,7 +20,8 @@ std::string what_stanza(const Stanza& s) {
   if (type == "ssh-ed25519" && s.args.size() == 3) return "SSH ed25519 recipient, tag " + s.args[1];
   if (type == "scrypt" && s.args.size() == 3) return "passphrase (scrypt, work factor 2^" + s.args[2] + ")";
   if (type == "ssh-rsa") return "SSH RSA recipient (not supported yet)";
-  if (type == "mlkem768x25519") return "post-quantum recipient (not supported yet)";
+  if (type == "mlkem768x25519" && s.args.size() == 2)
+    return "post-quantum recipient (ML-KEM-768 + X25519, anonymous)";
   return "unknown type '" + (type.size() > 32 ? type.substr(0, 32) + "..." : type) + "' (skipped)";
 }
 

@@ -110,17 +110,22 @@ std::optional<Sealed> seal_base(std::span<const std::uint8_t, xwing::public_key_
 std::optional<SecretBytes> open_base(const xwing::PrivateKey& sk,
                                      std::span<const std::uint8_t, xwing::ciphertext_size> enc,
                                      std::span<const std::uint8_t> info, std::span<const std::uint8_t> aad,
-                                     std::span<const std::uint8_t> ciphertext) {
-  if (ciphertext.size() < tag_size) return std::nullopt;
+                                     std::span<const std::uint8_t> ciphertext, OpenFailure* why) {
+  const auto fail = [why](OpenFailure f) {
+    if (why != nullptr) *why = f;
+    return std::nullopt;
+  };
+  if (ciphertext.size() < tag_size) return fail(OpenFailure::not_authentic);
   SecretBytes shared(32), key(key_size);
   std::array<std::uint8_t, nonce_size> nonce{};
-  if (!sk.decapsulate(enc, std::span<std::uint8_t, 32>(shared.data(), 32))) return std::nullopt;
+  if (!sk.decapsulate(enc, std::span<std::uint8_t, 32>(shared.data(), 32)))
+    return fail(OpenFailure::kem_refused);
   key_schedule(shared.span(), info, std::span<std::uint8_t, key_size>(key.data(), key_size), nonce);
   SecretBytes plain(ciphertext.size() - tag_size);
   if (crypto_aead_chacha20poly1305_ietf_decrypt(plain.data(), nullptr, nullptr, ciphertext.data(),
                                                 ciphertext.size(), aad.data(), aad.size(), nonce.data(),
                                                 key.data()) != 0)
-    return std::nullopt;
+    return fail(OpenFailure::not_authentic);
   return plain;
 }
 

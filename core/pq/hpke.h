@@ -39,11 +39,16 @@ std::optional<Sealed> seal_base_derand(
     std::span<const std::uint8_t> info, std::span<const std::uint8_t> aad,
     std::span<const std::uint8_t> plaintext, Trace* trace = nullptr);
 
+// Why OpenBase gave nothing: the KEM refused enc (its X25519 share is a low-order point, an all-zero shared
+// secret: age calls the stanza malformed), or the AEAD did not authenticate (another recipient's enc, a wrong
+// key, tampering; ML-KEM's implicit rejection ends here too).
+enum class OpenFailure { kem_refused, not_authentic };
+
 // OpenBase(enc, skR, info, aad, ct): the plaintext, or nullopt if authentication fails (wrong key, tampering)
-// or the KEM refuses enc.
+// or the KEM refuses enc; `why`, when given, says which.
 std::optional<SecretBytes> open_base(const xwing::PrivateKey& sk,
                                      std::span<const std::uint8_t, xwing::ciphertext_size> enc,
                                      std::span<const std::uint8_t> info, std::span<const std::uint8_t> aad,
-                                     std::span<const std::uint8_t> ciphertext);
+                                     std::span<const std::uint8_t> ciphertext, OpenFailure* why = nullptr);
 
 }  // namespace pcrypt::pq::hpke
