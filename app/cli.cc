@@ -337,6 +337,10 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
   s.keygen->add_flag("-f,--force", args.keygen.force, "Overwrite an existing key file");
   s.keygen->add_flag("--identity", args.keygen.identity,
                      "Generate an X25519 identity (age format) instead; its public key goes to stderr");
+  s.keygen->add_flag(
+      "--pq", args.keygen.pq,
+      "Generate a post-quantum (ML-KEM-768 + X25519, age 1.3) identity instead; its age1pq1... "
+      "public key goes to stderr");
 
   s.recipient = app.add_subcommand("recipient", "Print the public key (recipient) of each identity in FILE");
   s.recipient

@@ -67,6 +67,7 @@ struct KeygenArgs {
   std::string output;  // "" or "-": standard output
   bool force = false;
   bool identity = false;  // --identity: an X25519 identity (age encoding) instead of a key file
+  bool pq = false;        // --pq: an ML-KEM-768 + X25519 identity (AGE-SECRET-KEY-PQ-1…, age 1.3)
 };
 
 struct RecipientArgs {

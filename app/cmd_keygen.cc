@@ -9,7 +9,7 @@
 namespace pcrypt::app {
 
 int run_keygen(const KeygenArgs& args) {
-  if (args.identity) return run_keygen_identity(args);
+  if (args.identity || args.pq) return run_keygen_identity(args);
   const SecretBytes text = core::generate_key_file();
 
   const std::string path = is_standard_stream(args.output) ? std::string() : args.output;

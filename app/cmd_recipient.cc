@@ -1,4 +1,5 @@
-// `pcrypt keygen --identity` and `pcrypt recipient`: X25519 identities in age's encoding (FORMAT.md §10.5).
+// `pcrypt keygen --identity` / `--pq` and `pcrypt recipient`: X25519 and post-quantum hybrid identities in
+// age's encoding (FORMAT.md §10.5, §10.6).
 #include <cstdio>
 #include <string>
 
@@ -10,9 +11,12 @@
 namespace pcrypt::app {
 
 int run_keygen_identity(const KeygenArgs& args) {
-  const core::Identity identity = core::generate_x25519_identity();
-  const std::string recipient = core::format_x25519_recipient(identity.public_key);
-  const std::string secret = core::format_x25519_identity(identity.secret);
+  const core::Identity identity =
+      args.pq ? core::generate_hybrid_identity() : core::generate_x25519_identity();
+  const std::string recipient = args.pq ? core::format_hybrid_recipient(identity.hybrid->public_key())
+                                        : core::format_x25519_recipient(identity.public_key);
+  const std::string secret =
+      args.pq ? core::format_hybrid_identity(identity.secret) : core::format_x25519_identity(identity.secret);
   const std::string text = "# public key: " + recipient + "\n" + secret + "\n";
 
   const std::string path = is_standard_stream(args.output) ? std::string() : args.output;

@@ -152,8 +152,12 @@ int reencrypt_age(const RekeyArgs& args, const Input& input, core::age::AgeInput
   for (const core::Credential& c : opening) {
     if (c.kind == core::Credential::Kind::identity && c.identity)
       credentials.push_back(core::Credential::of(core::recipient_of(*c.identity)));
-    else if (c.kind == core::Credential::Kind::passphrase)
-      credentials.push_back(core::Credential{c.kind, SecretBytes(c.secret.span())});
+    else if (c.kind == core::Credential::Kind::passphrase) {
+      // Built in place: GCC 12 at -O3 misreports a moved temporary Credential as uninitialised.
+      core::Credential& copy = credentials.emplace_back();
+      copy.kind = c.kind;
+      copy.secret = SecretBytes(c.secret.span());
+    }
   }
   for (core::Credential& c : changes.add) credentials.push_back(std::move(c));
   spdlog::warn(

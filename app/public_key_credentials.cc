@@ -28,10 +28,12 @@ std::string_view as_text(const SecretBytes& buf, std::size_t len) {
   return {reinterpret_cast<const char*>(buf.data()), len};
 }
 
-// The bytes that name a recipient's key: the X25519 key, or the SSH public key blob.
+// The bytes that name a recipient's key: the X25519 or hybrid public key, or the SSH public key blob.
 std::vector<std::uint8_t> key_bytes(const core::Recipient& r) {
   if (const auto* x = std::get_if<core::X25519Recipient>(&r))
     return {x->public_key.begin(), x->public_key.end()};
+  if (const auto* h = std::get_if<core::HybridRecipient>(&r))
+    return {h->public_key.begin(), h->public_key.end()};
   if (const auto* ed = std::get_if<core::SshEd25519Recipient>(&r)) return ed->blob;
   return std::get<core::SshRsaRecipient>(r).key.blob;
 }
@@ -118,6 +120,8 @@ std::vector<core::Credential> gather_identities(const std::vector<std::string>& 
 std::string recipient_text(const core::Identity& identity) {
   if (identity.kind == core::Identity::Kind::x25519)
     return core::format_x25519_recipient(identity.public_key);
+  if (identity.kind == core::Identity::Kind::mlkem768_x25519)
+    return core::format_hybrid_recipient(identity.hybrid->public_key());
   const std::vector<std::uint8_t>& blob = identity.blob;
   std::string b64(sodium_base64_ENCODED_LEN(blob.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
   sodium_bin2base64(b64.data(), b64.size(), blob.data(), blob.size(), sodium_base64_VARIANT_ORIGINAL);

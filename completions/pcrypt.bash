@@ -42,7 +42,7 @@ _pcrypt() {
       opts="$common $unlock -o --output -f --force --progress -i --identity -j --threads --engine --offset
             --length --max-work-factor" ;;
     verify) opts="$common $unlock -i --identity -j --threads --engine --max-work-factor" ;;
-    keygen) opts="$common -o --output -f --force --identity" ;;
+    keygen) opts="$common -o --output -f --force --identity --pq" ;;
     recipient) opts="$common" ;;
     info) opts="$common --engines -k --key -i --identity -p --passphrase --passphrase-file" ;;
     rekey)

@@ -70,6 +70,7 @@ complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s h -l help -d 'Prin
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s o -l output -r -F -d 'Key file to create'
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s f -l force -d 'Overwrite an existing key file'
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -l identity -d 'Generate an X25519 identity (age format) instead'
+complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -l pq -d 'Generate a post-quantum ML-KEM-768 + X25519 identity (age 1.3)'
 
 # info
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -F -d 'Encrypted file'

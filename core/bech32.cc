@@ -56,10 +56,10 @@ std::vector<std::uint8_t> convert(std::span<const std::uint8_t> in, int from, in
 
 }  // namespace
 
-Decoded decode(std::string_view text) {
-  if (text.size() > max_length)
+Decoded decode(std::string_view text, std::size_t limit) {
+  if (text.size() > limit)
     throw DecodeError("too long (" + std::to_string(text.size()) + " characters, at most " +
-                      std::to_string(max_length) + ")");
+                      std::to_string(limit) + ")");
   bool has_lower = false, has_upper = false;
   for (char c : text) {
     const auto u = static_cast<unsigned char>(c);

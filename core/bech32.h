@@ -23,9 +23,13 @@ struct Decoded {
 
 // BIP 173 limit; age keys fit (an identity is 74 characters).
 inline constexpr std::size_t max_length = 90;
+// age drops the limit; pcrypt lifts it only for the post-quantum recipient age1pq1… (1959 characters), whose
+// caller passes this bound instead.
+inline constexpr std::size_t long_max_length = 2048;
 
-// Checks characters (33..126), one case only, separator, HRP length 1..83, data charset, checksum and length.
-Decoded decode(std::string_view text);
+// Checks characters (33..126), one case only, separator, HRP length 1..83, data charset, checksum and length
+// (at most `limit` characters).
+Decoded decode(std::string_view text, std::size_t limit = max_length);
 // hrp must be lower case ASCII 33..126; `upper` writes the whole string in upper case (as age identities
 // are).
 std::string encode(std::string_view hrp, std::span<const std::uint8_t> words, bool upper = false);

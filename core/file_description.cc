@@ -18,7 +18,7 @@ std::string count(std::size_t n, const char* kind) {
 }
 
 std::string slot_kinds(const FileHeader& h) {
-  std::size_t keys = 0, passphrases = 0, x25519 = 0, ssh = 0, rsa = 0;
+  std::size_t keys = 0, passphrases = 0, x25519 = 0, ssh = 0, hybrid = 0, rsa = 0;
   for (const KeySlot& s : h.slots) {
     switch (s.kind) {
       case SlotKind::key_file:
@@ -32,6 +32,9 @@ std::string slot_kinds(const FileHeader& h) {
         break;
       case SlotKind::ssh_ed25519:
         ++ssh;
+        break;
+      case SlotKind::mlkem768_x25519:
+        ++hybrid;
         break;
       case SlotKind::ssh_rsa:
         ++rsa;
@@ -47,6 +50,7 @@ std::string slot_kinds(const FileHeader& h) {
   add(x25519, "an X25519 identity (" + count(x25519, "X25519 recipient") + ")");
   add(ssh, "an SSH ed25519 key (" + count(ssh, "SSH ed25519 recipient") + ")");
   add(rsa, "an SSH RSA key (" + count(rsa, "SSH RSA recipient") + ")");
+  add(hybrid, "a post-quantum identity (" + count(hybrid, "ML-KEM-768 + X25519 recipient") + ")");
   add(passphrases, "a passphrase (" + count(passphrases, "passphrase") + ")");
   return out;
 }

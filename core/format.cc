@@ -122,9 +122,6 @@ KeySlot read_slot(HeaderInput& input, std::size_t index, std::uint8_t version) {
     const std::size_t rest = rsa_size - recipient_slot::ssh_rsa_prefix_size;
     p = input.take(rest);
     slot.recipient_slot.insert(slot.recipient_slot.end(), p, p + rest);
-  } else if (kind == recipient_slot::kind_mlkem768_x25519 && version >= 2) {
-    throw Error(ErrorKind::header, "unsupported key slot kind 5 (post-quantum hybrid recipient)" + where,
-                "this pcrypt does not implement ML-KEM recipients yet (FORMAT.md §10.6)");
   } else {
     throw corrupt(
         "unsupported key slot kind " + std::to_string(kind) + where +
@@ -142,8 +139,21 @@ void check_chunk_size(std::size_t chunk_size) {
         "use a chunk size from " + format_bytes(kMinChunkSize) + " to " + format_bytes(kMaxChunkSize));
 }
 
+void check_no_quantum_downgrade(const std::vector<KeySlot>& slots) {
+  const auto has = [&](auto pred) { return std::any_of(slots.begin(), slots.end(), pred); };
+  if (!has([](const KeySlot& s) { return s.kind == SlotKind::mlkem768_x25519; })) return;
+  // Every public-key kind other than the hybrid is classical: X25519, SSH ed25519 and SSH RSA alike.
+  if (has([](const KeySlot& s) { return is_recipient_slot(s.kind) && s.kind != SlotKind::mlkem768_x25519; }))
+    throw Error(ErrorKind::usage,
+                "refusing to mix post-quantum (age1pq1...) and X25519/SSH recipients in one file: a future "
+                "quantum computer could open it through the classical recipient",
+                "encrypt to age1pq1... recipients only (key files and passphrases may be added), or make "
+                "separate files");
+}
+
 std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header) {
   check_chunk_size(header.chunk_size);
+  check_no_quantum_downgrade(header.slots);
   if (header.slots.empty() || header.slots.size() > kMaxSlots)
     throw Error(ErrorKind::usage, "a file needs 1 to " + std::to_string(kMaxSlots) +
                                       " keys, recipients or passphrases, not " +

@@ -54,9 +54,17 @@ constexpr bool kdf_memory_in_range(std::uint64_t bytes) {
   return bytes % 1024 == 0 && bytes / 1024 >= kMinKdfMemoryKib && bytes / 1024 <= kMaxKdfMemoryKib;
 }
 
-enum class SlotKind : std::uint8_t { key_file = 1, passphrase = 2, x25519 = 3, ssh_ed25519 = 4, ssh_rsa = 6 };
+enum class SlotKind : std::uint8_t {
+  key_file = 1,
+  passphrase = 2,
+  x25519 = 3,
+  ssh_ed25519 = 4,
+  mlkem768_x25519 = 5,
+  ssh_rsa = 6
+};
 constexpr bool is_recipient_slot(SlotKind kind) {
-  return kind == SlotKind::x25519 || kind == SlotKind::ssh_ed25519 || kind == SlotKind::ssh_rsa;
+  return kind == SlotKind::x25519 || kind == SlotKind::ssh_ed25519 || kind == SlotKind::mlkem768_x25519 ||
+         kind == SlotKind::ssh_rsa;
 }
 
 struct KeySlot {
@@ -68,9 +76,14 @@ struct KeySlot {
   // Key-file and passphrase slots.
   std::array<std::uint8_t, kWrapNonceBytes> wrap_nonce{};
   std::array<std::uint8_t, kWrappedKeyBytes> wrapped_key{};
-  // Recipient slots (kinds 3, 4, 6) only: the whole slot as written, kind byte first (core/recipient_slot.h).
+  // Recipient slots (kinds 3, 4, 5, 6) only: the whole slot as written, kind byte first
+  // (core/recipient_slot.h).
   std::vector<std::uint8_t> recipient_slot;
 };
+
+// Kind 5 never shares a header with kinds 3/4 (§3.2, no silent downgrade): throws core::Error(usage) saying
+// why. Called wherever a header is serialized, so encrypt and rekey obey the same rule.
+void check_no_quantum_downgrade(const std::vector<KeySlot>& slots);
 
 struct FileHeader {
   std::uint8_t version = kFormatVersion;

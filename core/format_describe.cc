@@ -26,11 +26,16 @@ std::string hex(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
-// Kinds 3, 4 and 6 (FORMAT.md §10.3, §10.7): what the slot says about its recipient, then its public fields.
+// Kinds 3, 4, 5 and 6 (FORMAT.md §10.3, §10.6, §10.7): what the slot says about its recipient, then its
+// public fields.
 void describe_recipient_slot(const KeySlot& s, const std::string& slot,
                              const std::function<void(const std::string&, const std::string&)>& line) {
   const std::span<const std::uint8_t> b(s.recipient_slot);
-  if (s.kind == SlotKind::x25519) {
+  if (s.kind == SlotKind::mlkem768_x25519) {
+    line(slot, "ML-KEM-768 + X25519 hybrid recipient (anonymous, post-quantum)");
+    line(slot + " encapsulated key", hex(b.subspan(1, 1120)));
+    line(slot + " sealed file key", hex(b.subspan(1121)));
+  } else if (s.kind == SlotKind::x25519) {
     line(slot, "X25519 recipient (anonymous)");
     line(slot + " ephemeral key", hex(b.subspan(1, 32)));
     line(slot + " wrapped file key", hex(b.subspan(33)));

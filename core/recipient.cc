@@ -11,6 +11,7 @@
 #include "core/bech32.h"
 #include "core/error.h"
 #include "core/openssh_key.h"
+#include "core/pq/mlkem768.h"
 #include "core/ssh_wire.h"
 
 namespace pcrypt::core {
@@ -18,6 +19,8 @@ namespace {
 
 constexpr std::string_view recipient_hrp = "age";
 constexpr std::string_view identity_hrp = "age-secret-key-";
+constexpr std::string_view hybrid_recipient_hrp = "age1pq";
+constexpr std::string_view hybrid_identity_hrp = "age-secret-key-pq-";
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -39,10 +42,11 @@ std::string shown(std::string_view text) {
   return text.size() > 80 ? std::string(text.substr(0, 77)) + "..." : std::string(text);
 }
 
-std::vector<std::uint8_t> decode_key32(std::string_view text, std::string_view hrp, const std::string& what) {
+std::vector<std::uint8_t> decode_key(std::string_view text, std::string_view hrp, const std::string& what,
+                                     std::size_t size, std::size_t limit = bech32::max_length) {
   bech32::Decoded d;
   try {
-    d = bech32::decode(text);
+    d = bech32::decode(text, limit);
   } catch (const bech32::DecodeError& e) {
     throw Error(ErrorKind::usage, what + ": " + e.what());
   }
@@ -54,10 +58,26 @@ std::vector<std::uint8_t> decode_key32(std::string_view text, std::string_view h
   } catch (const bech32::DecodeError& e) {
     throw Error(ErrorKind::usage, what + ": " + e.what());
   }
-  if (key.size() != 32)
-    throw Error(ErrorKind::usage,
-                what + ": holds " + std::to_string(key.size()) + " bytes, not a 32-byte key");
+  if (key.size() != size)
+    throw Error(ErrorKind::usage, what + ": holds " + std::to_string(key.size()) + " bytes, not a " +
+                                      std::to_string(size) + "-byte key");
   return key;
+}
+
+std::vector<std::uint8_t> decode_key32(std::string_view text, std::string_view hrp, const std::string& what) {
+  return decode_key(text, hrp, what, 32);
+}
+
+HybridRecipient hybrid_recipient(std::string_view line, const std::string& what) {
+  const auto key =
+      decode_key(line, hybrid_recipient_hrp, what, pq::xwing::public_key_size, bech32::long_max_length);
+  HybridRecipient r{};
+  std::memcpy(r.public_key.data(), key.data(), key.size());
+  // The ML-KEM half must pass FIPS 203's modulus check, or no sender could encapsulate to it.
+  if (!pq::mlkem768::encapsulation_key_valid(
+          std::span(r.public_key).first(pq::mlkem768::encapsulation_key_size)))
+    throw Error(ErrorKind::usage, what + ": not a valid ML-KEM-768 public key (damaged?)");
+  return r;
 }
 
 // The SSH key types pcrypt encrypts to (slot kinds 4 and 6).
@@ -115,6 +135,11 @@ Recipient ssh_recipient(std::string_view type, std::string_view b64, const std::
 // One line of a recipients file or one -r string: "age1…", "type base64 [comment]" or, for authorized_keys
 // lines (allow_options), "options type base64 [comment]".
 Recipient parse_line(std::string_view line, const std::string& what, bool allow_options) {
+  if (starts_with_ci(line, "age1pq1")) {
+    if (line.find_first_of(" \t") != std::string_view::npos)
+      throw Error(ErrorKind::usage, what + ": unexpected text after the age1pq1... recipient");
+    return hybrid_recipient(line, what);
+  }
   if (starts_with_ci(line, "age1")) {
     if (line.find_first_of(" \t") != std::string_view::npos)
       throw Error(ErrorKind::usage, what + ": unexpected text after the age1... recipient");
@@ -123,7 +148,7 @@ Recipient parse_line(std::string_view line, const std::string& what, bool allow_
     std::memcpy(r.public_key.data(), key.data(), 32);
     return r;
   }
-  if (starts_with_ci(line, "age-secret-key-1"))
+  if (starts_with_ci(line, "age-secret-key-1") || starts_with_ci(line, "age-secret-key-pq-1"))
     throw Error(ErrorKind::usage, what + " is a secret identity, not a recipient",
                 "give the public key instead (pcrypt recipient FILE, or age-keygen -y FILE); keep the "
                 "identity secret");
@@ -286,9 +311,16 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
           ErrorKind::usage, what + " holds a public key (recipient), not a secret identity",
           "-i needs the secret key file (e.g. the file from pcrypt keygen --identity or age-keygen, or "
           "~/.ssh/id_ed25519 rather than id_ed25519.pub)");
+    if (starts_with_ci(line, "age-secret-key-pq-1")) {
+      const auto seed = decode_key32(line, hybrid_identity_hrp, what);
+      SecretBytes s(seed);
+      sodium_memzero(const_cast<std::uint8_t*>(seed.data()), seed.size());
+      out.push_back(hybrid_identity_from_seed(s));
+      return;
+    }
     if (!starts_with_ci(line, "age-secret-key-1"))
       throw Error(ErrorKind::usage, what + " is not an identity",
-                  "expected AGE-SECRET-KEY-1... lines or an OpenSSH private key");
+                  "expected AGE-SECRET-KEY-1... or AGE-SECRET-KEY-PQ-1... lines or an OpenSSH private key");
     const auto key = decode_key32(line, identity_hrp, what);
     SecretBytes s(key);
     sodium_memzero(const_cast<std::uint8_t*>(key.data()), key.size());
@@ -306,7 +338,33 @@ std::string format_x25519_identity(const SecretBytes& secret) {
   return bech32::encode(identity_hrp, bech32::to_words(secret.span()), true);
 }
 
+Identity hybrid_identity_from_seed(const SecretBytes& seed) {
+  if (seed.size() != pq::xwing::seed_size)
+    throw Error(ErrorKind::io, "internal: hybrid seed must be 32 bytes");
+  Identity id;
+  id.kind = Identity::Kind::mlkem768_x25519;
+  id.secret = SecretBytes(seed.span());
+  id.hybrid = std::make_shared<const pq::xwing::PrivateKey>(
+      std::span<const std::uint8_t, pq::xwing::seed_size>(id.secret.data(), pq::xwing::seed_size));
+  return id;
+}
+
+Identity generate_hybrid_identity() {
+  SecretBytes s(pq::xwing::seed_size);
+  randombytes_buf(s.data(), s.size());
+  return hybrid_identity_from_seed(s);
+}
+
+std::string format_hybrid_recipient(const pq::xwing::PublicKey& public_key) {
+  return bech32::encode(hybrid_recipient_hrp, bech32::to_words(public_key));
+}
+
+std::string format_hybrid_identity(const SecretBytes& seed) {
+  return bech32::encode(hybrid_identity_hrp, bech32::to_words(seed.span()), true);
+}
+
 Recipient recipient_of(const Identity& identity) {
+  if (identity.kind == Identity::Kind::mlkem768_x25519) return HybridRecipient{identity.hybrid->public_key()};
   if (identity.kind == Identity::Kind::ssh_rsa)
     return SshRsaRecipient{ssh_rsa::parse_public_blob(identity.blob, "SSH RSA identity")};
   if (identity.kind == Identity::Kind::ssh_ed25519)

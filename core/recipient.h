@@ -1,6 +1,7 @@
 // Public-key recipients and the identities that open them: parsing of the text forms users already have
-// (age1… / AGE-SECRET-KEY-1… from age-keygen or `pcrypt keygen --identity`, ssh-ed25519 public keys and
-// unencrypted OpenSSH private keys). Errors are core::Error(usage) naming the input; see docs/FORMAT.md §10.
+// (age1… / AGE-SECRET-KEY-1… from age-keygen or `pcrypt keygen --identity`, the post-quantum age1pq1… /
+// AGE-SECRET-KEY-PQ-1… of age 1.3 and `pcrypt keygen --pq`, ssh-ed25519 public keys and unencrypted OpenSSH
+// private keys). Errors are core::Error(usage) naming the input; see docs/FORMAT.md §10.
 #pragma once
 
 #include <array>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "core/aes/secret_bytes.h"
+#include "core/pq/xwing.h"
 #include "core/ssh_rsa.h"
 
 namespace pcrypt::core {
@@ -28,21 +30,31 @@ struct SshEd25519Recipient {
   PublicKey32 public_key;          // crypto_sign_ed25519_pk_to_curve25519(ed25519 key)
   std::vector<std::uint8_t> blob;  // SSH wire blob: string "ssh-ed25519" || string key (51 bytes)
 };
+// An age 1.3 hybrid post-quantum recipient (slot kind 5): an MLKEM768-X25519 public key.
+struct HybridRecipient {
+  pq::xwing::PublicKey public_key;
+};
 // An SSH RSA recipient (slot kind 6): the checked public key (blob and modulus length).
 struct SshRsaRecipient {
   ssh_rsa::PublicKey key;
 };
-using Recipient = std::variant<X25519Recipient, SshEd25519Recipient, SshRsaRecipient>;
+using Recipient = std::variant<X25519Recipient, SshEd25519Recipient, HybridRecipient, SshRsaRecipient>;
+
+// Post-quantum recipients must not share a file with classical ones (docs/FORMAT.md §3.2, kind 5 Why).
+inline bool is_post_quantum(const Recipient& r) {
+  return std::holds_alternative<HybridRecipient>(r);
+}
 
 // An identity: the X25519 secret (scalar) and its public key; for SSH also the public key blob; for RSA the
-// private key.
+// private key; for the post-quantum hybrid the seed and the expanded key.
 struct Identity {
-  enum class Kind { x25519, ssh_ed25519, ssh_rsa };
+  enum class Kind { x25519, ssh_ed25519, mlkem768_x25519, ssh_rsa };
   Kind kind = Kind::x25519;
-  SecretBytes secret;              // 32-byte X25519 secret key (x25519, ssh_ed25519)
-  PublicKey32 public_key{};        // crypto_scalarmult_base(secret) for x25519; converted ed25519 key for SSH
-  std::vector<std::uint8_t> blob;  // SSH public key blob (ssh_ed25519, ssh_rsa)
-  std::shared_ptr<const ssh_rsa::PrivateKey> rsa;  // ssh_rsa only
+  SecretBytes secret;        // 32-byte X25519 secret key (x25519, ssh_ed25519); the seed (mlkem768_x25519)
+  PublicKey32 public_key{};  // crypto_scalarmult_base(secret) for x25519; converted ed25519 key for SSH
+  std::vector<std::uint8_t> blob;                       // SSH public key blob (ssh_ed25519, ssh_rsa)
+  std::shared_ptr<const ssh_rsa::PrivateKey> rsa;       // ssh_rsa only
+  std::shared_ptr<const pq::xwing::PrivateKey> hybrid;  // mlkem768_x25519 only: the expanded key, once
   // A passphrase-protected OpenSSH key: kind, public_key and blob are filled from its public part (so tags
   // can be compared and `pcrypt recipient` works), the secret parts are empty, and `unlock` returns the
   // complete identity, asking for the passphrase the first time it is called (FORMAT.md §10.8). Empty for
@@ -75,6 +87,10 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
 std::string format_x25519_recipient(const PublicKey32& public_key);  // age1…
 std::string format_x25519_identity(const SecretBytes& secret);       // AGE-SECRET-KEY-1…
 Identity generate_x25519_identity();
+std::string format_hybrid_recipient(const pq::xwing::PublicKey& public_key);  // age1pq1…
+std::string format_hybrid_identity(const SecretBytes& seed);                  // AGE-SECRET-KEY-PQ-1…
+Identity generate_hybrid_identity();
+Identity hybrid_identity_from_seed(const SecretBytes& seed);
 Identity x25519_identity_from_secret(const SecretBytes& secret);
 Recipient recipient_of(const Identity& identity);
 

@@ -1,5 +1,6 @@
 // Recipient slots: X25519 key agreement with a per-slot ephemeral key, BLAKE2b wrap key bound to both public
-// keys (and for SSH to the key blob), file key sealed with XChaCha20-Poly1305 under a fixed nonce.
+// keys (and for SSH to the key blob), file key sealed with XChaCha20-Poly1305 under a fixed nonce. Kind 5 is
+// HPKE SealBase with the MLKEM768-X25519 KEM (core/pq/hpke.h).
 #include "core/recipient_slot.h"
 
 #include <sodium.h>
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "core/pq/hpke.h"
 
 namespace pcrypt::core::recipient_slot {
 namespace {
@@ -43,11 +45,34 @@ bool agree(std::uint8_t out[32], const std::uint8_t secret[32], const std::uint8
   return sodium_is_zero(out, 32) == 0;
 }
 
+std::span<const std::uint8_t> info_bytes() {
+  return {reinterpret_cast<const std::uint8_t*>(hybrid_info.data()), hybrid_info.size()};
+}
+
+std::vector<std::uint8_t> hybrid_slot(const pq::hpke::Sealed& sealed) {
+  std::vector<std::uint8_t> slot;
+  slot.reserve(mlkem768_x25519_slot_size);
+  slot.push_back(kind_mlkem768_x25519);
+  slot.insert(slot.end(), sealed.enc.begin(), sealed.enc.end());
+  slot.insert(slot.end(), sealed.ciphertext.begin(), sealed.ciphertext.end());
+  return slot;
+}
+
+[[noreturn]] void refuse_hybrid_key() {
+  throw Error(ErrorKind::usage, "post-quantum recipient key is not a valid ML-KEM-768 + X25519 key",
+              "the recipient is damaged or malicious; ask its owner for the age1pq1... key again");
+}
+
+void check_file_key(const SecretBytes& file_key) {
+  if (file_key.size() != file_key_size) throw Error(ErrorKind::io, "internal: file key must be 32 bytes");
+}
+
 }  // namespace
 
 std::size_t slot_size(std::uint8_t kind) {
   if (kind == kind_x25519) return x25519_slot_size;
   if (kind == kind_ssh_ed25519) return ssh_ed25519_slot_size;
+  if (kind == kind_mlkem768_x25519) return mlkem768_x25519_slot_size;
   return 0;
 }
 
@@ -86,10 +111,24 @@ std::optional<SecretBytes> unwrap_rsa(std::span<const std::uint8_t> slot, const 
 
 }  // namespace
 
+std::vector<std::uint8_t> wrap_hybrid_derand(const SecretBytes& file_key, const HybridRecipient& recipient,
+                                             std::span<const std::uint8_t, 64> randomness,
+                                             HybridTrace* trace) {
+  check_file_key(file_key);
+  pq::hpke::Trace t;
+  const auto sealed =
+      pq::hpke::seal_base_derand(recipient.public_key, randomness, info_bytes(), {}, file_key.span(), &t);
+  if (!sealed) refuse_hybrid_key();
+  if (trace != nullptr) *trace = HybridTrace{t.shared_secret, t.key, t.base_nonce};
+  return hybrid_slot(*sealed);
+}
+
 std::vector<std::uint8_t> wrap_with_ephemeral(const SecretBytes& file_key, const Recipient& recipient,
                                               std::span<const std::uint8_t, 32> ephemeral_secret,
                                               Trace* trace) {
-  if (file_key.size() != file_key_size) throw Error(ErrorKind::io, "internal: file key must be 32 bytes");
+  check_file_key(file_key);
+  if (std::holds_alternative<HybridRecipient>(recipient))
+    throw Error(ErrorKind::io, "internal: a post-quantum slot has no X25519 ephemeral key");
   if (const auto* rsa = std::get_if<SshRsaRecipient>(&recipient)) return wrap_rsa(file_key, *rsa);
   const auto* ssh = std::get_if<SshEd25519Recipient>(&recipient);
   const PublicKey32& r = ssh ? ssh->public_key : std::get<X25519Recipient>(recipient).public_key;
@@ -127,6 +166,12 @@ std::vector<std::uint8_t> wrap_with_ephemeral(const SecretBytes& file_key, const
 }
 
 std::vector<std::uint8_t> wrap(const SecretBytes& file_key, const Recipient& recipient) {
+  if (const auto* hybrid = std::get_if<HybridRecipient>(&recipient)) {
+    check_file_key(file_key);
+    const auto sealed = pq::hpke::seal_base(hybrid->public_key, info_bytes(), {}, file_key.span());
+    if (!sealed) refuse_hybrid_key();
+    return hybrid_slot(*sealed);
+  }
   SecretBytes eph(32);
   randombytes_buf(eph.data(), eph.size());
   return wrap_with_ephemeral(file_key, recipient, std::span<const std::uint8_t, 32>(eph.data(), 32));
@@ -136,6 +181,16 @@ std::optional<SecretBytes> unwrap(std::span<const std::uint8_t> slot, const Iden
   if (slot.empty() || slot.size() != slot_size_of(slot)) return std::nullopt;
   if (slot[0] == kind_ssh_rsa)
     return identity.kind == Identity::Kind::ssh_rsa ? unwrap_rsa(slot, identity) : std::nullopt;
+  if ((slot[0] == kind_mlkem768_x25519) != (identity.kind == Identity::Kind::mlkem768_x25519))
+    return std::nullopt;
+  if (slot[0] == kind_mlkem768_x25519) {
+    if (!identity.hybrid) return std::nullopt;
+    const auto enc = slot.subspan<1, pq::xwing::ciphertext_size>();
+    auto fk = pq::hpke::open_base(*identity.hybrid, enc, info_bytes(), {}, slot.subspan(1 + enc.size()));
+    if (!fk || fk->size() != file_key_size) return std::nullopt;
+    return fk;
+  }
+  if (identity.kind == Identity::Kind::ssh_rsa) return std::nullopt;  // kinds 3 and 4 need an X25519 secret
   const bool ssh = slot[0] == kind_ssh_ed25519;
   if (ssh != (identity.kind == Identity::Kind::ssh_ed25519)) return std::nullopt;
   std::array<std::uint8_t, 32> digest{};

@@ -14,7 +14,8 @@
 namespace pcrypt::core {
 namespace {
 
-// The bytes that name a recipient: the X25519 public key, or the SSH public key blob.
+// The bytes that name a recipient: the X25519 or hybrid (ML-KEM-768 + X25519) public key, or the SSH public
+// key blob.
 std::vector<std::uint8_t> recipient_bytes(const Recipient& r) {
   if (const auto* rsa = std::get_if<SshRsaRecipient>(&r)) return rsa->key.blob;
   return std::visit(
@@ -29,15 +30,15 @@ bool same_recipient(const Recipient& a, const Recipient& b) {
   return a.index() == b.index() && recipient_bytes(a) == recipient_bytes(b);
 }
 
-// The SSH public key blob of an SSH recipient, nullptr for X25519.
+// The SSH public key blob of an SSH recipient, nullptr for the anonymous kinds (X25519, post-quantum).
 const std::vector<std::uint8_t>* ssh_blob(const Recipient& r) {
   if (const auto* ed = std::get_if<SshEd25519Recipient>(&r)) return &ed->blob;
   if (const auto* rsa = std::get_if<SshRsaRecipient>(&r)) return &rsa->key.blob;
   return nullptr;
 }
 
-// The old slots that are for `recipient`: SSH slots with its tag; X25519 slots that an opening identity with
-// this very recipient opens (the only way to recognise an anonymous slot).
+// The old slots that are for `recipient`: SSH slots with its tag; X25519 and post-quantum slots that an
+// opening identity with this very recipient opens (the only way to recognise an anonymous slot).
 std::vector<std::size_t> slots_of_recipient(const ParsedHeader& parsed, const Recipient& recipient,
                                             const std::vector<Credential>* opening) {
   std::vector<std::size_t> found;
@@ -98,6 +99,11 @@ std::vector<bool> slots_to_remove(const RekeyChanges& changes, const ParsedHeade
       throw Error(ErrorKind::usage,
                   "X25519 recipient slots are anonymous: no slot can be found from an age1... public key",
                   "give the identity instead: --remove-key IDENTITY-FILE");
+    if (found.empty() && is_post_quantum(r))
+      throw Error(
+          ErrorKind::usage,
+          "post-quantum recipient slots are anonymous: no slot can be found from an age1pq1... public key",
+          "give the identity instead: --remove-key IDENTITY-FILE");
     if (found.empty())
       throw Error(ErrorKind::usage, "the recipient given with --remove-recipient has no slot in this file",
                   "'pcrypt info FILE' lists the slots and the tags of SSH ones");
@@ -204,8 +210,12 @@ NewFileKeySlots new_file_key_slots(const ParsedHeader& parsed, const std::vector
     // An identity keeps its access as a slot for its own public key.
     if (c.kind == Credential::Kind::identity && c.identity)
       plan.credentials.push_back(Credential::of(recipient_of(*c.identity)));
-    else
-      plan.credentials.push_back(Credential{c.kind, SecretBytes(c.secret.span())});
+    else {
+      // Built in place: GCC 12 at -O3 misreports a moved temporary Credential as uninitialised.
+      Credential& copy = plan.credentials.emplace_back();
+      copy.kind = c.kind;
+      copy.secret = SecretBytes(c.secret.span());
+    }
   }
   for (Credential& c : added) {
     const bool repeated = std::any_of(

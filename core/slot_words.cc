@@ -26,8 +26,9 @@ std::string slot_tag(const KeySlot& slot) {
   return hex(std::span(slot.recipient_slot).subspan(1, 4));
 }
 
+// The tag of an SSH identity, "" for the anonymous kinds (X25519, post-quantum).
 std::string identity_tag(const Identity& identity) {
-  if (identity.kind == Identity::Kind::x25519) return {};
+  if (identity.kind == Identity::Kind::x25519 || identity.kind == Identity::Kind::mlkem768_x25519) return {};
   return hex(recipient_slot::ssh_tag(identity.blob));
 }
 
@@ -53,8 +54,8 @@ std::string tags_note(const std::vector<std::string>& tags) {
 }
 
 // Header order of the kinds in messages: the cheapest to try first, as §5 step 4 tries them.
-constexpr std::array kSlotKinds = {SlotKind::key_file, SlotKind::x25519, SlotKind::ssh_ed25519,
-                                   SlotKind::ssh_rsa, SlotKind::passphrase};
+constexpr std::array kSlotKinds = {SlotKind::key_file,        SlotKind::x25519,  SlotKind::ssh_ed25519,
+                                   SlotKind::mlkem768_x25519, SlotKind::ssh_rsa, SlotKind::passphrase};
 
 // What a credential is called in messages.
 std::string credential_words(const Credential& c) {
@@ -72,6 +73,8 @@ std::string credential_words(const Credential& c) {
           return "X25519 identity";
         case Identity::Kind::ssh_ed25519:
           return "SSH ed25519 identity";
+        case Identity::Kind::mlkem768_x25519:
+          return "post-quantum (ML-KEM-768 + X25519) identity";
         case Identity::Kind::ssh_rsa:
           return "SSH RSA identity";
       }
@@ -92,6 +95,8 @@ std::string slot_kind_words(SlotKind kind) {
       return "X25519 recipient";
     case SlotKind::ssh_ed25519:
       return "SSH ed25519 recipient";
+    case SlotKind::mlkem768_x25519:
+      return "post-quantum (ML-KEM-768 + X25519) recipient";
     case SlotKind::ssh_rsa:
       return "SSH RSA recipient";
   }
@@ -161,6 +166,8 @@ bool may_open(const KeySlot& slot, const Credential& credential) {
           return slot.kind == SlotKind::x25519;
         case Identity::Kind::ssh_ed25519:
           return slot.kind == SlotKind::ssh_ed25519 && slot_tag(slot) == identity_tag(*credential.identity);
+        case Identity::Kind::mlkem768_x25519:
+          return slot.kind == SlotKind::mlkem768_x25519;
         case Identity::Kind::ssh_rsa:
           return slot.kind == SlotKind::ssh_rsa && slot_tag(slot) == identity_tag(*credential.identity);
       }
@@ -203,6 +210,9 @@ std::string options_for_slots(const FileHeader& header) {
         break;
       case SlotKind::ssh_ed25519:
         add("-i SSH-KEY (the ed25519 key" + tags_note(tags) + ")");  // hints get no file name
+        break;
+      case SlotKind::mlkem768_x25519:
+        add("-i IDENTITY (a post-quantum identity)");
         break;
       case SlotKind::ssh_rsa:
         add("-i SSH-KEY (the RSA key" + tags_note(tags) + ")");

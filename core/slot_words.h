@@ -29,8 +29,9 @@ std::string describe_slot_counts(const FileHeader& header);
 std::string describe_credentials(std::span<const Credential> credentials);
 
 // Whether `credential` is worth trying on `slot` at all, from public facts only: the kinds correspond (key
-// file -> key-file slot, passphrase -> passphrase slot, X25519 identity -> X25519 slot, SSH identity -> SSH
-// slot with the identity's tag). Recipients open nothing.
+// file -> key-file slot, passphrase -> passphrase slot, X25519 identity -> X25519 slot, post-quantum identity
+// -> post-quantum slot, SSH identity -> SSH slot of its key type with the identity's tag). Recipients open
+// nothing.
 bool may_open(const KeySlot& slot, const Credential& credential);
 
 // The message when no slot could even be tried (no credential fits any slot; FORMAT.md §5 step 5): what was

@@ -3,10 +3,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <variant>
 
 #include "core/error.h"
+#include "core/pq/mlkem768.h"
 #include "core/recipient.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -14,6 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const pcrypt::core::Recipient r = pcrypt::core::parse_recipient(text);
     if (const auto* ssh = std::get_if<pcrypt::core::SshEd25519Recipient>(&r); ssh && ssh->blob.size() != 51)
+      std::abort();
+    // An accepted age1pq1 key always passes FIPS 203's modulus check.
+    if (const auto* pq = std::get_if<pcrypt::core::HybridRecipient>(&r);
+        pq && !pcrypt::pq::mlkem768::encapsulation_key_valid(std::span(pq->public_key).first(1184)))
       std::abort();
   } catch (const pcrypt::core::Error&) {
   }

@@ -2,8 +2,8 @@
 # Installs pcrypt's build and test dependencies from Debian/Ubuntu packages (skips what is already there).
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev
-  # OpenSSL 3.0 libcrypto: RSA-OAEP (ssh-rsa recipients), AES-CTR/GCM of passphrase-protected SSH keys, and
-  # HKDF, HMAC, scrypt, ChaCha20-Poly1305 for age files (core/age/)
+  # OpenSSL 3.0 libcrypto: RSA-OAEP (ssh-rsa recipients), AES-CTR/GCM of passphrase-protected SSH keys,
+  # HKDF, HMAC, scrypt, ChaCha20-Poly1305 for age files (core/age/), and SHA-3/SHAKE for ML-KEM (core/pq/)
   libssl-dev
   valgrind # the portable engine's constant-time test runs itself under memcheck
   zlib1g-dev # the CCTV age vectors are partly zlib-compressed (tests/test_age_cctv.cc)

@@ -55,7 +55,8 @@ inline core::Credential copy(const core::Credential& c) {
   if (c.identity)
     out.identity = core::Identity{c.identity->kind,       SecretBytes(c.identity->secret.span()),
                                   c.identity->public_key, c.identity->blob,
-                                  c.identity->rsa,        c.identity->unlock};
+                                  c.identity->rsa,        c.identity->hybrid,
+                                  c.identity->unlock};
   return out;
 }
 

@@ -133,3 +133,34 @@ TEST_CASE("new_file_key_slots: kept are the slots the opening credentials open, 
   REQUIRE(plan.credentials.size() == 1);
   CHECK(plan.credentials[0].kind == core::Credential::Kind::key_file);
 }
+
+TEST_CASE("post-quantum slots (kind 5): words, which identity may open them, hints, rekey duplicates") {
+  const core::Identity pq = core::generate_hybrid_identity();
+  const core::ParsedHeader parsed =
+      parse(test::encrypt(test::random_bytes(10), test::creds(core::Credential::of(core::recipient_of(pq)))));
+  CHECK(core::describe_slot(parsed.header, 0) == "slot 1 (post-quantum (ML-KEM-768 + X25519) recipient)");
+  CHECK(core::options_for_slots(parsed.header) == "-i IDENTITY (a post-quantum identity)");
+
+  // An X25519 identity is not even tried on a kind-5 slot; the hybrid identity is, and opens it.
+  const core::Identity classical = core::generate_x25519_identity();
+  CHECK_FALSE(core::may_open(parsed.header.slots[0], identity_credential(classical)));
+  const core::Credential mine = core::Credential::of(core::hybrid_identity_from_seed(pq.secret));
+  CHECK(core::may_open(parsed.header.slots[0], mine));
+  const std::string message = unlock_error(parsed, test::creds(identity_credential(classical)));
+  CHECK_THAT(message, Catch::Contains("given 1 X25519 identity; it has 1 post-quantum (ML-KEM-768 + X25519) "
+                                      "recipient slot"));
+  CHECK(core::slots_opened_by(parsed, mine, core::default_kdf_ceiling()) == std::vector<std::size_t>{0});
+
+  // Rekey recognises the anonymous kind-5 slot through the opening identity, as for X25519.
+  const std::vector<core::Credential> opening = test::creds(test::copy(mine));
+  const SecretBytes fk = core::unlock_file_key(parsed, opening, core::default_kdf_ceiling());
+  core::RekeyChanges dup;
+  dup.opening = &opening;
+  dup.add.push_back(core::Credential::of(core::recipient_of(pq)));
+  CHECK_THAT(rekey_error(parsed, fk, dup), Catch::Contains("already has slot 1"));
+
+  core::RekeyChanges by_key;
+  by_key.add.push_back(test::fresh_key());
+  by_key.remove_recipients.push_back(core::recipient_of(pq));
+  CHECK_THAT(rekey_error(parsed, fk, by_key), Catch::Contains("post-quantum recipient slots are anonymous"));
+}

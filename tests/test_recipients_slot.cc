@@ -154,11 +154,12 @@ TEST_CASE("low-order recipient points are refused; a low-order ephemeral key doe
   CHECK_FALSE(recipient_slot::unwrap(slot, me).has_value());
 }
 
-TEST_CASE("slot_size knows kinds 3 and 4 only") {
+TEST_CASE("slot_size knows kinds 3, 4 and 5 only") {
   CHECK(recipient_slot::slot_size(3) == 81);
   CHECK(recipient_slot::slot_size(4) == 85);
+  CHECK(recipient_slot::slot_size(recipient_slot::kind_mlkem768_x25519) == 1169);
   CHECK(recipient_slot::slot_size(1) == 0);
-  CHECK(recipient_slot::slot_size(recipient_slot::kind_mlkem768_x25519) == 0);
+  CHECK(recipient_slot::slot_size(6) == 0);
 }
 
 TEST_CASE("known-answer X25519 slot (tests/vectors/recipients/x25519.txt)") {

@@ -21,7 +21,8 @@ std::string what_stanza(const Stanza& s) {
   if (type == "scrypt" && s.args.size() == 3) return "passphrase (scrypt, work factor 2^" + s.args[2] + ")";
   if (type == "ssh-rsa" && s.args.size() == 2)
     return "SSH RSA recipient, tag " + s.args[1] + ", " + std::to_string(8 * s.body.size()) + "-bit key";
-  if (type == "mlkem768x25519") return "post-quantum recipient (not supported yet)";
+  if (type == "mlkem768x25519" && s.args.size() == 2)
+    return "post-quantum recipient (ML-KEM-768 + X25519, anonymous)";
   return "unknown type '" + (type.size() > 32 ? type.substr(0, 32) + "..." : type) + "' (skipped)";
 }
 

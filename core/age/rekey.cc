@@ -114,6 +114,15 @@ std::string rekey_header(const Header& header, const SecretBytes& file_key, cons
       std::count_if(stanzas.begin(), stanzas.end(), [](const Stanza& s) { return s.args[0] == "scrypt"; }));
   check_credential_mix(key_files, recipients + stanzas.size() - kept_scrypt + (passphrases + kept_scrypt > 1),
                        passphrases + kept_scrypt > 0);
+  std::size_t post_quantum = 0, classical = 0;
+  for (const Stanza& s : stanzas) {
+    if (s.args[0] == "mlkem768x25519") ++post_quantum;
+    if (s.args[0] == "X25519" || s.args[0] == "ssh-ed25519" || s.args[0] == "ssh-rsa") ++classical;
+  }
+  for (const Credential& c : changes.add)
+    if (c.kind == Credential::Kind::recipient && c.recipient)
+      ++(is_post_quantum(*c.recipient) ? post_quantum : classical);
+  check_no_quantum_mix(post_quantum, classical);
   if (!changes.add.empty())
     for (Stanza& s : wrap_file_key(file_key, changes.add, scrypt_log2)) stanzas.push_back(std::move(s));
   return serialize_header(stanzas, file_key);

@@ -18,8 +18,8 @@ namespace pcrypt::core::age {
 // nothing to change, a stanza number out of range or given twice, an identity (--remove-key) that opens no
 // stanza, a recipient (--remove-recipient) with no stanza (an X25519 one: unless an opening identity is
 // its own, since X25519 stanzas are anonymous), an added recipient that already has a kept stanza, an added
-// key file (age has none), a result with no stanza, and a result that breaks age's rule that an scrypt
-// stanza is the only stanza.
+// key file (age has none), a result with no stanza, and a result that breaks age's rules: an scrypt stanza
+// is the only stanza, and post-quantum stanzas are not mixed with classical ones (check_no_quantum_mix).
 std::string rekey_header(const Header& header, const SecretBytes& file_key, const RekeyChanges& changes,
                          unsigned scrypt_log2, unsigned max_scrypt_log2);
 

@@ -11,6 +11,7 @@
 #include "core/age/base64.h"
 #include "core/age/primitives.h"
 #include "core/error.h"
+#include "core/pq/hpke.h"
 #include "core/ssh_rsa.h"
 
 namespace pcrypt::core::age {
@@ -21,6 +22,7 @@ constexpr std::string_view kScryptLabel = "age-encryption.org/v1/scrypt";
 constexpr std::string_view kSshEd25519Label = "age-encryption.org/v1/ssh-ed25519";
 constexpr std::string_view kSshRsaLabel = "age-encryption.org/v1/ssh-rsa";  // the OAEP label
 constexpr std::string_view kPostQuantumType = "mlkem768x25519";
+constexpr std::string_view kPostQuantumInfo = "age-encryption.org/mlkem768x25519";  // HPKE info, aad empty
 
 using Key32 = std::span<const std::uint8_t, 32>;
 
@@ -129,6 +131,25 @@ Unwrapped unwrap_ssh_rsa(const Stanza& s, const Identity& id) {
   return file_key;
 }
 
+// HPKE OpenBase with the identity's MLKEM768-X25519 key. A low-order X25519 half of enc (all-zero shared
+// secret) is a malformed stanza, as for X25519 stanzas; a body that does not authenticate is another
+// recipient's stanza (ML-KEM's implicit rejection lands here too), so the next stanza is tried.
+Unwrapped unwrap_mlkem768x25519(const Stanza& s, const Identity& id) {
+  if (s.args[0] != kPostQuantumType || id.kind != Identity::Kind::mlkem768_x25519 || !id.hybrid)
+    return std::nullopt;
+  if (s.args.size() != 2) bad_stanza(s.args[0], "it must have exactly one argument after its type");
+  const auto enc = decode_arg(s, 1, pq::xwing::ciphertext_size, "the encapsulated key");
+  check_body(s);  // before any decryption (age: mitigates partitioning oracles)
+  pq::hpke::OpenFailure why{};
+  auto file_key = pq::hpke::open_base(
+      *id.hybrid, std::span<const std::uint8_t, pq::xwing::ciphertext_size>(enc.data(), enc.size()),
+      std::span(reinterpret_cast<const std::uint8_t*>(kPostQuantumInfo.data()), kPostQuantumInfo.size()), {},
+      s.body, &why);
+  if (!file_key && why == pq::hpke::OpenFailure::kem_refused)
+    bad_stanza(s.args[0], "the X25519 share in the encapsulated key is a low-order point (all-zero secret)");
+  return file_key;
+}
+
 // "^[1-9][0-9]*$", at most kMaxScryptLog2.
 std::optional<unsigned> parse_log2(const std::string& text) {
   if (text.empty() || text.size() > 2 || text[0] < '1' || text[0] > '9') return std::nullopt;
@@ -162,6 +183,7 @@ Unwrapped try_stanza(const Stanza& s, const Credential& c, unsigned max_log2) {
   if (c.kind != Credential::Kind::identity || !c.identity) return std::nullopt;
   if (auto k = unwrap_x25519(s, *c.identity)) return k;
   if (auto k = unwrap_ssh_rsa(s, *c.identity)) return k;
+  if (auto k = unwrap_mlkem768x25519(s, *c.identity)) return k;
   return unwrap_ssh_ed25519(s, *c.identity);
 }
 
@@ -190,6 +212,19 @@ Stanza wrap_ssh_rsa(const SecretBytes& file_key, const ssh_rsa::PublicKey& key) 
   return Stanza{{"ssh-rsa", ssh_tag(key.blob)}, ssh_rsa::oaep_encrypt(key, file_key.span(), kSshRsaLabel)};
 }
 
+// HPKE SealBase(pkR = recipient, info = "age-encryption.org/mlkem768x25519", aad = "", pt = file key):
+// "-> mlkem768x25519 base64(enc)" and the 32-byte sealed file key as body.
+Stanza wrap_mlkem768x25519(const SecretBytes& file_key, const HybridRecipient& recipient) {
+  const auto sealed = pq::hpke::seal_base(
+      recipient.public_key,
+      std::span(reinterpret_cast<const std::uint8_t*>(kPostQuantumInfo.data()), kPostQuantumInfo.size()), {},
+      file_key.span());
+  if (!sealed)
+    throw Error(ErrorKind::usage, "post-quantum recipient key is not a valid ML-KEM-768 + X25519 key",
+                "the recipient is damaged or malicious; ask its owner for the age1pq1... key again");
+  return Stanza{{std::string(kPostQuantumType), encode_base64_raw(sealed->enc)}, sealed->ciphertext};
+}
+
 Stanza wrap_scrypt(const SecretBytes& file_key, const SecretBytes& passphrase, unsigned log2) {
   std::array<std::uint8_t, 16> salt{};
   randombytes_buf(salt.data(), salt.size());
@@ -205,6 +240,23 @@ SecretBytes new_file_key() {
   SecretBytes k(kFileKeyBytes);
   randombytes_buf(k.data(), k.size());
   return k;
+}
+
+void check_no_quantum_mix(const std::vector<Credential>& credentials) {
+  std::size_t hybrid = 0, classical = 0;
+  for (const Credential& c : credentials)
+    if (c.kind == Credential::Kind::recipient && c.recipient)
+      ++(is_post_quantum(*c.recipient) ? hybrid : classical);
+  check_no_quantum_mix(hybrid, classical);
+}
+
+void check_no_quantum_mix(std::size_t post_quantum, std::size_t classical) {
+  if (post_quantum > 0 && classical > 0)
+    throw Error(
+        ErrorKind::usage,
+        "refusing to mix post-quantum (age1pq1...) and X25519/SSH recipients in one age file: a future "
+        "quantum computer could open it through the classical recipient",
+        "encrypt to age1pq1... recipients only, or make separate files");
 }
 
 void check_credential_mix(std::size_t key_files, std::size_t recipients, bool passphrase) {
@@ -232,6 +284,7 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
   check_credential_mix(count(Credential::Kind::key_file),
                        credentials.size() - passphrases - count(Credential::Kind::key_file),
                        passphrases == 1);
+  check_no_quantum_mix(credentials);
   if (scrypt_log2 < 1 || scrypt_log2 > kMaxScryptLog2)
     throw Error(ErrorKind::usage,
                 "scrypt work factor must be from 2^1 to 2^" + std::to_string(kMaxScryptLog2));
@@ -247,6 +300,8 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
           stanzas.push_back(wrap_x25519_like(file_key, x->public_key, nullptr));
         else if (const auto* ssh = std::get_if<SshEd25519Recipient>(&*c.recipient))
           stanzas.push_back(wrap_x25519_like(file_key, ssh->public_key, &ssh->blob));
+        else if (const auto* pq = std::get_if<HybridRecipient>(&*c.recipient))
+          stanzas.push_back(wrap_mlkem768x25519(file_key, *pq));
         else
           stanzas.push_back(wrap_ssh_rsa(file_key, std::get<SshRsaRecipient>(*c.recipient).key));
         break;
@@ -269,19 +324,20 @@ SecretBytes unwrap_file_key(const Header& header, const std::vector<Credential>&
   for (const Credential& c : credentials)
     for (const Stanza& s : header.stanzas)
       if (auto key = try_stanza(s, c, max_scrypt_log2)) return std::move(*key);
-  if (count_stanzas(header, kPostQuantumType) > 0)
-    throw Error(
-        ErrorKind::header,
-        "post-quantum age recipients are not supported yet (the file has " + describe_stanzas(header) + ")",
-        "decrypt it with age 1.3 or later");
   const bool passphrase = std::any_of(credentials.begin(), credentials.end(), [](const Credential& c) {
     return c.kind == Credential::Kind::passphrase;
   });
   if (passphrase && scrypt_stanzas > 0)
     throw Error(ErrorKind::header, "wrong passphrase (no age stanza opens with it)");
+  const bool post_quantum = std::any_of(credentials.begin(), credentials.end(), [](const Credential& c) {
+    return c.identity && c.identity->kind == Identity::Kind::mlkem768_x25519;
+  });
   throw Error(ErrorKind::header,
               "no identity given opens this age file (it has " + describe_stanzas(header) + ")",
-              "check the -i identity file, or -p for a passphrase-encrypted file");
+              count_stanzas(header, kPostQuantumType) > 0 && !post_quantum
+                  ? "its mlkem768x25519 stanzas are for post-quantum recipients: give the matching "
+                    "AGE-SECRET-KEY-PQ-1... identity with -i"
+                  : "check the -i identity file, or -p for a passphrase-encrypted file");
 }
 
 bool opens(const Stanza& stanza, const Credential& credential, const SecretBytes& file_key,

@@ -5,8 +5,13 @@
 //    salt = "age-encryption.org/v1/scrypt" || SALT);
 //  - ssh-ed25519: "ssh-ed25519 TAG SHARE", TAG = SHA-256(SSH public key blob)[:4]; the X25519 secret is
 //    tweaked;
-//  - ssh-rsa: "ssh-rsa TAG"; the body is RSA-OAEP-SHA-256(file key, label "age-encryption.org/v1/ssh-rsa").
-// The other bodies are ChaCha20-Poly1305(wrap key, nonce 0, 16-byte file key), exactly 32 bytes.
+//  - ssh-rsa: "ssh-rsa TAG"; the body is RSA-OAEP-SHA-256(file key, label "age-encryption.org/v1/ssh-rsa");
+//  - mlkem768x25519: "mlkem768x25519 ENC"; HPKE base mode, KEM MLKEM768-X25519 (core/pq/hpke.h),
+//    info = "age-encryption.org/mlkem768x25519", aad empty.
+// The X25519, scrypt and ssh-ed25519 bodies are ChaCha20-Poly1305(wrap key, nonce 0, 16-byte file key), and
+// the mlkem768x25519 body the HPKE ciphertext of the file key: exactly 32 bytes each.
+// Post-quantum recipients are never mixed with classical ones in a file pcrypt writes (age.md: "SHOULD NOT";
+// age 1.3 refuses); files from others that mix them are read.
 #pragma once
 
 #include <vector>
@@ -31,17 +36,25 @@ SecretBytes new_file_key();
 // at all. Throws Error(usage) naming the rule.
 void check_credential_mix(std::size_t key_files, std::size_t recipients, bool passphrase);
 
+// age 1.3's rule, and pcrypt's in both formats: post-quantum (age1pq1…) recipients are not mixed with X25519
+// or SSH ones (a future quantum computer would open the file through the classical stanza). Throws
+// Error(usage) saying so.
+void check_no_quantum_mix(const std::vector<Credential>& credentials);
+// The same rule on counts (rekey: kept stanzas and added recipients).
+void check_no_quantum_mix(std::size_t post_quantum, std::size_t classical);
+
 // One stanza per credential (recipients and at most one passphrase). Throws Error(usage) for what age
 // forbids or cannot hold: a passphrase together with anything else ("an scrypt stanza must be the only
-// stanza"), key files, or no credential.
+// stanza"), key files, no credential, or post-quantum (age1pq1…) recipients together with X25519/SSH ones.
 std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector<Credential>& credentials,
                                   unsigned scrypt_log2);
 
 // The file key, tried credential by credential, each on the stanzas in order (as age does). Error(header)
 // when: an scrypt stanza is not alone; a stanza of a type a credential handles is malformed (wrong argument
 // count, non-canonical base64, a body that is not 32 bytes, an all-zero shared secret); a work factor above
-// `max_scrypt_log2` (the hint names --max-work-factor); none opens (the message says so, and names
-// mlkem768x25519 stanzas: post-quantum recipients are not supported yet). Does not check the header MAC.
+// `max_scrypt_log2` (the hint names --max-work-factor); an mlkem768x25519 stanza whose X25519 share is a
+// low-order point; none opens (the message says so; its hint asks for an AGE-SECRET-KEY-PQ-1… identity when
+// the file has mlkem768x25519 stanzas and none was given). Does not check the header MAC.
 SecretBytes unwrap_file_key(const Header& header, const std::vector<Credential>& credentials,
                             unsigned max_scrypt_log2);
 

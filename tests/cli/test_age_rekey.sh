@@ -115,6 +115,18 @@ cp d.age d.before
 expect 4 "$PCRYPT" rekey -i a.key --new-file-key d.age
 cmp -s d.age d.before || fail "a failed --new-file-key changed the file"
 
+check "post-quantum: rekey adds age1pq1... recipients to a post-quantum file, and refuses to mix them with X25519"
+"$PCRYPT" keygen --pq -o pq1.key 2> /dev/null
+"$PCRYPT" keygen --pq -o pq2.key 2> /dev/null
+"$PCRYPT" encrypt --format age -r "$("$PCRYPT" recipient pq1.key)" plain -o pq.age
+"$PCRYPT" rekey -i pq1.key --add-recipient "$("$PCRYPT" recipient pq2.key)" pq.age
+opens_with_pcrypt pq.age pq2.key || fail "the added post-quantum recipient cannot open"
+opens_with_pcrypt pq.age pq1.key || fail "the first post-quantum recipient lost access"
+cp pq.age pq.before
+expect 2 "$PCRYPT" rekey -i pq1.key --add-recipient "$A" pq.age
+expect_one_error "refusing to mix post-quantum"
+cmp -s pq.age pq.before || fail "a refused rekey changed the file"
+
 check "-o writes the result elsewhere and leaves the original as it was"
 cp f.age g.age
 "$PCRYPT" rekey -i b.key --add-recipient "$A" g.age -o h.age
