@@ -6,16 +6,11 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
 #include <span>
 #include <string>
 
 #include "core/aes/engine.h"
-
-#if __has_include(<valgrind/memcheck.h>) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-#include <valgrind/memcheck.h>
-#define PCRYPT_HAVE_MEMCHECK 1
-#endif
+#include "tests/ct_support.h"
 
 namespace {
 
@@ -58,19 +53,5 @@ TEST_CASE("portable engine: no secret-dependent branch or address (memcheck chil
 }
 
 TEST_CASE("portable engine is constant time under valgrind memcheck") {
-#ifndef PCRYPT_HAVE_MEMCHECK
-  WARN("SKIPPED: valgrind headers unavailable or sanitizer build");
-  return;
-#else
-  if (std::system("valgrind --version > /dev/null 2>&1") != 0) {
-    WARN("SKIPPED: valgrind not installed");
-    return;
-  }
-  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  const std::string cmd =
-      "valgrind --quiet --error-exitcode=97 '" + self + "' \"" + kChildTest + "\" > ct_child.log 2>&1";
-  const int status = std::system(cmd.c_str());
-  INFO("memcheck child log: ct_child.log in the test's working directory");
-  REQUIRE(status == 0);
-#endif
+  pcrypt::test::run_child_under_memcheck(kChildTest, "ct_child.log");
 }

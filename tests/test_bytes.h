@@ -1,9 +1,10 @@
-// Byte-vector helpers shared by every test suite: random inputs and hex literals.
+// Byte-vector helpers shared by every test suite: random inputs, hex literals and hex output.
 #pragma once
 
 #include <sodium.h>
 
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,6 +34,18 @@ inline Bytes from_hex(const std::string& hex) {
   Bytes out(hex.size() / 2);
   for (std::size_t i = 0; i < out.size(); ++i)
     out[i] = static_cast<std::uint8_t>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+  return out;
+}
+
+// Lowercase hex, for comparing with vectors and writing them.
+inline std::string to_hex(std::span<const std::uint8_t> bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (const std::uint8_t b : bytes) {
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
   return out;
 }
 

@@ -18,6 +18,7 @@
 namespace mlkem768 = pcrypt::pq::mlkem768;
 using pcrypt::test::Bytes;
 using pcrypt::test::from_hex;
+using pcrypt::test::to_hex;
 
 namespace {
 
@@ -37,16 +38,6 @@ std::map<std::string, Bytes> read_kv(const std::string& name) {
     kv[line.substr(0, eq)] = from_hex(line.substr(eq + 3));
   }
   return kv;
-}
-
-std::string hex(std::span<const std::uint8_t> b) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto c : b) {
-    s += digits[c >> 4];
-    s += digits[c & 15];
-  }
-  return s;
 }
 
 struct Keys {
@@ -73,7 +64,7 @@ TEST_CASE("ML-KEM-768: accumulated 10 000 pq-crystals tests (CCTV procedure, FIP
   int mismatches = 0;
   for (int i = 0; i < tests; ++i) {
     rng.read(d);
-    if (i == 0) CHECK(hex(std::span(d).first(16)) == "7f9c2ba4e88f827d616045507605853e");
+    if (i == 0) CHECK(to_hex(std::span(d).first(16)) == "7f9c2ba4e88f827d616045507605853e");
     rng.read(z);
     mlkem768::keygen_internal(d, z, keys.ek, keys.dk);
     EVP_DigestUpdate(out, keys.ek.data(), keys.ek.size());
@@ -92,7 +83,7 @@ TEST_CASE("ML-KEM-768: accumulated 10 000 pq-crystals tests (CCTV procedure, FIP
   EVP_DigestFinalXOF(out, result.data(), result.size());
   EVP_MD_CTX_free(out);
   CHECK(mismatches == 0);
-  CHECK(hex(result) == "f959d18d3d1180121433bf0e05f11e7908cf9d03edc150b2b07cb90bef5bc1c1");
+  CHECK(to_hex(result) == "f959d18d3d1180121433bf0e05f11e7908cf9d03edc150b2b07cb90bef5bc1c1");
 }
 
 TEST_CASE("ML-KEM-768: CCTV unlucky vector needs a long SHAKE-128 read in SampleNTT") {

@@ -19,21 +19,12 @@ using namespace pcrypt::core;
 using pcrypt::SecretBytes;
 using pcrypt::test::Bytes;
 using pcrypt::test::from_hex;
+using pcrypt::test::to_hex;
 
 namespace {
 
 Bytes bytes_of(std::span<const std::uint8_t> s) {
   return Bytes(s.begin(), s.end());
-}
-
-std::string hex(std::span<const std::uint8_t> b) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto c : b) {
-    s += digits[c >> 4];
-    s += digits[c & 15];
-  }
-  return s;
 }
 
 std::map<std::string, std::string> read_kat() {
@@ -57,15 +48,15 @@ std::string kat_text(const Bytes& seed, const Bytes& randomness, const Bytes& fi
   const auto slot = recipient_slot::wrap_hybrid_derand(
       SecretBytes(file_key), r, std::span<const std::uint8_t, 64>(randomness.data(), 64), &t);
   std::string s;
-  s += "identity_seed: " + hex(seed) + "\n";
+  s += "identity_seed: " + to_hex(seed) + "\n";
   s += "identity: " + format_hybrid_identity(id.secret) + "\n";
   s += "recipient: " + format_hybrid_recipient(r.public_key) + "\n";
-  s += "encaps_randomness: " + hex(randomness) + "\n";
-  s += "file_key: " + hex(file_key) + "\n";
-  s += "expect_shared_secret: " + hex(t.shared_secret) + "\n";
-  s += "expect_hpke_key: " + hex(t.key) + "\n";
-  s += "expect_hpke_base_nonce: " + hex(t.base_nonce) + "\n";
-  s += "expect_slot: " + hex(slot) + "\n";
+  s += "encaps_randomness: " + to_hex(randomness) + "\n";
+  s += "file_key: " + to_hex(file_key) + "\n";
+  s += "expect_shared_secret: " + to_hex(t.shared_secret) + "\n";
+  s += "expect_hpke_key: " + to_hex(t.key) + "\n";
+  s += "expect_hpke_base_nonce: " + to_hex(t.base_nonce) + "\n";
+  s += "expect_slot: " + to_hex(slot) + "\n";
   return s;
 }
 

@@ -12,6 +12,17 @@ unset PCRYPT_PASSPHRASE PCRYPT_ENGINE
 # Cheap Argon2id so passphrase tests take milliseconds (the defaults take ~0.5 s per run by design).
 CHEAP_KDF=(--kdf-memory 64KiB --kdf-ops 1)
 
+# require_tools TOOL...: ends the test as visibly skipped (exit 0) unless every tool is on PATH.
+require_tools() {
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" > /dev/null || {
+      echo "SKIPPED: $tool not installed (scripts/install-deps.sh installs it)"
+      exit 0
+    }
+  done
+}
+
 check() { printf 'check: %s\n' "$*"; }
 fail() {
   printf 'FAIL: %s\n' "$*" >&2

@@ -6,12 +6,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-for tool in age age-keygen ssh-keygen python3; do
-  command -v "$tool" > /dev/null || {
-    echo "SKIPPED: $tool not installed (scripts/install-deps.sh installs it)"
-    exit 0
-  }
-done
+require_tools age age-keygen ssh-keygen python3
 PTY="$SOURCE_DIR/tests/cli/age_pty.py"
 
 age-keygen -o age.key 2> /dev/null

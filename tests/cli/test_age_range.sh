@@ -6,12 +6,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-for tool in age age-keygen; do
-  command -v "$tool" > /dev/null || {
-    echo "SKIPPED: $tool not installed (scripts/install-deps.sh installs it)"
-    exit 0
-  }
-done
+require_tools age age-keygen
 
 age-keygen -o age.key 2> /dev/null
 recipient=$(age-keygen -y age.key)
