@@ -28,20 +28,6 @@ std::string_view as_text(const SecretBytes& buf, std::size_t len) {
   return {reinterpret_cast<const char*>(buf.data()), len};
 }
 
-// The bytes that name a recipient's key: the X25519 or hybrid public key, or the SSH public key blob.
-std::vector<std::uint8_t> key_bytes(const core::Recipient& r) {
-  if (const auto* x = std::get_if<core::X25519Recipient>(&r))
-    return {x->public_key.begin(), x->public_key.end()};
-  if (const auto* h = std::get_if<core::HybridRecipient>(&r))
-    return {h->public_key.begin(), h->public_key.end()};
-  if (const auto* ed = std::get_if<core::SshEd25519Recipient>(&r)) return ed->blob;
-  return std::get<core::SshRsaRecipient>(r).key.blob;
-}
-
-bool same_recipient(const core::Recipient& a, const core::Recipient& b) {
-  return a.index() == b.index() && key_bytes(a) == key_bytes(b);
-}
-
 // The passphrase of a protected OpenSSH key, asked on the terminal when a slot needs the key (as age does).
 SecretBytes ask_ssh_key_passphrase(const std::string& key_name) {
   try {
@@ -83,7 +69,7 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
   std::vector<core::Recipient> seen;
   for (core::Recipient& r : all) {
     if (std::any_of(seen.begin(), seen.end(),
-                    [&r](const core::Recipient& s) { return same_recipient(s, r); }))
+                    [&r](const core::Recipient& s) { return core::same_recipient(s, r); }))
       continue;  // one slot per key is enough; a second would only grow the header
     seen.push_back(r);
     out.push_back(core::Credential::of(std::move(r)));

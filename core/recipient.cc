@@ -363,6 +363,22 @@ std::string format_hybrid_identity(const SecretBytes& seed) {
   return bech32::encode(hybrid_identity_hrp, bech32::to_words(seed.span()), true);
 }
 
+namespace {
+
+// The bytes that name a recipient's key: the X25519 or hybrid public key, or the SSH public key blob.
+std::vector<std::uint8_t> key_bytes(const Recipient& r) {
+  if (const auto* x = std::get_if<X25519Recipient>(&r)) return {x->public_key.begin(), x->public_key.end()};
+  if (const auto* h = std::get_if<HybridRecipient>(&r)) return {h->public_key.begin(), h->public_key.end()};
+  if (const auto* ed = std::get_if<SshEd25519Recipient>(&r)) return ed->blob;
+  return std::get<SshRsaRecipient>(r).key.blob;
+}
+
+}  // namespace
+
+bool same_recipient(const Recipient& a, const Recipient& b) {
+  return a.index() == b.index() && key_bytes(a) == key_bytes(b);
+}
+
 Recipient recipient_of(const Identity& identity) {
   if (identity.kind == Identity::Kind::mlkem768_x25519) return HybridRecipient{identity.hybrid->public_key()};
   if (identity.kind == Identity::Kind::ssh_rsa)

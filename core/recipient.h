@@ -93,5 +93,8 @@ Identity generate_hybrid_identity();
 Identity hybrid_identity_from_seed(const SecretBytes& seed);
 Identity x25519_identity_from_secret(const SecretBytes& secret);
 Recipient recipient_of(const Identity& identity);
+// Whether two recipients are the same key: same type, same public key (X25519, hybrid) or SSH public key
+// blob.
+bool same_recipient(const Recipient& a, const Recipient& b);
 
 }  // namespace pcrypt::core

@@ -14,22 +14,6 @@
 namespace pcrypt::core {
 namespace {
 
-// The bytes that name a recipient: the X25519 or hybrid (ML-KEM-768 + X25519) public key, or the SSH public
-// key blob.
-std::vector<std::uint8_t> recipient_bytes(const Recipient& r) {
-  if (const auto* rsa = std::get_if<SshRsaRecipient>(&r)) return rsa->key.blob;
-  return std::visit(
-      [](const auto& x) -> std::vector<std::uint8_t> {
-        if constexpr (requires { x.public_key; }) return {x.public_key.begin(), x.public_key.end()};
-        return {};
-      },
-      r);
-}
-
-bool same_recipient(const Recipient& a, const Recipient& b) {
-  return a.index() == b.index() && recipient_bytes(a) == recipient_bytes(b);
-}
-
 // The SSH public key blob of an SSH recipient, nullptr for the anonymous kinds (X25519, post-quantum).
 const std::vector<std::uint8_t>* ssh_blob(const Recipient& r) {
   if (const auto* ed = std::get_if<SshEd25519Recipient>(&r)) return &ed->blob;
