@@ -208,10 +208,15 @@ NewFileKeySlots new_file_key_slots(const ParsedHeader& parsed, const std::vector
   for (const Credential& c : opening) {
     for (const std::size_t i : slots_opened_by(parsed, c, ceiling, cache)) kept[i] = true;
     // An identity keeps its access as a slot for its own public key.
-    if (c.kind == Credential::Kind::identity && c.identity)
+    if (c.kind == Credential::Kind::identity && c.identity) {
       plan.credentials.push_back(Credential::of(recipient_of(*c.identity)));
-    else
-      plan.credentials.push_back(Credential{c.kind, SecretBytes(c.secret.span())});
+    } else {
+      // Built in place: GCC 12 at -O3 misreports a moved temporary's empty optional<Identity> as
+      // uninitialized (-Wmaybe-uninitialized), as in python/src/credentials.cc.
+      Credential& copy = plan.credentials.emplace_back();
+      copy.kind = c.kind;
+      copy.secret = SecretBytes(c.secret.span());
+    }
   }
   for (Credential& c : added) {
     const bool repeated = std::any_of(
