@@ -35,10 +35,16 @@ Bytes text(std::string_view s) {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
 }
 
+// libsodium declares its pointers nonnull even for zero lengths; an empty span may have a null data().
+const std::uint8_t* nonnull(Bytes b) {
+  static const std::uint8_t none = 0;
+  return b.empty() ? &none : b.data();
+}
+
 void hmac(Bytes key, std::initializer_list<Bytes> parts, std::span<std::uint8_t, 32> out) {
   crypto_auth_hmacsha256_state st;
-  crypto_auth_hmacsha256_init(&st, key.data(), key.size());
-  for (Bytes p : parts) crypto_auth_hmacsha256_update(&st, p.data(), p.size());
+  crypto_auth_hmacsha256_init(&st, nonnull(key), key.size());
+  for (Bytes p : parts) crypto_auth_hmacsha256_update(&st, nonnull(p), p.size());
   crypto_auth_hmacsha256_final(&st, out.data());
   sodium_memzero(&st, sizeof st);
 }
