@@ -5,6 +5,8 @@
 #include <exception>
 #include <stdexcept>
 
+#include "core/age/detect.h"
+#include "core/age/file.h"
 #include "core/error.h"
 #include "core/payload.h"
 #include "core/pipeline.h"
@@ -13,8 +15,24 @@
 namespace pcrypt::python {
 namespace {
 
-core::PayloadLayout layout_of(const core::ParsedHeader& parsed) {
-  return core::PayloadLayout{parsed.header.chunk_size, parsed.total_bytes()};
+// The header in `prefix` unlocked, and its payload's layout and cipher.
+core::KeyedPayload unlock_payload(std::span<const std::uint8_t> prefix,
+                                  const std::vector<core::Credential>& credentials,
+                                  const core::KdfLimits& ceiling) {
+  io::MemoryReader in(prefix);
+  core::age::BufferedInput buffered(in, 0);
+  const core::age::FileFormat format = core::age::detect_format(buffered.peek(core::age::kDetectBytes));
+  if (format == core::age::FileFormat::age_armored)
+    throw core::Error(
+        core::ErrorKind::usage, "an armored age file cannot be read by ranges",
+        "decrypt it whole with pcrypt.decrypt, or remove the armor (age -d | age -e without -a)");
+  if (format == core::age::FileFormat::age_binary) {
+    core::age::AgeInput age(buffered, core::age::AgeInput::Armor::no);
+    const SecretBytes file_key = core::age::unlock(age, credentials, core::age::kDefaultMaxScryptLog2);
+    return core::age::open_payload(age, file_key, core::age::default_chacha_backend());
+  }
+  const core::UnlockedHeader unlocked = core::unlock_header(buffered, credentials, ceiling);
+  return core::keyed_payload(unlocked.parsed, unlocked.file_key);
 }
 
 }  // namespace
@@ -37,13 +55,10 @@ std::size_t FileWindow::read_at(std::uint64_t offset, std::uint8_t* buf, std::si
 
 Decryptor::Decryptor(std::span<const std::uint8_t> header_prefix,
                      const std::vector<core::Credential>& credentials, const core::KdfLimits& ceiling)
-    : unlocked_([&] {
-        io::MemoryReader in(header_prefix);
-        return core::unlock_header(in, credentials, ceiling);
-      }()) {}
+    : payload_(unlock_payload(header_prefix, credentials, ceiling)) {}
 
 std::uint64_t Decryptor::plaintext_size(std::uint64_t file_size) const {
-  const core::PayloadLayout layout = layout_of(unlocked_.parsed);
+  const core::PayloadLayout& layout = payload_.layout;
   const std::uint64_t payload = file_size > layout.payload_offset ? file_size - layout.payload_offset : 0;
   const std::optional<std::uint64_t> plaintext = layout.plaintext_bytes(payload);
   if (!plaintext)
@@ -56,7 +71,7 @@ std::uint64_t Decryptor::plaintext_size(std::uint64_t file_size) const {
 
 std::pair<std::uint64_t, std::uint64_t> Decryptor::covering(std::uint64_t offset, std::uint64_t length,
                                                             std::uint64_t file_size) const {
-  const core::PayloadLayout layout = layout_of(unlocked_.parsed);
+  const core::PayloadLayout& layout = payload_.layout;
   const std::uint64_t plaintext = plaintext_size(file_size);
   const std::uint64_t end = std::min(plaintext, offset + std::max<std::uint64_t>(length, 1));
   const std::uint64_t first = std::min(offset, plaintext) / layout.chunk_size;
@@ -114,8 +129,8 @@ std::size_t Decryptor::read_into(const io::PositionalReader& file, std::uint64_t
   const std::uint64_t records = out.size() / chunk;
   std::unique_lock pool_lock(pool_mu_, std::try_to_lock);
   if (workers <= 1 || records < 2 || !pool_lock.owns_lock()) {
-    const core::RangeResult result = core::decrypt_range_into(
-        file, unlocked_.parsed, unlocked_.file_key, offset, out, core::RangeOptions{1, nullptr, nullptr});
+    const core::RangeResult result =
+        core::decrypt_range_into(file, payload_, offset, out, core::RangeOptions{1, nullptr, nullptr});
     return static_cast<std::size_t>(result.bytes_written);
   }
   if (!pool_ || pool_->size() != workers) pool_ = std::make_unique<WorkerPool>(workers - 1);
@@ -135,11 +150,11 @@ std::size_t Decryptor::read_into(const io::PositionalReader& file, std::uint64_t
     tasks.emplace_back([&, r] {
       try {
         if (cuts[r + 1] <= cuts[r]) return;
-        written[r] = static_cast<std::size_t>(
-            core::decrypt_range_into(file, unlocked_.parsed, unlocked_.file_key, offset + cuts[r],
-                                     out.subspan(cuts[r], cuts[r + 1] - cuts[r]),
-                                     core::RangeOptions{1, nullptr, nullptr})
-                .bytes_written);
+        written[r] =
+            static_cast<std::size_t>(core::decrypt_range_into(file, payload_, offset + cuts[r],
+                                                              out.subspan(cuts[r], cuts[r + 1] - cuts[r]),
+                                                              core::RangeOptions{1, nullptr, nullptr})
+                                         .bytes_written);
       } catch (...) {
         errors[r] = std::current_exception();
       }

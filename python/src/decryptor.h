@@ -1,6 +1,6 @@
-// A pcrypt file opened for reading by ranges from Python (pcrypt.open, the fsspec filesystem): its header
-// unlocked once, then any number of range reads, each one core::decrypt_range_into (core/range.h): only
-// the records holding a range are read and authenticated, straight into the caller's buffer.
+// A pcrypt or binary age file opened for reading by ranges from Python (pcrypt.open, the fsspec filesystem):
+// its header unlocked once, then any number of range reads, each one core::decrypt_range_into (core/range.h):
+// only the records holding a range are read and authenticated, straight into the caller's buffer.
 
 #pragma once
 
@@ -77,12 +77,15 @@ class WorkerPool {
 class Decryptor {
  public:
   // `header_prefix`: the file's first bytes, at least its whole header (kHeaderProbeBytes or the whole file
-  // is enough). Throws core::Error(header) as decrypt does for a malformed header or wrong credentials.
+  // is enough), of a pcrypt file or a binary age file (an armored one hides where its records lie:
+  // core::Error(usage)). Throws core::Error(header) as decrypt does for a malformed header or wrong
+  // credentials.
   Decryptor(std::span<const std::uint8_t> header_prefix, const std::vector<core::Credential>& credentials,
             const core::KdfLimits& ceiling);
 
-  std::size_t header_bytes() const { return unlocked_.parsed.total_bytes(); }
-  std::size_t chunk_size() const { return unlocked_.parsed.header.chunk_size; }
+  // Where record 0 starts: after the header (and an age file's 16-byte payload nonce).
+  std::size_t header_bytes() const { return payload_.layout.payload_offset; }
+  std::size_t chunk_size() const { return payload_.layout.chunk_size; }
   // The plaintext size of the file whose size is file_size; core::Error(payload) for a length no complete
   // payload has (a file cut short).
   std::uint64_t plaintext_size(std::uint64_t file_size) const;
@@ -99,7 +102,7 @@ class Decryptor {
                         unsigned threads);
 
  private:
-  core::UnlockedHeader unlocked_;
+  core::KeyedPayload payload_;  // either format's: the range functions are format-blind
   // Started by the first read that wants more than one thread; one read uses it at a time (reads from other
   // Python threads meanwhile run on their own thread).
   std::mutex pool_mu_;

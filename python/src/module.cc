@@ -1,7 +1,7 @@
 // pcrypt._pcrypt: the C++ side of the Python package (docs/PYTHON.md). Thin: every operation is the core's
-// (core/crypt.h, core/range.h, core/verify.h) or the CLI's (credentials, key generation), called with the GIL
-// released, and every core::Error becomes a pcrypt.errors exception carrying the CLI's message, hint and exit
-// code. The Python modules beside it (python/pcrypt/) build the file objects and the fsspec filesystem.
+// (core/crypt.h, core/age/file.h, core/range.h) or the CLI's (credentials, key generation), called with the
+// GIL released, and every core::Error becomes a pcrypt.errors exception carrying the CLI's message, hint and
+// exit code. The Python modules beside it (python/pcrypt/) build the file objects and the fsspec filesystem.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -15,12 +15,16 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/public_key_credentials.h"
+#include "core/age/describe.h"
+#include "core/age/detect.h"
+#include "core/age/file.h"
 #include "core/crypt.h"
 #include "core/error.h"
 #include "core/keys.h"
 #include "core/verify.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
+#include "io/memory_stream.h"
 #include "python/src/credentials.h"
 #include "python/src/decryptor.h"
 #include "python/src/sealer.h"
@@ -77,28 +81,54 @@ void encrypt_file(const std::string& src, const std::string& dst, const Credenti
   out.commit();
 }
 
-void decrypt_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
-                  unsigned threads, bool force) {
+// Whether `in` is an age file (binary or armored), from its first bytes, which `in` keeps: as the CLI, the
+// format is the file's to say.
+bool is_age(core::age::BufferedInput& in) {
+  const core::age::FileFormat format = core::age::detect_format(in.peek(core::age::kDetectBytes));
+  return format == core::age::FileFormat::age_binary || format == core::age::FileFormat::age_armored;
+}
+
+// Decrypts `src` (either format) into `out`, which is not committed; returns the plaintext size. Without
+// `out`, verifies: every chunk authenticated and nothing written, as `pcrypt verify` does.
+std::uint64_t decrypt_into(const std::string& src, io::Writer* out, const CredentialArgs& args,
+                           unsigned threads) {
   const std::vector<core::Credential> credentials = decryption_credentials(args);
-  const std::unique_ptr<io::FdReader> in = io::open_input(src);
-  io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::umask);
+  const std::unique_ptr<io::FdReader> file = io::open_input(src);
+  core::age::BufferedInput in(*file, 0);
+  if (is_age(in)) {
+    core::age::AgeInput age(in);
+    core::age::DecryptOptions options;
+    options.threads = threads;
+    io::NullWriter nothing;
+    return core::age::decrypt_stream(age, out ? *out : nothing, credentials, options).plaintext_bytes;
+  }
   core::DecryptOptions options;
   options.threads = threads;
-  core::decrypt_stream(*in, out, credentials, options);
+  return (out ? core::decrypt_stream(in, *out, credentials, options)
+              : core::verify_stream(in, credentials, options))
+      .plaintext_bytes;
+}
+
+void decrypt_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
+                  unsigned threads, bool force) {
+  io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::umask);
+  decrypt_into(src, &out, args, threads);
   out.commit();
 }
 
 std::uint64_t verify_file(const std::string& src, const CredentialArgs& args, unsigned threads) {
-  const std::vector<core::Credential> credentials = decryption_credentials(args);
-  const std::unique_ptr<io::FdReader> in = io::open_input(src);
-  core::DecryptOptions options;
-  options.threads = threads;
-  return core::verify_stream(*in, credentials, options).plaintext_bytes;
+  return decrypt_into(src, nullptr, args, threads);
 }
 
 std::string info(const std::string& src) {
-  const std::unique_ptr<io::FdReader> in = io::open_input(src);
-  return core::describe_header(*in);
+  const std::unique_ptr<io::FdReader> file = io::open_input(src);
+  core::age::BufferedInput in(*file, 0);
+  if (is_age(in)) {
+    const core::age::AgeInput age(in);
+    return core::age::describe(age,
+                               file->positional() ? std::optional(file->positional()->size()) : std::nullopt);
+  }
+  return core::describe_header(in);
 }
 
 std::optional<std::string> keygen(const std::string& path, bool identity, bool force) {
