@@ -32,7 +32,7 @@ for file in bin.age arm.age; do
     slice $offset ${length:+"$length"} > want
     "$PCRYPT" decrypt -f -i age.key "${args[@]}" "$file" -o got.file
     cmp -s got.file want || fail "$file range $r from the file differs from the plaintext"
-    "$PCRYPT" decrypt -i age.key "${args[@]}" < "$file" > got.pipe
+    cat "$file" | "$PCRYPT" decrypt -i age.key "${args[@]}" > got.pipe
     cmp -s got.pipe want || fail "$file range $r from a pipe differs from the plaintext"
   done
 done
