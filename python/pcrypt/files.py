@@ -26,8 +26,8 @@ class LocalSource:
         self._file = _pcrypt.LocalFile(path)
         self.size = self._file.size
 
-    def header_prefix(self):
-        return self._file.pread(0, min(self.size, _pcrypt.HEADER_PROBE_BYTES))
+    def header_prefix(self, n):
+        return self._file.pread(0, min(self.size, n))
 
     def read_into(self, decryptor, offset, out, threads):
         return decryptor.read_file_into(self._file, offset, out, threads)
@@ -45,8 +45,8 @@ class FsspecSource:
         self._path = path
         self.size = fs.size(path) if size is None else size
 
-    def header_prefix(self):
-        return self._fs.cat_file(self._path, 0, min(self.size, _pcrypt.HEADER_PROBE_BYTES))
+    def header_prefix(self, n):
+        return self._fs.cat_file(self._path, 0, min(self.size, n))
 
     def read_into(self, decryptor, offset, out, threads):
         begin, end = decryptor.covering(offset, len(out), self.size)
@@ -58,9 +58,14 @@ class FsspecSource:
 
 
 def unlock(source, keys=(), identities=(), passphrase=None):
-    """The source's header, unlocked (pcrypt.errors.HeaderError for wrong credentials)."""
-    return _pcrypt.Decryptor(source.header_prefix(), keys=list(keys), identities=list(identities),
-                             passphrase=passphrase)
+    """The source's header, unlocked (pcrypt.errors.HeaderError for wrong credentials). The header is read
+    in growing prefixes: most fit the first, a file for hundreds of recipients needs more."""
+    n = _pcrypt.HEADER_PROBE_BYTES
+    prefix = source.header_prefix(n)
+    while len(prefix) == n and n < _pcrypt.HEADER_MAX_BYTES and _pcrypt.header_incomplete(prefix):
+        n = min(8 * n, _pcrypt.HEADER_MAX_BYTES)
+        prefix = source.header_prefix(n)
+    return _pcrypt.Decryptor(prefix, keys=list(keys), identities=list(identities), passphrase=passphrase)
 
 
 class EncryptedReader(io.RawIOBase):

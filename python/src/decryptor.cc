@@ -15,6 +15,26 @@
 namespace pcrypt::python {
 namespace {
 
+// A file's first bytes as an input that notes whether a reader asked for more than they hold.
+class PrefixReader final : public io::Reader {
+ public:
+  explicit PrefixReader(std::span<const std::uint8_t> prefix) : prefix_(prefix) {}
+  std::size_t read(std::uint8_t* buf, std::size_t n) override {
+    const std::size_t got = std::min(n, prefix_.size() - pos_);
+    if (got < n) ran_out_ = true;
+    if (got > 0) std::memcpy(buf, prefix_.data() + pos_, got);
+    pos_ += got;
+    return got;
+  }
+  std::string name() const override { return "the file's first bytes"; }
+  bool ran_out() const { return ran_out_; }
+
+ private:
+  std::span<const std::uint8_t> prefix_;
+  std::size_t pos_ = 0;
+  bool ran_out_ = false;
+};
+
 // The header in `prefix` unlocked, and its payload's layout and cipher.
 core::KeyedPayload unlock_payload(std::span<const std::uint8_t> prefix,
                                   const std::vector<core::Credential>& credentials,
@@ -36,6 +56,32 @@ core::KeyedPayload unlock_payload(std::span<const std::uint8_t> prefix,
 }
 
 }  // namespace
+
+bool header_incomplete(std::span<const std::uint8_t> prefix) {
+  PrefixReader in(prefix);
+  core::age::BufferedInput buffered(in, 0);
+  try {
+    const core::age::FileFormat format = core::age::detect_format(buffered.peek(core::age::kDetectBytes));
+    if (format == core::age::FileFormat::age_binary) {
+      core::age::AgeInput age(buffered, core::age::AgeInput::Armor::no);
+      std::uint8_t nonce[core::age::kPayloadNonceBytes];
+      std::size_t got = 0;
+      while (got < sizeof nonce) {
+        const std::size_t n = age.rest().read(nonce + got, sizeof nonce - got);
+        if (n == 0) return true;
+        got += n;
+      }
+      return false;
+    }
+    if (format == core::age::FileFormat::age_armored) return false;  // refused by the Decryptor
+    core::read_header(buffered);
+    return false;
+  } catch (const core::Error&) {
+    // A parse that failed after running out of bytes may only have needed more of them; one that failed
+    // inside the prefix is malformed, and the Decryptor reports it.
+    return in.ran_out();
+  }
+}
 
 LocalFile::LocalFile(const std::string& path)
     : reader_(io::open_input(path)), access_(reader_->positional()) {

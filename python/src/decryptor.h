@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/age/header.h"
+#include "core/age/payload.h"
 #include "core/credential.h"
 #include "core/keys.h"
 #include "core/range.h"
@@ -109,7 +111,14 @@ class Decryptor {
   std::unique_ptr<WorkerPool> pool_;
 };
 
-// Enough of a file's start to hold any header (FORMAT.md §3: at most 16 slots, the largest under 200 bytes).
+// How much of a file's start is read first: enough for any header of a few dozen recipients. Larger headers
+// (up to 255 slots, or many post-quantum or RSA recipients) are read in growing prefixes while
+// header_incomplete says so, up to kHeaderMaxBytes (age's bound; pcrypt's largest header is below it).
 inline constexpr std::size_t kHeaderProbeBytes = 16 << 10;
+inline constexpr std::size_t kHeaderMaxBytes = core::age::kMaxHeaderBytes + core::age::kPayloadNonceBytes;
+
+// Whether `prefix` ends inside the header it starts (or, for age, before its payload nonce). False when the
+// header is complete, and when it is malformed before the prefix ends (the Decryptor then says how).
+bool header_incomplete(std::span<const std::uint8_t> prefix);
 
 }  // namespace pcrypt::python

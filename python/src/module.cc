@@ -174,6 +174,14 @@ PYBIND11_MODULE(_pcrypt, m) {
   const auto release = py::call_guard<py::gil_scoped_release>();
   const auto no_passphrase = Passphrase();
   m.attr("HEADER_PROBE_BYTES") = kHeaderProbeBytes;
+  m.attr("HEADER_MAX_BYTES") = kHeaderMaxBytes;
+  m.def(
+      "header_incomplete",
+      [](const py::bytes& prefix) {
+        const std::string_view bytes = prefix;
+        return header_incomplete({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()});
+      },
+      py::arg("prefix"));
 
   m.def(
       "encrypt",

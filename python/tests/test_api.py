@@ -150,3 +150,25 @@ def test_errors_survive_pickling(pcrypt):
     import pickle
     e = pickle.loads(pickle.dumps(pcrypt.AuthenticationError("payload authentication failed", "h")))
     assert isinstance(e, pcrypt.AuthenticationError) and e.exit_code == 4 and e.hint == "h"
+
+
+def test_open_reads_a_header_larger_than_the_first_probe(pcrypt, cli, tmp_path):
+    # 250 X25519 recipients: a header of about 20 KiB, more than the first 16 KiB read of the file.
+    recipients = [pcrypt.keygen(tmp_path / f"id{i}.txt", identity=True) for i in range(250)]
+    data = pseudo_random(3 * CHUNK + 5, seed=11)
+    (tmp_path / "team").write_bytes(data)
+    pcrypt.encrypt(tmp_path / "team", tmp_path / "team.pcrypt", recipients=recipients, chunk_size=CHUNK)
+    assert os.path.getsize(tmp_path / "team.pcrypt") - len(data) > pcrypt._pcrypt.HEADER_PROBE_BYTES
+    with pcrypt.open(tmp_path / "team.pcrypt", identities=[tmp_path / "id249.txt"]) as f:
+        f.seek(CHUNK + 1)
+        assert f.read(10) == data[CHUNK + 1:CHUNK + 11]
+    # The same for an age file with post-quantum recipients (about 1.6 KiB of header each).
+    ids = []
+    for i in range(12):
+        cli("keygen", "--pq", "-o", tmp_path / f"pq{i}.key")
+        ids.append(cli("recipient", tmp_path / f"pq{i}.key").stdout.decode().strip())
+    args = [a for r in ids for a in ("-r", r)]
+    cli("encrypt", "--format", "age", *args, tmp_path / "team", "-o", tmp_path / "team.age")
+    assert os.path.getsize(tmp_path / "team.age") - len(data) > pcrypt._pcrypt.HEADER_PROBE_BYTES
+    with pcrypt.open(tmp_path / "team.age", identities=[tmp_path / "pq11.key"]) as f:
+        assert f.read() == data
