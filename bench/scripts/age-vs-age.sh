@@ -6,6 +6,7 @@
 # and pcrypt's time as a fraction of age's (goal: at most 0.25), then peak RSS of each pcrypt command
 # (/usr/bin/time -f %M). Extra pcrypt flags via PCRYPT_FLAGS (e.g. "-j1" for the one-core point).
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 pc=$(readlink -f "${1:?usage: age-vs-age.sh PCRYPT_BINARY [RUNS] [SIZE] [DIR]}")
 runs=${2:-7}
 size=${3:-1G}
@@ -21,20 +22,11 @@ cmds=("'$pc' encrypt -q -f ${PCRYPT_FLAGS:-} --format age -r $r -o /dev/null '$w
   "age -r $r -o /dev/null '$w/in'"
   "'$pc' decrypt -q -f ${PCRYPT_FLAGS:-} -i '$w/key' -o /dev/null '$w/in.age'"
   "age -d -i '$w/key' -o /dev/null '$w/in.age'")
-for j in "${!cmds[@]}"; do bash -c "${cmds[$j]}"; done # warm-up
-for ((i = 0; i < runs; i++)); do
-  for j in "${!cmds[@]}"; do
-    s=$(date +%s%N)
-    bash -c "${cmds[$j]}"
-    e=$(date +%s%N)
-    echo $(((e - s) / 1000)) >>"$w/t$j"
-  done
-done
-median() { sort -n "$1" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+run_alternating "$runs"
 declare -a med
-for j in "${!cmds[@]}"; do med[$j]=$(median "$w/t$j"); done
+for j in "${!cmds[@]}"; do med[$j]=$(median_seconds "$w/t$j"); done
 printf '%-30s %12s\n' command "median (s)"
-for j in "${!cmds[@]}"; do printf '%-30s %12.3f\n' "${names[$j]}" "$(echo "${med[$j]} / 1000000" | bc -l)"; done
+for j in "${!cmds[@]}"; do printf '%-30s %12.3f\n' "${names[$j]}" "${med[$j]}"; done
 printf 'encrypt: pcrypt/age = %.3f\n' "$(echo "${med[0]} / ${med[1]}" | bc -l)"
 printf 'decrypt: pcrypt/age = %.3f\n' "$(echo "${med[2]} / ${med[3]}" | bc -l)"
 for j in 0 2; do

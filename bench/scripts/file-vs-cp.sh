@@ -6,6 +6,7 @@
 # runs, outside the timing. Prints each command's median wall time and the ratios to cp.
 # Default pcrypt options (engine, workers, chunk size); extra flags via PCRYPT_FLAGS.
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 pc=$(readlink -f "${1:?usage: file-vs-cp.sh PCRYPT_BINARY [RUNS] [SIZE] [DIR]}")
 runs=${2:-9}
 size=${3:-1G}
@@ -20,21 +21,11 @@ outs=("$w/out.cp" "$w/out.pcrypt" "$w/out.plain")
 cmds=("cp '$w/in' '${outs[0]}'"
   "'$pc' encrypt -q ${PCRYPT_FLAGS:-} -k '$w/key' -o '${outs[1]}' '$w/in'"
   "'$pc' decrypt -q ${PCRYPT_FLAGS:-} -k '$w/key' -o '${outs[2]}' '$w/in.pcrypt'")
-for j in "${!cmds[@]}"; do bash -c "${cmds[$j]}" && rm -f "${outs[$j]}"; done # warm-up
-for ((i = 0; i < runs; i++)); do
-  for j in "${!cmds[@]}"; do
-    s=$(date +%s%N)
-    bash -c "${cmds[$j]}"
-    e=$(date +%s%N)
-    echo $(((e - s) / 1000)) >>"$w/t$j"
-    rm -f "${outs[$j]}"
-  done
-done
+run_alternating "$runs"
 cmp <("$pc" decrypt -q -k "$w/key" -o - "$w/in.pcrypt") "$w/in" # the decrypt timed above was a real one
-median() { sort -n "$1" | awk '{a[NR] = $1} END {printf "%.4f", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) / 1e6}'; }
 echo "# $(df -T "$dir" | awk 'NR == 2 {print $2}') at $dir, $size, $runs runs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for j in "${!cmds[@]}"; do
-  m[j]=$(median "$w/t$j")
+  m[j]=$(median_seconds "$w/t$j")
   printf '%-16s %8ss (median of %d)\n' "${names[$j]}" "${m[$j]}" "$runs"
 done
 awk -v c="${m[0]}" -v e="${m[1]}" -v d="${m[2]}" 'BEGIN {printf "ratios: encrypt/cp %.2f  decrypt/cp %.2f\n", e / c, d / c}'
