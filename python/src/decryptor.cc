@@ -63,15 +63,8 @@ bool header_incomplete(std::span<const std::uint8_t> prefix) {
   try {
     const core::age::FileFormat format = core::age::detect_format(buffered.peek(core::age::kDetectBytes));
     if (format == core::age::FileFormat::age_binary) {
-      core::age::AgeInput age(buffered, core::age::AgeInput::Armor::no);
-      std::uint8_t nonce[core::age::kPayloadNonceBytes];
-      std::size_t got = 0;
-      while (got < sizeof nonce) {
-        const std::size_t n = age.rest().read(nonce + got, sizeof nonce - got);
-        if (n == 0) return true;
-        got += n;
-      }
-      return false;
+      const core::age::AgeInput age(buffered, core::age::AgeInput::Armor::no);
+      return prefix.size() < age.header().total_bytes + core::age::kPayloadNonceBytes;
     }
     if (format == core::age::FileFormat::age_armored) return false;  // refused by the Decryptor
     core::read_header(buffered);
