@@ -149,16 +149,9 @@ int reencrypt_age(const RekeyArgs& args, const Input& input, core::age::AgeInput
                   const SecretBytes& file_key, const std::vector<core::Credential>& opening,
                   core::RekeyChanges& changes, io::AtomicFileWriter& out) {
   std::vector<core::Credential> credentials;
-  for (const core::Credential& c : opening) {
-    if (c.kind == core::Credential::Kind::identity && c.identity)
-      credentials.push_back(core::Credential::of(core::recipient_of(*c.identity)));
-    else if (c.kind == core::Credential::Kind::passphrase) {
-      // Built in place: GCC 12 at -O3 misreports a moved temporary Credential as uninitialised.
-      core::Credential& copy = credentials.emplace_back();
-      copy.kind = c.kind;
-      copy.secret = SecretBytes(c.secret.span());
-    }
-  }
+  for (const core::Credential& c : opening)
+    if (c.kind != core::Credential::Kind::key_file)
+      core::keep_access(c, credentials);  // none opens age files
   for (core::Credential& c : changes.add) credentials.push_back(std::move(c));
   spdlog::warn(
       "new file key: the result has {} stanza(s), for the credentials given; every other recipient "

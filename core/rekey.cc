@@ -184,6 +184,18 @@ bool same_secret(const Credential& a, const Credential& b) {
 
 }  // namespace
 
+void keep_access(const Credential& opening, std::vector<Credential>& out) {
+  // An identity keeps its access as a slot (or stanza) for its own public key.
+  if (opening.kind == Credential::Kind::identity && opening.identity) {
+    out.push_back(Credential::of(recipient_of(*opening.identity)));
+    return;
+  }
+  // Built in place: GCC 12 at -O3 misreports a moved temporary Credential as uninitialised.
+  Credential& copy = out.emplace_back();
+  copy.kind = opening.kind;
+  copy.secret = SecretBytes(opening.secret.span());
+}
+
 NewFileKeySlots new_file_key_slots(const ParsedHeader& parsed, const std::vector<Credential>& opening,
                                    std::vector<Credential> added, const KdfLimits& ceiling,
                                    PassphraseKekCache* cache) {
@@ -191,15 +203,7 @@ NewFileKeySlots new_file_key_slots(const ParsedHeader& parsed, const std::vector
   std::vector<bool> kept(parsed.header.slots.size(), false);
   for (const Credential& c : opening) {
     for (const std::size_t i : slots_opened_by(parsed, c, ceiling, cache)) kept[i] = true;
-    // An identity keeps its access as a slot for its own public key.
-    if (c.kind == Credential::Kind::identity && c.identity)
-      plan.credentials.push_back(Credential::of(recipient_of(*c.identity)));
-    else {
-      // Built in place: GCC 12 at -O3 misreports a moved temporary Credential as uninitialised.
-      Credential& copy = plan.credentials.emplace_back();
-      copy.kind = c.kind;
-      copy.secret = SecretBytes(c.secret.span());
-    }
+    keep_access(c, plan.credentials);
   }
   for (Credential& c : added) {
     const bool repeated = std::any_of(

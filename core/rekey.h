@@ -50,6 +50,9 @@ struct NewFileKeySlots {
   std::vector<std::size_t> kept;
   std::vector<std::size_t> dropped;
 };
+// Appends to `out` the credential that keeps `opening`'s access under a new file key (either format): an
+// identity as its own recipient, a key file or passphrase as itself.
+void keep_access(const Credential& opening, std::vector<Credential>& out);
 NewFileKeySlots new_file_key_slots(const ParsedHeader& parsed, const std::vector<Credential>& opening,
                                    std::vector<Credential> added, const KdfLimits& ceiling,
                                    PassphraseKekCache* cache = nullptr);
