@@ -95,6 +95,12 @@ void add_identities(CLI::App& cmd, CryptArgs& a) {
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
+  cmd.add_option("--plugin", a.plugin_names,
+                 "Open age files with the default identity of the plugin age-plugin-NAME (age -j NAME; "
+                 "pcrypt's -j is the thread count); repeatable")
+      ->type_name("NAME")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
 }
 
 void add_performance(CLI::App& cmd, CryptArgs& a) {
@@ -102,7 +108,7 @@ void add_performance(CLI::App& cmd, CryptArgs& a) {
       ->type_name("N")
       ->check(kNonEmpty);
   cmd.add_option("--engine", a.engine,
-                 "AES engine: vaes512, vaes, aesni, sodium, portable (default: $PCRYPT_ENGINE or the "
+                 "AES engine: vaes512, vaes, aesni, armce, sodium, portable (default: $PCRYPT_ENGINE or the "
                  "fastest supported; see --version)")
       ->type_name("NAME")
       ->check(kNonEmpty);

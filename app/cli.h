@@ -24,6 +24,7 @@ struct CryptArgs {
   std::vector<std::string> recipients;       // -r (encrypt)
   std::vector<std::string> recipient_files;  // -R (encrypt), "-" = standard input
   std::vector<std::string> identity_files;   // -i (decrypt: opens slots; encrypt: its recipient)
+  std::vector<std::string> plugin_names;     // --plugin NAME (decrypt): age-plugin-NAME's default identity
   std::string threads;                       // "" = one per online core
   std::string chunk_size;                    // "" = the format default
   bool force = false;

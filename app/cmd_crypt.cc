@@ -21,7 +21,7 @@
 #include "core/age/file.h"
 #include "core/byte_size.h"
 #include "core/error.h"
-#include "core/format.h"
+#include "core/pcrypt/format.h"
 #include "io/file_info.h"
 #include "io/stream.h"
 

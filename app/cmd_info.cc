@@ -12,12 +12,12 @@
 #include "app/run_files.h"
 #include "core/age/describe.h"
 #include "core/age/detect.h"
-#include "core/crypt.h"
 #include "core/error.h"
-#include "core/file_description.h"
-#include "core/format.h"
-#include "core/keys.h"
-#include "core/slot_words.h"
+#include "core/pcrypt/crypt.h"
+#include "core/pcrypt/file_description.h"
+#include "core/pcrypt/format.h"
+#include "core/pcrypt/keys.h"
+#include "core/pcrypt/slot_words.h"
 
 namespace pcrypt::app {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "app/commands.h"
 #include "app/endpoints.h"
-#include "core/key_file.h"
+#include "core/keys/key_file.h"
 
 namespace pcrypt::app {
 

@@ -12,7 +12,7 @@
 #include "core/age/file.h"
 #include "core/byte_size.h"
 #include "core/error.h"
-#include "core/keys.h"
+#include "core/pcrypt/keys.h"
 #include "core/range.h"
 
 namespace pcrypt::app {

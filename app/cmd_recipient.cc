@@ -6,7 +6,7 @@
 #include "app/commands.h"
 #include "app/endpoints.h"
 #include "app/public_key_credentials.h"
-#include "core/recipient.h"
+#include "core/keys/recipient.h"
 
 namespace pcrypt::app {
 

@@ -12,7 +12,7 @@
 #include "app/run_files.h"
 #include "core/byte_size.h"
 #include "core/error.h"
-#include "core/verify.h"
+#include "core/pcrypt/verify.h"
 #include "io/memory_stream.h"
 
 namespace pcrypt::app {

@@ -17,9 +17,9 @@
 #include "app/secret_file.h"
 #include "core/age/detect.h"
 #include "core/error.h"
-#include "core/file_description.h"
-#include "core/format.h"
-#include "core/key_file.h"
+#include "core/keys/key_file.h"
+#include "core/pcrypt/file_description.h"
+#include "core/pcrypt/format.h"
 #include "io/file_info.h"
 
 namespace pcrypt::app {
@@ -114,6 +114,8 @@ std::vector<core::Credential> gather_key_files(const CryptArgs& args, Passphrase
       credentials.push_back(std::move(c));
   } else {
     for (core::Credential& c : gather_identities(args.identity_files)) credentials.push_back(std::move(c));
+    for (const std::string& name : args.plugin_names)
+      credentials.push_back(core::Credential::of(core::default_plugin_identity(name)));
   }
   return credentials;
 }
@@ -133,7 +135,7 @@ auto naming_input(const std::string& name, Open open) {
 
 void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
   if (!args.key_files.empty() || wants_passphrase(args) || !args.recipients.empty() ||
-      !args.recipient_files.empty() || !args.identity_files.empty())
+      !args.recipient_files.empty() || !args.identity_files.empty() || !args.plugin_names.empty())
     return;
   if (purpose == PassphrasePurpose::encrypt)
     throw core::Error(core::ErrorKind::usage,

@@ -10,9 +10,9 @@
 #include "app/passphrase.h"
 #include "core/age/buffered_input.h"
 #include "core/age/file.h"
-#include "core/credential.h"
-#include "core/crypt.h"
-#include "core/format.h"
+#include "core/keys/credential.h"
+#include "core/pcrypt/crypt.h"
+#include "core/pcrypt/format.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {

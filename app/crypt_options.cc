@@ -7,14 +7,14 @@
 #include "core/byte_size.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
-#include "core/format.h"
+#include "core/pcrypt/format.h"
 #include "core/pipeline.h"
 
 namespace pcrypt::app {
 namespace {
 
-// The format's chunk and Argon2id bounds (core/format.h) are checked here too, so the message names the
-// option.
+// The format's chunk and Argon2id bounds (core/pcrypt/format.h) are checked here too, so the message names
+// the option.
 constexpr std::uint64_t kMaxThreads = 1024;
 
 unsigned parse_threads(const std::string& text) {

@@ -4,7 +4,7 @@
 
 #include "app/cli.h"
 #include "core/age/file.h"
-#include "core/crypt.h"
+#include "core/pcrypt/crypt.h"
 
 namespace pcrypt::app {
 

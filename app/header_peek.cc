@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/slot_words.h"
+#include "core/pcrypt/slot_words.h"
 
 namespace pcrypt::app {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/format.h"
+#include "core/pcrypt/format.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {

@@ -14,6 +14,7 @@
 #include "app/endpoints.h"
 #include "app/logging.h"
 #include "app/parse_errors.h"
+#include "app/plugin_ui.h"
 #include "app/report.h"
 #include "bench/bench.h"
 #include "core/error.h"
@@ -85,6 +86,7 @@ int run(int argc, char** argv) {
     return kExitUsage;
   }
   setup_logging(args.verbosity());
+  core::age::set_plugin_ui(terminal_plugin_ui());
 
   try {
     return dispatch(sub, bench, args);

@@ -10,7 +10,7 @@
 #include <cstdio>
 
 #include "core/byte_size.h"
-#include "core/slot_words.h"
+#include "core/pcrypt/slot_words.h"
 
 namespace pcrypt::app {
 namespace {

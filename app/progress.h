@@ -18,7 +18,7 @@
 #include <string_view>
 #include <utility>
 
-#include "core/format.h"
+#include "core/pcrypt/format.h"
 
 namespace pcrypt::app {
 

@@ -11,7 +11,7 @@
 #include "app/tty_prompt.h"
 #include "core/aes/secret_bytes.h"
 #include "core/error.h"
-#include "core/file_description.h"
+#include "core/pcrypt/file_description.h"
 
 namespace pcrypt::app {
 namespace {
@@ -104,6 +104,8 @@ std::vector<core::Credential> gather_identities(const std::vector<std::string>& 
 }
 
 std::string recipient_text(const core::Identity& identity) {
+  if (identity.kind == core::Identity::Kind::plugin)
+    core::recipient_of(identity);  // throws: only the plugin knows
   if (identity.kind == core::Identity::Kind::x25519)
     return core::format_x25519_recipient(identity.public_key);
   if (identity.kind == core::Identity::Kind::mlkem768_x25519)

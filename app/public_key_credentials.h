@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "core/credential.h"
-#include "core/recipient.h"
+#include "core/keys/credential.h"
+#include "core/keys/recipient.h"
 
 namespace pcrypt::app {
 

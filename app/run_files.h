@@ -11,7 +11,7 @@
 
 #include "app/cli.h"
 #include "app/credentials.h"
-#include "core/keys.h"
+#include "core/pcrypt/keys.h"
 
 namespace pcrypt::app {
 

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "core/error.h"
@@ -90,17 +91,22 @@ void write_all(int fd, std::string_view text) {
 
 }  // namespace
 
-SecretBytes prompt_hidden(std::string_view prompt) {
+namespace {
+
+// Writes `prompt` to the terminal and reads one line (without its newline or a trailing '\r') into a
+// SecretBytes, echo off when `hidden`. `what` names the answer in errors ("passphrase", "answer").
+SecretBytes read_tty_line(std::string_view prompt, bool hidden, const std::string& what) {
   const Fd tty(open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC));
   if (tty.get() < 0)
-    throw core::Error(core::ErrorKind::usage, "no terminal to ask for a passphrase",
+    throw core::Error(core::ErrorKind::usage, "no terminal to ask for a " + what,
                       "set PCRYPT_PASSPHRASE or use --passphrase-file FILE");
 
   SecretBytes line(kMaxPassphraseBytes);
   std::size_t len = 0;
   {
     // Echo goes off before the prompt appears (as getpass does): nothing typed after the prompt is shown.
-    const EchoOff echo_off(tty.get());
+    std::optional<EchoOff> echo_off;
+    if (hidden) echo_off.emplace(tty.get());
     write_all(tty.get(), prompt);
     for (;;) {
       char c = 0;
@@ -110,14 +116,25 @@ SecretBytes prompt_hidden(std::string_view prompt) {
         throw core::Error(core::ErrorKind::io,
                           "cannot read from the terminal: " + std::string(strerror(errno)));
       if (n == 0)
-        throw core::Error(core::ErrorKind::io, "no passphrase entered (end of input on the terminal)");
+        throw core::Error(core::ErrorKind::io, "no " + what + " entered (end of input on the terminal)");
       if (c == '\n') break;
-      if (len == line.size()) throw core::Error(core::ErrorKind::usage, "passphrase too long");
+      if (len == line.size()) throw core::Error(core::ErrorKind::usage, what + " too long");
       line.data()[len++] = static_cast<std::uint8_t>(c);
     }
   }
   if (len > 0 && line.data()[len - 1] == '\r') --len;
   return SecretBytes(std::span<const std::uint8_t>(line.data(), len));
+}
+
+}  // namespace
+
+SecretBytes prompt_hidden(std::string_view prompt) {
+  return read_tty_line(prompt, true, "passphrase");
+}
+
+std::string prompt_visible(std::string_view prompt) {
+  const SecretBytes line = read_tty_line(prompt, false, "answer");
+  return std::string(reinterpret_cast<const char*>(line.data()), line.size());
 }
 
 }  // namespace pcrypt::app

@@ -1,6 +1,7 @@
 // Asking the user something on the controlling terminal without echo (passphrases).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "core/aes/secret_bytes.h"
@@ -14,5 +15,7 @@ inline constexpr std::size_t kMaxPassphraseBytes = 4096;
 // when there is no terminal, core::Error(io) on end of input or a line longer than kMaxPassphraseBytes.
 // If SIGINT/SIGTERM/SIGHUP arrives while echo is off, echo is restored before the process dies.
 SecretBytes prompt_hidden(std::string_view prompt);
+// The same with echo on, for answers that are not secret (an age plugin's request-public or confirm).
+std::string prompt_visible(std::string_view prompt);
 
 }  // namespace pcrypt::app

@@ -31,6 +31,7 @@ struct Options {
   bool quick = false;
   std::size_t max_samples = 0;
   double max_time = 0;
+  std::size_t warmups = 0;
   std::string engine;
   std::string data_size;    // keystream
   std::string sizes;        // throughput
@@ -45,6 +46,7 @@ struct Options {
   CLI::App* engines = nullptr;
   CLI::Option* max_samples_opt = nullptr;
   CLI::Option* max_time_opt = nullptr;
+  CLI::Option* warmups_opt = nullptr;
   CLI::Option* runs_opt = nullptr;
 };
 
@@ -116,6 +118,7 @@ int run(const Options& o) {
     if (!(o.max_time > 0)) throw usage("--max-time must be positive");
     ctx.method.max_time = o.max_time;
   }
+  if (o.warmups_opt->count() != 0) ctx.method.warmups = o.warmups;
 
   bench::KeystreamOptions ks;
   ks.data_bytes = o.quick   ? std::uint64_t{4} << 20
@@ -178,8 +181,10 @@ BenchCommand add_bench_command(CLI::App& root) {
   b->add_flag("--quick", o->quick, "Small sizes, few samples (well under 15 s): what the test suite runs");
   o->max_samples_opt = b->add_option("--max-samples", o->max_samples, "Timed samples per case at most");
   o->max_time_opt = b->add_option("--max-time", o->max_time, "Seconds of timed samples per case at most");
+  o->warmups_opt =
+      b->add_option("--warmups", o->warmups, "Untimed warm-up runs per case (default 1; 0: none)");
   b->add_option("--engine", o->engine,
-                "AES engine (vaes512, vaes, aesni, portable, sodium); default: fastest supported");
+                "AES engine (vaes512, vaes, aesni, armce, portable, sodium); default: fastest supported");
   b->footer(
       "With no experiment, runs a short summary of all three (about a minute).\n"
       "Units: MB = 10^6 bytes, MiB = 2^20 bytes. Ctrl-C prints partial results and exits 130.\n"
@@ -202,7 +207,8 @@ BenchCommand add_bench_command(CLI::App& root) {
                             "Chunk sizes to sweep, e.g. 64KiB,1MiB (default 1MiB)");
   o->throughput->add_option("--dir", o->dir, "Also run through real files in this directory");
 
-  o->engines = b->add_subcommand("engines", "Portable vs hardware AES; AEAD speed by message size");
+  o->engines =
+      b->add_subcommand("engines", "Portable vs hardware AES; AEAD speed by message size; X25519/ML-KEM ops");
   o->engines->fallthrough();
   o->engines->add_option("--msg-sizes", o->msg_sizes,
                          "Message sizes (default 16,64,256,1KiB,8KiB,64KiB,1MiB)");

@@ -238,6 +238,8 @@ void run_engines(const Context& ctx, const EnginesOptions& options) {
   run_blocks(ctx, options, engines);
   if (ctx.stop()) return;
   run_aead(ctx, options, engines);
+  if (ctx.stop()) return;
+  run_keys(ctx, options);
 }
 
 }  // namespace pcrypt::app::bench

@@ -32,5 +32,7 @@ struct EnginesOptions {
   double sample_seconds = 0.1;  // each timed sample is sized to take about this long
 };
 void run_engines(const Context& ctx, const EnginesOptions& options);
+// Its third table (bench/keys.cc): X25519, ML-KEM-768 and the recipient slots, per operation.
+void run_keys(const Context& ctx, const EnginesOptions& options);
 
 }  // namespace pcrypt::app::bench

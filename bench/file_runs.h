@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bench/context.h"
-#include "core/crypt.h"
+#include "core/pcrypt/crypt.h"
 
 namespace pcrypt::app::bench {
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench/columns.h"
@@ -63,6 +64,13 @@ struct Variant {
   std::string note;
 };
 
+// What the auto-vectoriser may use without run-time checks on this architecture.
+#if defined(PCRYPT_ENGINES_AARCH64)
+constexpr std::string_view kBaselineSimd = "AArch64 = 16-byte NEON";
+#else
+constexpr std::string_view kBaselineSimd = "x86-64 = 16-byte SSE2";
+#endif
+
 std::vector<Variant> variants() {
   std::vector<Variant> v{
       {"keystream_only", "keystream only (\"no encryption\")", nullptr, false,
@@ -77,12 +85,17 @@ std::vector<Variant> variants() {
       {"keystream_xor_bytes_autovec", "keystream + byte-by-byte XOR, auto-vectorised (ours)",
        xor_bytes_autovec, false,
        "the byte loop of the original, but GCC may vectorise it (tree-vectorize, dynamic cost model; "
-       "baseline "
-       "x86-64 = 16-byte SSE2): what a modern compiler does to the 1990s loop"},
+       "baseline " +
+           std::string(kBaselineSimd) + "): what a modern compiler does to the 1990s loop"},
   };
+#if defined(PCRYPT_ENGINES_X86_64)
   if (avx2_supported())
     v.push_back({"keystream_xor_avx2", "keystream + AVX2 XOR (ours)", xor_avx2, false,
                  "hand-written AVX2 loop, 64 bytes per iteration (bench/xor_avx2.cc)"});
+#elif defined(PCRYPT_ENGINES_AARCH64)
+  v.push_back({"keystream_xor_neon", "keystream + NEON XOR (ours)", xor_neon, false,
+               "hand-written NEON loop, 64 bytes (four registers) per iteration (bench/xor_neon.cc)"});
+#endif
   v.push_back(
       {"ctr_xor_fused", "fused CTR-XOR (ours)", nullptr, true,
        "BlockCipher::ctr_xor encrypts the data in place: keystream never leaves registers. A request that "

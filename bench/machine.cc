@@ -33,12 +33,20 @@ std::string cpuinfo_field(const std::string& name) {
 }
 
 // The ISA features the engines and XOR kernels care about, as the kernel reports them.
+// (ARM64 kernels call the line "Features"; under qemu-user it is the x86 host's /proc/cpuinfo, so the flags
+// say nothing about the emulated CPU there.)
 std::string cpu_flags() {
+#if defined(PCRYPT_ENGINES_AARCH64)
+  std::istringstream all(cpuinfo_field("Features"));
+  const auto wanted = {"asimd", "aes", "pmull", "sha3"};
+#else
   std::istringstream all(cpuinfo_field("flags"));
+  const auto wanted = {"aes", "pclmulqdq", "avx2", "vaes", "vpclmulqdq", "avx512f"};
+#endif
   std::set<std::string> present;
   for (std::string f; all >> f;) present.insert(f);
   std::string out;
-  for (const char* f : {"aes", "pclmulqdq", "avx2", "vaes", "vpclmulqdq", "avx512f"})
+  for (const char* f : wanted)
     out += std::string(out.empty() ? "" : " ") + f + (present.count(f) != 0 ? "=yes" : "=no");
   return out;
 }

@@ -21,11 +21,11 @@
 #include "bench/sinks.h"
 #include "core/aes/engine.h"
 #include "core/byte_size.h"
-#include "core/crypt.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
-#include "core/key_file.h"
-#include "core/payload.h"
+#include "core/keys/key_file.h"
+#include "core/pcrypt/crypt.h"
+#include "core/pcrypt/payload.h"
 #include "io/memory_stream.h"
 
 namespace pcrypt::app::bench {

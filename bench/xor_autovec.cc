@@ -17,8 +17,10 @@ PCRYPT_AUTOVEC_KERNEL void xor_bytes_autovec(std::uint8_t* data, const std::uint
   for (std::size_t i = 0; i < n; ++i) data[i] ^= keystream[i];
 }
 
+#if defined(PCRYPT_ENGINES_X86_64)
 bool avx2_supported() {
   return __builtin_cpu_supports("avx2") != 0;
 }
+#endif
 
 }  // namespace pcrypt::app::bench

@@ -39,9 +39,9 @@ _pcrypt() {
       opts="$common -o --output -f --force --progress -k --key -p --passphrase --passphrase-file -r --recipient
             -R --recipients-file -i --identity -j --threads --engine --chunk-size --kdf-memory --kdf-ops --format -a --armor" ;;
     decrypt)
-      opts="$common $unlock -o --output -f --force --progress -i --identity -j --threads --engine --offset
+      opts="$common $unlock -o --output -f --force --progress -i --identity --plugin -j --threads --engine --offset
             --length --max-work-factor" ;;
-    verify) opts="$common $unlock -i --identity -j --threads --engine --max-work-factor" ;;
+    verify) opts="$common $unlock -i --identity --plugin -j --threads --engine --max-work-factor" ;;
     keygen) opts="$common -o --output -f --force --identity --pq" ;;
     recipient) opts="$common" ;;
     info) opts="$common --engines -k --key -i --identity -p --passphrase --passphrase-file" ;;
@@ -50,7 +50,7 @@ _pcrypt() {
             --add-passphrase --add-passphrase-file
             --remove-slot --remove-key --remove-recipient --new-file-key -j --threads --kdf-memory --kdf-ops
             --max-work-factor" ;;
-    bench) opts="-h --help --format --quick --max-samples --max-time --engine" ;;
+    bench) opts="-h --help --format --quick --max-samples --max-time --warmups --engine" ;;
     "bench keystream") opts="-h --help --data-size" ;;
     "bench throughput") opts="-h --help --sizes --runs -j --threads --chunk-size --dir" ;;
     "bench engines") opts="-h --help --msg-sizes" ;;
@@ -68,14 +68,14 @@ _pcrypt() {
       compopt -o filenames 2>/dev/null
       return ;;
     --engine)
-      mapfile -t COMPREPLY < <(compgen -W "vaes512 vaes aesni sodium portable" -- "$cur")
+      mapfile -t COMPREPLY < <(compgen -W "vaes512 vaes aesni armce sodium portable" -- "$cur")
       return ;;
     --format)
       [[ $cmd == bench ]] && mapfile -t COMPREPLY < <(compgen -W "table markdown csv json" -- "$cur")
       [[ $cmd == encrypt ]] && mapfile -t COMPREPLY < <(compgen -W "pcrypt age" -- "$cur")
       return ;;
     -j | --threads | --chunk-size | --kdf-memory | --kdf-ops | --max-kdf-memory | --max-kdf-ops | --max-work-factor | \
-      --max-samples | --max-time | --data-size | --sizes | --runs | --msg-sizes | --offset | --length | \
+      --max-samples | --max-time | --warmups | --data-size | --sizes | --runs | --msg-sizes | --offset | --length | \
       --remove-slot | -r | --recipient | --remove-recipient)
       return ;;  # a number, size, slot number or public key: nothing to offer
   esac

@@ -3,7 +3,7 @@
 
 set -l commands encrypt decrypt verify keygen recipient info rekey bench help
 set -l experiments keystream throughput engines
-set -l engines vaes512 vaes aesni sodium portable
+set -l engines vaes512 vaes aesni armce sodium portable
 
 complete -c pcrypt -f
 
@@ -47,6 +47,7 @@ complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l chunk-size -x -d 
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-memory -x -d 'Argon2id memory, e.g. 256MiB'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-ops -x -d 'Argon2id passes'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify rekey info" -s i -l identity -r -F -d 'Identity file (repeatable)'
+complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify" -l plugin -x -d 'Open age files with the default identity of age-plugin-NAME'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -l max-work-factor -x -d 'age files: refuse scrypt work factors above 2^N'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l format -x -a "pcrypt age" -d 'File format'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s a -l armor -d 'With --format age: ASCII armor'
@@ -87,6 +88,7 @@ complete -c pcrypt -n $bench_only -l format -x -a 'table markdown csv json' -d '
 complete -c pcrypt -n $bench_only -l quick -d 'Small sizes, few samples'
 complete -c pcrypt -n $bench_only -l max-samples -x -d 'Timed samples per case at most'
 complete -c pcrypt -n $bench_only -l max-time -x -d 'Seconds of timed samples per case at most'
+complete -c pcrypt -n $bench_only -l warmups -x -d 'Untimed warm-up runs per case'
 complete -c pcrypt -n $bench_only -l engine -x -a "$engines" -d 'AES engine'
 complete -c pcrypt -n $bench_only -a keystream -d 'AES-CTR keystream with XOR loops'
 complete -c pcrypt -n $bench_only -a throughput -d 'Encrypt + decrypt through the pipeline'

@@ -10,11 +10,11 @@
 // plaintext bytes when sealing, chunk_size + 16 ciphertext bytes when opening), reading each one straight
 // into a free buffer of the pool. Job number `seq` lives in ring slot `seq & mask`. Workers claim jobs in
 // sequence order but finish them in any order; each has the codec process its record in place (seal or open
-// chunk `seq`, see core/payload.h), holding no lock meanwhile, and marks the job done. The writer waits for
-// job `written` to be done, writes it, returns its buffer to the pool and moves on to `written + 1`, so
-// output order is input order no matter how many workers there are: -j1 and -jN produce the same bytes. The
-// pipeline knows nothing of the format: record sizes, order, the last flag and the codec's verdict are all it
-// uses.
+// chunk `seq`, see core/pcrypt/payload.h), holding no lock meanwhile, and marks the job done. The writer
+// waits for job `written` to be done, writes it, returns its buffer to the pool and moves on to `written +
+// 1`, so output order is input order no matter how many workers there are: -j1 and -jN produce the same
+// bytes. The pipeline knows nothing of the format: record sizes, order, the last flag and the codec's verdict
+// are all it uses.
 //
 // That is the sequential path, the one for pipes and terminals, which can only be read and written in order.
 // A regular file can do better, and the pipeline takes what each side offers (io::Reader::positional(),
@@ -80,7 +80,7 @@
 // returning).
 //
 // The wording of payload errors, with the chunk index and the record's file offset, is the codec's
-// (core/payload.cc).
+// (core/pcrypt/payload.cc).
 #include "core/pipeline.h"
 
 #include <sched.h>

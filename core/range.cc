@@ -21,7 +21,7 @@
 #include "core/byte_size.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
-#include "core/payload.h"
+#include "core/pcrypt/payload.h"
 #include "core/pipeline.h"
 
 namespace pcrypt::core {

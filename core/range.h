@@ -15,10 +15,10 @@
 
 #include "core/aes/engine.h"
 #include "core/aes/secret_bytes.h"
-#include "core/credential.h"
-#include "core/format.h"
-#include "core/keys.h"
-#include "core/payload.h"
+#include "core/keys/credential.h"
+#include "core/pcrypt/format.h"
+#include "core/pcrypt/keys.h"
+#include "core/pcrypt/payload.h"
 #include "io/stream.h"
 
 namespace pcrypt::core {

@@ -12,7 +12,7 @@
 #include "core/age/header.h"
 #include "core/age/stanzas.h"
 #include "core/error.h"
-#include "core/recipient.h"
+#include "core/keys/recipient.h"
 #include "io/memory_stream.h"
 
 namespace {

@@ -1,11 +1,11 @@
-// The authorized_keys line splitter (core/authorized_keys.h): any text either is refused or yields views
+// The authorized_keys line splitter (core/keys/authorized_keys.h): any text either is refused or yields views
 // inside the line, options before the type before the key data, the type a key type and the data non-empty.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
-#include "core/authorized_keys.h"
+#include "core/keys/authorized_keys.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view line(reinterpret_cast<const char*>(data), size);

@@ -1,11 +1,12 @@
-// The header parser (core/format.h read_header) and `pcrypt info`'s rendering of what it accepted: any input
-// either throws core::Error or yields a header no longer than the input that describe_parsed_header renders.
+// The header parser (core/pcrypt/format.h read_header) and `pcrypt info`'s rendering of what it accepted: any
+// input either throws core::Error or yields a header no longer than the input that describe_parsed_header
+// renders.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
 #include "core/error.h"
-#include "core/format.h"
+#include "core/pcrypt/format.h"
 #include "io/memory_stream.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

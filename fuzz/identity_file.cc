@@ -1,4 +1,4 @@
-// Identity files (core/recipient.h parse_identity_file): age/pcrypt text (X25519 and post-quantum) and
+// Identity files (core/keys/recipient.h parse_identity_file): age/pcrypt text (X25519 and post-quantum) and
 // OpenSSH private keys. Any input either throws core::Error or yields identities whose public key matches
 // the secret: X25519(secret) for X25519 and SSH ed25519 ones, the seed's expansion for post-quantum ones.
 #include <sodium.h>
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/error.h"
-#include "core/recipient.h"
+#include "core/keys/recipient.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -1,4 +1,4 @@
-// The key-file parser (core/key_file.h parse_key_file): any text either throws core::Error or yields a
+// The key-file parser (core/keys/key_file.h parse_key_file): any text either throws core::Error or yields a
 // 32-byte key-file credential.
 #include <cstddef>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/error.h"
-#include "core/key_file.h"
+#include "core/keys/key_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -1,7 +1,7 @@
-// The OpenSSH private key parser (core/openssh_key.h) on its own, unencrypted and passphrase-protected keys.
-// An input starting with 00 is the binary structure, armoured here so the fuzzer reaches it directly; other
-// inputs are parsed as text. Protected binary inputs that ask for at most kFuzzedRounds bcrypt rounds are
-// tried with the passphrase of the committed test keys ("pcrypt test"). Any input throws core::Error or
+// The OpenSSH private key parser (core/keys/openssh_key.h) on its own, unencrypted and passphrase-protected
+// keys. An input starting with 00 is the binary structure, armoured here so the fuzzer reaches it directly;
+// other inputs are parsed as text. Protected binary inputs that ask for at most kFuzzedRounds bcrypt rounds
+// are tried with the passphrase of the committed test keys ("pcrypt test"). Any input throws core::Error or
 // yields a consistent key.
 #include <sodium.h>
 
@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "core/error.h"
-#include "core/openssh_key.h"
+#include "core/keys/openssh_key.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
-// The payload/record path (core/crypt.h decrypt_stream) with the fixed key tests/vectors/files/test.key: the
-// seeds are files made with that key, so mutations past the header reach the record rules (authentication,
-// order, truncation, trailing data). Any input either decrypts or throws core::Error; a run that succeeds
-// must have written no more bytes than it read.
+// The payload/record path (core/pcrypt/crypt.h decrypt_stream) with the fixed key
+// tests/vectors/files/test.key: the seeds are files made with that key, so mutations past the header reach
+// the record rules (authentication, order, truncation, trailing data). Any input either decrypts or throws
+// core::Error; a run that succeeds must have written no more bytes than it read.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -9,9 +9,9 @@
 #include <sstream>
 #include <vector>
 
-#include "core/crypt.h"
 #include "core/error.h"
-#include "core/key_file.h"
+#include "core/keys/key_file.h"
+#include "core/pcrypt/crypt.h"
 #include "io/memory_stream.h"
 
 namespace {

@@ -1,12 +1,12 @@
-// Kind-5 slot parsing and opening (core/recipient_slot.h, FORMAT.md §10.6): any bytes either do not open or
-// give exactly a 32-byte file key; nothing crashes, whatever the encapsulated key holds.
+// Kind-5 slot parsing and opening (core/pcrypt/recipient_slot.h, FORMAT.md §10.6): any bytes either do not
+// open or give exactly a 32-byte file key; nothing crashes, whatever the encapsulated key holds.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
 
-#include "core/recipient.h"
-#include "core/recipient_slot.h"
+#include "core/keys/recipient.h"
+#include "core/pcrypt/recipient_slot.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace slot = pcrypt::core::recipient_slot;

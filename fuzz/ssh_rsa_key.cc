@@ -1,12 +1,12 @@
-// The SSH RSA public key blob parser (core/ssh_rsa.h): any bytes either throw core::Error or give a key whose
-// modulus length is within the accepted range and whose blob is the input; such a key also encrypts.
+// The SSH RSA public key blob parser (core/keys/ssh_rsa.h): any bytes either throw core::Error or give a key
+// whose modulus length is within the accepted range and whose blob is the input; such a key also encrypts.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 
 #include "core/error.h"
-#include "core/ssh_rsa.h"
+#include "core/keys/ssh_rsa.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace rsa = pcrypt::core::ssh_rsa;

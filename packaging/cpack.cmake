@@ -23,6 +23,12 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "utils")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# A cross build packages for its target, in dpkg's names (cpack would otherwise ask dpkg for the build
+# machine's). dpkg-shlibdeps needs no help: it reads the binary's ELF class and finds the arm64 multiarch
+# libraries' shlibs (checked on Debian 12 with the packages of scripts/install-deps.sh --arm64).
+if(CMAKE_CROSSCOMPILING AND PCRYPT_ENGINES_ARCH STREQUAL "aarch64")
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+endif()
 # One package with everything; no development files exist to package separately.
 set(CPACK_DEB_COMPONENT_INSTALL OFF)
 

@@ -1,12 +1,17 @@
 # Whether to build the Python module: PCRYPT_PYTHON (on by default) and pybind11 + the Python headers found,
 # for Debian's /usr/bin/python3 (where python3-dask and friends live), not whatever `python3` comes first on
 # PATH (a pyenv shim, say). One configure line either way. Sanitizer and fuzzer builds skip it: an
-# instrumented module cannot be loaded into an uninstrumented interpreter.
+# instrumented module cannot be loaded into an uninstrumented interpreter. Cross builds skip it too: the
+# host's Python headers are not the target's, and its tests would need a target Python under the emulator
+# (scripts/test-arm64.sh prints this line).
 set(PCRYPT_PYTHON_FOUND OFF)
 if(NOT PCRYPT_PYTHON)
   message(STATUS "Python module: off (-DPCRYPT_PYTHON=OFF)")
 elseif(NOT PCRYPT_SANITIZE STREQUAL "" OR PCRYPT_FUZZ)
   message(STATUS "Python module: skipped (sanitizer or fuzzer build)")
+elseif(CMAKE_CROSSCOMPILING)
+  message(STATUS "Python module: skipped (cross build for ${CMAKE_SYSTEM_PROCESSOR}: no target Python to "
+                 "build against or to run its tests under the emulator)")
 else()
   if(NOT DEFINED Python_EXECUTABLE AND EXISTS /usr/bin/python3)
     set(Python_EXECUTABLE /usr/bin/python3)

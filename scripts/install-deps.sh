@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs pcrypt's build and test dependencies from Debian/Ubuntu packages (skips what is already there).
+# With --arm64 also what the ARM64 cross build of scripts/test-arm64.sh needs.
 set -euo pipefail
 pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 libxxhash-dev
   # OpenSSL 3.0 libcrypto: RSA-OAEP (ssh-rsa recipients), AES-CTR/GCM of passphrase-protected SSH keys,
@@ -13,9 +14,21 @@ pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 
   python3 # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
   python3-dev pybind11-dev python3-pybind11 # the Python module (python/, docs/PYTHON.md)
   python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed) # its tests: fsspec, Dask
+arm64=false
+[[ ${1:-} == --arm64 ]] && arm64=true
+sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+if $arm64; then
+  # The cross compiler, qemu to run the arm64 test executables, and the arm64 builds of the libraries we link
+  # (multiarch: they sit beside the host's in /usr/lib/aarch64-linux-gnu; CLI11 and Catch2 are headers only):
+  # libsodium, OpenSSL's libcrypto, spdlog and its fmt, xxHash, and zlib for the CCTV age vectors' test.
+  # The Python module is not cross-built (no arm64 Python to run its tests under qemu), so no Python packages.
+  pkgs+=(g++-aarch64-linux-gnu qemu-user-static
+    libsodium-dev:arm64 libssl-dev:arm64 libspdlog-dev:arm64 libfmt-dev:arm64 libxxhash-dev:arm64
+    zlib1g-dev:arm64)
+  dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
+fi
 missing=()
 for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
-sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

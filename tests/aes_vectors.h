@@ -49,6 +49,20 @@ inline const pcrypt::aes::Engine* sodium_reference() {
   return nullptr;
 }
 
+// The engine the differential tests compare every other one with: libsodium's where it runs (x86-64 with
+// AES-NI), else our portable engine (e.g. on ARM64, where libsodium 1.0.18 has no AES-GCM), which the
+// known-answer tests check independently (test_aes_kat.cc, test_aes_portable_gcm.cc). Says which it is.
+inline const pcrypt::aes::Engine* gcm_reference() {
+  const pcrypt::aes::Engine* e = pcrypt::aes::find_engine("sodium");
+  REQUIRE(e != nullptr);
+  if (!e->supported()) {
+    e = pcrypt::aes::find_engine("portable");
+    REQUIRE(e != nullptr);
+    WARN("reference: portable engine (libsodium AES-256-GCM is not supported on this CPU)");
+  }
+  return e;
+}
+
 // A valid pointer even for an empty vector (whose data() may be null): libsodium declares its buffer
 // arguments nonnull, so the engines are never handed nullptr, even with length 0.
 inline std::uint8_t* ptr(Bytes& b) {

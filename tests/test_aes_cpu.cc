@@ -1,4 +1,5 @@
-// CPU feature detection and the run-time choice of engine.
+// CPU feature detection (x86-64: CPUID) and the run-time choice of engine. The AArch64 side (HWCAP) is in
+// test_aes_cpu_arm64.cc.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -7,9 +8,22 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/aes/cpu.h"
 #include "core/aes/engine.h"
+#if defined(PCRYPT_ENGINES_X86_64)
+#include "core/aes/cpu.h"
+#endif
 
+namespace {
+
+const pcrypt::aes::Engine& engine(const char* name) {
+  const pcrypt::aes::Engine* e = pcrypt::aes::find_engine(name);
+  REQUIRE(e != nullptr);
+  return *e;
+}
+
+}  // namespace
+
+#if defined(PCRYPT_ENGINES_X86_64)
 namespace {
 
 // The kernel's view: it clears AVX-family flags when it does not manage their register state, so these flags
@@ -39,12 +53,6 @@ std::string proc_cpuinfo_field(const std::string& key) {
     if (name == key) return colon + 2 <= line.size() ? line.substr(colon + 2) : std::string();
   }
   return {};
-}
-
-const pcrypt::aes::Engine& engine(const char* name) {
-  const pcrypt::aes::Engine* e = pcrypt::aes::find_engine(name);
-  REQUIRE(e != nullptr);
-  return *e;
 }
 
 }  // namespace
@@ -96,38 +104,9 @@ TEST_CASE("engine support follows the features each engine needs") {
   CHECK(engine("vaes512").supported() ==
         (engine("vaes").supported() && f.os_zmm && f.avx512f && f.avx512bw && f.avx512vl && f.avx512dq));
   CHECK(engine("portable").supported());
+  CHECK_FALSE(engine("armce").supported());  // AArch64 only: not built here
   for (const pcrypt::aes::Engine& e : pcrypt::aes::all_engines())
     WARN(e.name << (e.supported() ? ": supported" : ": SKIPPED, not supported on this CPU"));
-}
-
-TEST_CASE("the default engine is the first supported and preferred one, fastest first") {
-  const pcrypt::aes::Engine* first = nullptr;
-  for (const pcrypt::aes::Engine& e : pcrypt::aes::all_engines())
-    if (first == nullptr && e.supported() && (e.not_preferred == nullptr || e.not_preferred().empty()))
-      first = &e;
-  REQUIRE(first != nullptr);
-  CHECK(&pcrypt::aes::best_engine() == first);
-  CHECK(&pcrypt::aes::select_engine() == first);
-  CHECK(&pcrypt::aes::select_engine("auto") == first);
-  const bool zmm_ok = pcrypt::aes::cpu::zmm_downclock_reason(pcrypt::aes::cpu::features()).empty();
-  if (engine("vaes512").supported() && zmm_ok)
-    CHECK(first->name == "vaes512");
-  else if (engine("vaes").supported())
-    CHECK(first->name == "vaes");
-  else if (engine("aesni").supported())
-    CHECK(first->name == "aesni");
-
-  const std::string table = pcrypt::aes::describe_engines(first);
-  CHECK(table.find("selected") == table.rfind("selected"));  // exactly one...
-  CHECK(table.find(std::string(first->name) + std::string(10 - first->name.size(), ' ') + "selected") !=
-        std::string::npos);
-  // The table says which engine is the default and why the faster ones were passed over.
-  const std::string reason = pcrypt::aes::best_engine_reason();
-  CHECK(reason.rfind(std::string(first->name) + " (", 0) == 0);
-  CHECK(table.find("default: " + reason) != std::string::npos);
-  if (engine("vaes512").supported() && !zmm_ok)
-    CHECK(reason.find("vaes512 not preferred: ") != std::string::npos);
-  if (!engine("vaes512").supported()) CHECK(reason.find("vaes512 not supported") != std::string::npos);
 }
 
 TEST_CASE("512-bit code is avoided exactly on the Intel models that downclock on it") {
@@ -157,6 +136,50 @@ TEST_CASE("512-bit code is avoided exactly on the Intel models that downclock on
   CHECK(zmm_downclock_reason(cpu(false, 0x19, 0x11)).empty());
   CHECK(zmm_downclock_reason(cpu(false, 0x1a, 0x02)).empty());
 }
+#else
+TEST_CASE("x86-64 CPU detection") {
+  WARN("SKIPPED: CPUID detection and the x86-64 engines are not built for this architecture");
+  CHECK_FALSE(engine("aesni").supported());
+  CHECK_FALSE(engine("vaes").supported());
+  CHECK_FALSE(engine("vaes512").supported());
+}
+#endif
+
+TEST_CASE("the default engine is the first supported and preferred one, fastest first") {
+  const pcrypt::aes::Engine* first = nullptr;
+  for (const pcrypt::aes::Engine& e : pcrypt::aes::all_engines())
+    if (first == nullptr && e.supported() && (e.not_preferred == nullptr || e.not_preferred().empty()))
+      first = &e;
+  REQUIRE(first != nullptr);
+  CHECK(&pcrypt::aes::best_engine() == first);
+  CHECK(&pcrypt::aes::select_engine() == first);
+  CHECK(&pcrypt::aes::select_engine("auto") == first);
+#if defined(PCRYPT_ENGINES_X86_64)
+  const bool zmm_ok = pcrypt::aes::cpu::zmm_downclock_reason(pcrypt::aes::cpu::features()).empty();
+#else
+  const bool zmm_ok = true;  // nothing 512-bit here (vaes512 is unsupported)
+#endif
+  if (engine("vaes512").supported() && zmm_ok)
+    CHECK(first->name == "vaes512");
+  else if (engine("vaes").supported())
+    CHECK(first->name == "vaes");
+  else if (engine("aesni").supported())
+    CHECK(first->name == "aesni");
+  else if (engine("armce").supported())
+    CHECK(first->name == "armce");
+
+  const std::string table = pcrypt::aes::describe_engines(first);
+  CHECK(table.find("selected") == table.rfind("selected"));  // exactly one...
+  CHECK(table.find(std::string(first->name) + std::string(10 - first->name.size(), ' ') + "selected") !=
+        std::string::npos);
+  // The table says which engine is the default and why the faster ones were passed over.
+  const std::string reason = pcrypt::aes::best_engine_reason();
+  CHECK(reason.rfind(std::string(first->name) + " (", 0) == 0);
+  CHECK(table.find("default: " + reason) != std::string::npos);
+  if (engine("vaes512").supported() && !zmm_ok)
+    CHECK(reason.find("vaes512 not preferred: ") != std::string::npos);
+  if (!engine("vaes512").supported()) CHECK(reason.find("vaes512 not supported") != std::string::npos);
+}
 
 TEST_CASE("an engine name chooses that engine, and unknown or unsupported names are refused") {
   // Only the name: $PCRYPT_ENGINE is read by the CLI (tests/cli/test_roundtrip.sh covers it), never here.
@@ -168,7 +191,7 @@ TEST_CASE("an engine name chooses that engine, and unknown or unsupported names 
       CHECK_THROWS_AS(pcrypt::aes::select_engine(e.name), std::invalid_argument);
   }
   CHECK_THROWS_AS(pcrypt::aes::select_engine("rot13"), std::invalid_argument);
-  CHECK(pcrypt::aes::select_engine("sodium").name == "sodium");
+  if (engine("sodium").supported()) CHECK(pcrypt::aes::select_engine("sodium").name == "sodium");
   const std::string unmarked = pcrypt::aes::describe_engines(nullptr);
   CHECK(unmarked.find("selected") == std::string::npos);
 }

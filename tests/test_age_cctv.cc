@@ -17,7 +17,7 @@
 #include "core/age/detect.h"
 #include "core/age/file.h"
 #include "core/error.h"
-#include "core/recipient.h"
+#include "core/keys/recipient.h"
 #include "io/memory_stream.h"
 
 namespace {

@@ -8,8 +8,8 @@
 #include "core/age/base64.h"
 #include "core/age/stanzas.h"
 #include "core/error.h"
+#include "core/keys/recipient.h"
 #include "core/pq/hpke.h"
-#include "core/recipient.h"
 
 using namespace pcrypt;
 using core::Credential;

@@ -7,8 +7,8 @@
 #include <optional>
 #include <set>
 
+#include "core/pcrypt/verify.h"
 #include "core/range.h"
-#include "core/verify.h"
 #include "tests/test_crypt_support.h"
 
 namespace pcrypt::test {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/crypt.h"
 #include "core/error.h"
-#include "core/key_file.h"
+#include "core/keys/key_file.h"
+#include "core/pcrypt/crypt.h"
 #include "io/memory_stream.h"
 #include "tests/test_bytes.h"
 
@@ -56,7 +56,7 @@ inline core::Credential copy(const core::Credential& c) {
     out.identity = core::Identity{c.identity->kind,       SecretBytes(c.identity->secret.span()),
                                   c.identity->public_key, c.identity->blob,
                                   c.identity->rsa,        c.identity->hybrid,
-                                  c.identity->unlock};
+                                  c.identity->plugin,     c.identity->unlock};
   return out;
 }
 

@@ -11,9 +11,9 @@
 #include <map>
 #include <sstream>
 
-#include "core/keys.h"
-#include "core/payload.h"
-#include "core/recipient.h"
+#include "core/keys/recipient.h"
+#include "core/pcrypt/keys.h"
+#include "core/pcrypt/payload.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;

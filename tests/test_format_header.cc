@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/format.h"
+#include "core/pcrypt/format.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;

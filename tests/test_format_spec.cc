@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "core/keys.h"
-#include "core/payload.h"
+#include "core/pcrypt/keys.h"
+#include "core/pcrypt/payload.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;

@@ -10,7 +10,7 @@
 #include "core/aes/engine.h"
 #include "core/aes/sodium_init.h"
 #include "core/error.h"
-#include "core/payload.h"
+#include "core/pcrypt/payload.h"
 #include "core/pipeline.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "core/format.h"
-#include "core/keys.h"
+#include "core/pcrypt/format.h"
+#include "core/pcrypt/keys.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;

@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "core/format.h"
-#include "core/keys.h"
-#include "core/recipient.h"
-#include "core/rekey.h"
+#include "core/keys/recipient.h"
+#include "core/pcrypt/format.h"
+#include "core/pcrypt/keys.h"
+#include "core/pcrypt/rekey.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;

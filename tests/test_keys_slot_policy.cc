@@ -1,16 +1,17 @@
-// Which credential fits which slot, what the errors say about it (core/slot_words.h, core::unlock_file_key),
-// which slots a credential opens (core::slots_opened_by), and rekey's slot policy: removal by credential or
-// recipient, refused duplicates, --new-file-key's kept and dropped slots (core/rekey.h).
+// Which credential fits which slot, what the errors say about it (core/pcrypt/slot_words.h,
+// core::unlock_file_key), which slots a credential opens (core::slots_opened_by), and rekey's slot policy:
+// removal by credential or recipient, refused duplicates, --new-file-key's kept and dropped slots
+// (core/pcrypt/rekey.h).
 #include <catch2/catch.hpp>
 
 #include <string>
 
 #include "core/error.h"
-#include "core/format.h"
-#include "core/keys.h"
-#include "core/recipient.h"
-#include "core/rekey.h"
-#include "core/slot_words.h"
+#include "core/keys/recipient.h"
+#include "core/pcrypt/format.h"
+#include "core/pcrypt/keys.h"
+#include "core/pcrypt/rekey.h"
+#include "core/pcrypt/slot_words.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;

@@ -24,7 +24,7 @@
 #include "core/aes/engine.h"
 #include "core/aes/sodium_init.h"
 #include "core/error.h"
-#include "core/payload.h"
+#include "core/pcrypt/payload.h"
 #include "core/pipeline.h"
 #include "io/memory_stream.h"
 #include "io/stream.h"

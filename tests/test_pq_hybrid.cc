@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/keys/recipient.h"
 #include "core/pq/hpke.h"
 #include "core/pq/xwing.h"
-#include "core/recipient.h"
 #include "tests/test_bytes.h"
 
 using namespace pcrypt;

@@ -10,9 +10,9 @@
 #include <variant>
 
 #include "core/error.h"
-#include "core/format.h"
-#include "core/recipient.h"
-#include "core/recipient_slot.h"
+#include "core/keys/recipient.h"
+#include "core/pcrypt/format.h"
+#include "core/pcrypt/recipient_slot.h"
 #include "tests/test_bytes.h"
 
 using namespace pcrypt::core;

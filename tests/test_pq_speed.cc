@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/keys/recipient.h"
+#include "core/pcrypt/recipient_slot.h"
 #include "core/pq/mlkem768.h"
-#include "core/recipient.h"
-#include "core/recipient_slot.h"
 #include "tests/test_bytes.h"
 
 namespace mlkem768 = pcrypt::pq::mlkem768;

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/bech32.h"
+#include "core/keys/bech32.h"
 
 using namespace pcrypt::core;
 

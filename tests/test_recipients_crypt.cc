@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/format.h"
-#include "core/recipient.h"
+#include "core/keys/recipient.h"
+#include "core/pcrypt/format.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "core/error.h"
-#include "core/recipient.h"
+#include "core/keys/recipient.h"
 #include "tests/test_files.h"
 
 using namespace pcrypt::core;

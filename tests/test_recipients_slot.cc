@@ -10,8 +10,8 @@
 #include <string>
 
 #include "core/error.h"
-#include "core/recipient.h"
-#include "core/recipient_slot.h"
+#include "core/keys/recipient.h"
+#include "core/pcrypt/recipient_slot.h"
 #include "tests/test_bytes.h"
 
 using namespace pcrypt::core;

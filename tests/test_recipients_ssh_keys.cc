@@ -13,12 +13,12 @@
 #include <sstream>
 #include <string>
 
-#include "core/authorized_keys.h"
-#include "core/bcrypt_pbkdf.h"
 #include "core/error.h"
-#include "core/openssh_key.h"
-#include "core/recipient.h"
-#include "core/recipient_slot.h"
+#include "core/keys/authorized_keys.h"
+#include "core/keys/bcrypt_pbkdf.h"
+#include "core/keys/openssh_key.h"
+#include "core/keys/recipient.h"
+#include "core/pcrypt/recipient_slot.h"
 #include "tests/test_bytes.h"
 #include "tests/test_files.h"
 

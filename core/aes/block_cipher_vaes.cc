@@ -115,8 +115,9 @@ struct Kernels {
     vaes_ecb<R, Decrypt>(rk, out, in, blocks);
   }
   template <int R>
-  static void ctr(const Reg* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t len, __m128i base) {
-    ctr_run<R>(rk, out, in, len, base);
+  static void ctr(const Reg* rk, std::uint8_t* out, const std::uint8_t* in, std::size_t len, std::uint64_t hi,
+                  std::uint64_t lo) {
+    ctr_run<R>(rk, out, in, len, _mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo)));
   }
 };
 

@@ -8,14 +8,51 @@
 namespace pcrypt::aes {
 namespace {
 
-// Fastest first: best_engine() takes the first supported one.
+// Stand-ins for an engine built only for another architecture: listed (so `--engine vaes` on an ARM machine
+// says "not supported on this CPU" rather than "unknown"), never supported, never constructed.
+[[maybe_unused]] bool not_this_architecture() {
+  return false;
+}
+[[maybe_unused]] std::unique_ptr<Gcm> no_gcm(std::span<const std::uint8_t, kGcmKeyBytes>) {
+  throw std::logic_error("AES engine not built for this architecture");
+}
+[[maybe_unused]] std::unique_ptr<BlockCipher> no_block_cipher(std::span<const std::uint8_t>) {
+  throw std::logic_error("AES engine not built for this architecture");
+}
+
+#if defined(PCRYPT_ENGINES_X86_64)
+namespace x86 = detail;
+#else
+namespace x86 {
+constexpr auto vaes512_supported = not_this_architecture, vaes_supported = not_this_architecture,
+               aesni_supported = not_this_architecture;
+constexpr auto make_vaes512_gcm = no_gcm, make_vaes_gcm = no_gcm, make_aesni_gcm = no_gcm;
+constexpr auto make_vaes512_block_cipher = no_block_cipher, make_vaes_block_cipher = no_block_cipher,
+               make_aesni_block_cipher = no_block_cipher;
+constexpr std::string_view (*vaes512_not_preferred)() = nullptr;
+}  // namespace x86
+#endif
+#if defined(PCRYPT_ENGINES_AARCH64)
+namespace arm = detail;
+#else
+namespace arm {
+constexpr auto armce_supported = not_this_architecture;
+constexpr auto make_armce_gcm = no_gcm;
+constexpr auto make_armce_block_cipher = no_block_cipher;
+}  // namespace arm
+#endif
+
+// Fastest first: best_engine() takes the first supported one. The x86-64 and AArch64 engines never run on
+// the same machine, so their relative order does not matter.
 const std::array kEngines{
-    Engine{"vaes512", "our AES-256-GCM: VAES + VPCLMULQDQ, 512-bit AVX-512", detail::vaes512_supported,
-           detail::make_vaes512_gcm, detail::make_vaes512_block_cipher, detail::vaes512_not_preferred},
-    Engine{"vaes", "our AES-256-GCM: VAES + VPCLMULQDQ, 256-bit AVX2", detail::vaes_supported,
-           detail::make_vaes_gcm, detail::make_vaes_block_cipher},
-    Engine{"aesni", "our AES-256-GCM: AES-NI + PCLMULQDQ, 128-bit", detail::aesni_supported,
-           detail::make_aesni_gcm, detail::make_aesni_block_cipher},
+    Engine{"vaes512", "our AES-256-GCM: VAES + VPCLMULQDQ, 512-bit AVX-512", x86::vaes512_supported,
+           x86::make_vaes512_gcm, x86::make_vaes512_block_cipher, x86::vaes512_not_preferred},
+    Engine{"vaes", "our AES-256-GCM: VAES + VPCLMULQDQ, 256-bit AVX2", x86::vaes_supported,
+           x86::make_vaes_gcm, x86::make_vaes_block_cipher},
+    Engine{"aesni", "our AES-256-GCM: AES-NI + PCLMULQDQ, 128-bit", x86::aesni_supported, x86::make_aesni_gcm,
+           x86::make_aesni_block_cipher},
+    Engine{"armce", "our AES-256-GCM: ARMv8 Crypto Extensions AESE/AESMC + PMULL, 128-bit NEON",
+           arm::armce_supported, arm::make_armce_gcm, arm::make_armce_block_cipher},
     Engine{"sodium", "libsodium crypto_aead_aes256gcm (AES-NI + PCLMUL, reference)", detail::sodium_supported,
            detail::make_sodium_gcm, nullptr},
     Engine{"portable", "our constant-time software AES-256-GCM (bitsliced AES, no tables)",

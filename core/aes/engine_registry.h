@@ -1,6 +1,8 @@
 // Internal: the factory functions each engine's .cc file provides to the registry in engine.cc.
-// *_supported() live in baseline-compiled files (CPUID checks must not run ISA-specific code);
-// make_*() may only be called after the matching *_supported() returned true.
+// *_supported() live in baseline-compiled files (CPUID / HWCAP checks must not run ISA-specific code);
+// make_*() may only be called after the matching *_supported() returned true. The x86-64 engines are defined
+// only in x86-64 builds and armce only in AArch64 builds (core/CMakeLists.txt); engine.cc lists the others
+// as unsupported there.
 #pragma once
 
 #include "core/aes/engine.h"
@@ -22,6 +24,15 @@ std::unique_ptr<BlockCipher> make_vaes_block_cipher(std::span<const std::uint8_t
 bool aesni_supported();
 std::unique_ptr<Gcm> make_aesni_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key);
 std::unique_ptr<BlockCipher> make_aesni_block_cipher(std::span<const std::uint8_t> key);
+
+// ARMv8 Crypto Extensions: AESE/AESMC and PMULL on 128-bit NEON registers (EOR3 where SHA3 is present).
+bool armce_supported();
+std::unique_ptr<Gcm> make_armce_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key);
+std::unique_ptr<BlockCipher> make_armce_block_cipher(std::span<const std::uint8_t> key);
+// The two builds make_armce_gcm chooses between by HWCAP (tests call both, whatever the CPU reports): plain
+// EOR (gcm_armce.cc) and EOR3 (gcm_armce_sha3.cc; only where SHA3 is present).
+std::unique_ptr<Gcm> make_armce_eor_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key);
+std::unique_ptr<Gcm> make_armce_eor3_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key);
 
 // Constant-time software AES and GHASH: runs everywhere.
 bool portable_supported();

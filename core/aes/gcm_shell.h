@@ -6,25 +6,26 @@
 //   struct Kernel {
 //     struct Key;  // expanded round keys and hash-key powers; trivially copyable, kept in guarded memory
 //     static void expand(Key& k, std::span<const std::uint8_t, kGcmKeyBytes> key);
-//     static __m128i encrypt_block(const Key& k, __m128i block);  // one AES-256 block, as loaded from memory
+//     static Block encrypt_block(const Key& k, Block block);  // one AES-256 block, as loaded from memory
 //     // GHASH of len bytes (the last block zero-padded) into state s; s and the result in the reversed form
 //     // of ghash_clmul.h.
-//     static __m128i ghash(const Key& k, __m128i s, const std::uint8_t* p, std::size_t len);
+//     static Block ghash(const Key& k, Block s, const std::uint8_t* p, std::size_t len);
 //     // Counter mode over len bytes starting at counter block ctr, and the GHASH of the ciphertext into s
 //     // (seal hashes what it wrote, open what it read). ctr is byte-reversed (as ghash_clmul.h's bswap
 //     // leaves it), so GCM's inc32 is one 32-bit add to its lowest lane. out == in allowed. Returns s.
-//     static __m128i seal(const Key& k, __m128i ctr, __m128i s, std::uint8_t* out, const std::uint8_t* in,
-//                         std::size_t len);
-//     static __m128i open(const Key& k, __m128i ctr, __m128i s, std::uint8_t* out, const std::uint8_t* in,
-//                         std::size_t len);
+//     static Block seal(const Key& k, Block ctr, Block s, std::uint8_t* out, const std::uint8_t* in,
+//                       std::size_t len);
+//     static Block open(const Key& k, Block ctr, Block s, std::uint8_t* out, const std::uint8_t* in,
+//                       std::size_t len);
 //   };
 //   std::unique_ptr<Gcm> make_x_gcm(key) { return std::make_unique<GcmShell<Kernel>>(key); }
 //
-// Like ghash_clmul.h this header is compiled once per instruction set: Kernel lives in each engine file's
+// Block is a 128-bit register: __m128i on x86-64 (ghash_clmul.h), uint8x16_t on AArch64 (ghash_pmull.h); the
+// block operations used here (ghash::block_load etc.) come from whichever of the two this machine has.
+// Like those headers this one is compiled once per instruction set: Kernel lives in each engine file's
 // anonymous namespace, so every GcmShell<Kernel> has internal linkage and no file's copy replaces another's.
 #pragma once
 
-#include <immintrin.h>
 #include <sodium.h>
 
 #include <cstddef>
@@ -33,8 +34,12 @@
 #include <span>
 
 #include "core/aes/engine.h"
-#include "core/aes/ghash_clmul.h"
 #include "core/aes/secret_bytes.h"
+#if defined(__aarch64__)
+#include "core/aes/ghash_pmull.h"
+#else
+#include "core/aes/ghash_clmul.h"
+#endif
 
 namespace pcrypt::aes::detail {
 
@@ -45,16 +50,16 @@ class GcmShell final : public Gcm {
 
   void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    const __m128i j0 = initial_counter(nonce);
-    __m128i s = Kernel::ghash(key_, _mm_setzero_si128(), aad, aad_len);
+    const Block j0 = initial_counter(nonce);
+    Block s = Kernel::ghash(key_, ghash::block_zero(), aad, aad_len);
     s = Kernel::seal(key_, first_counter(j0), s, out, in, len);
     finish(s, j0, aad_len, len, tag);
   }
 
   bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
-    const __m128i j0 = initial_counter(nonce);
-    __m128i s = Kernel::ghash(key_, _mm_setzero_si128(), aad, aad_len);
+    const Block j0 = initial_counter(nonce);
+    Block s = Kernel::ghash(key_, ghash::block_zero(), aad, aad_len);
     s = Kernel::open(key_, first_counter(j0), s, out, in, len);
     alignas(16) std::uint8_t expected[kGcmTagBytes];
     finish(s, j0, aad_len, len, expected);
@@ -64,29 +69,28 @@ class GcmShell final : public Gcm {
   }
 
  private:
+  using Block = ghash::Block;
+
   // J0 = nonce || 0^31 || 1, as it sits in memory.
-  static __m128i initial_counter(const std::uint8_t* nonce) {
+  static Block initial_counter(const std::uint8_t* nonce) {
     alignas(16) std::uint8_t b[16] = {};
     std::memcpy(b, nonce, kGcmNonceBytes);
     b[15] = 1;
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(b));
+    return ghash::block_load(b);
   }
 
   // inc32(J0), byte-reversed: the first block of payload keystream (J0 itself masks the tag).
-  static __m128i first_counter(__m128i j0) {
-    return _mm_add_epi32(ghash::bswap(j0), _mm_set_epi32(0, 0, 0, 1));
-  }
+  static Block first_counter(Block j0) { return ghash::counter_add(ghash::bswap(j0), 1); }
 
   // Absorbs the length block (bit lengths of AAD and ciphertext, big-endian) and masks with E(K, J0).
-  void finish(__m128i s, __m128i j0, std::size_t aad_len, std::size_t len, std::uint8_t* tag) const {
+  void finish(Block s, Block j0, std::size_t aad_len, std::size_t len, std::uint8_t* tag) const {
     std::uint8_t lengths[16];
     for (int i = 0; i < 8; ++i) {
       lengths[i] = static_cast<std::uint8_t>((std::uint64_t{aad_len} * 8) >> (56 - 8 * i));
       lengths[8 + i] = static_cast<std::uint8_t>((std::uint64_t{len} * 8) >> (56 - 8 * i));
     }
     s = Kernel::ghash(key_, s, lengths, sizeof lengths);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(tag),
-                     _mm_xor_si128(ghash::bswap(s), Kernel::encrypt_block(key_, j0)));
+    ghash::block_store(tag, ghash::block_xor(ghash::bswap(s), Kernel::encrypt_block(key_, j0)));
   }
 
   SecretBytes key_memory_ = SecretBytes::holding<typename Kernel::Key>();

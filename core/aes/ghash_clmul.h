@@ -19,6 +19,25 @@ static inline __m128i poly() {
   return _mm_set_epi64x(static_cast<long long>(0xc200000000000000ULL), 1);
 }
 
+// The block operations gcm_shell.h needs, named alike in ghash_pmull.h (the AArch64 twin).
+using Block = __m128i;
+static inline __m128i block_zero() {
+  return _mm_setzero_si128();
+}
+static inline __m128i block_load(const std::uint8_t* p) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+static inline void block_store(std::uint8_t* p, __m128i v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+}
+static inline __m128i block_xor(__m128i a, __m128i b) {
+  return _mm_xor_si128(a, b);
+}
+// Adds n to the lowest 32-bit lane of a byte-reversed counter block: GCM's inc32, applied n times.
+static inline __m128i counter_add(__m128i ctr, std::uint32_t n) {
+  return _mm_add_epi32(ctr, _mm_set_epi32(0, 0, 0, static_cast<int>(n)));
+}
+
 static inline __m128i bswap(__m128i x) {
   return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }

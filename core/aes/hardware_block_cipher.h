@@ -1,6 +1,6 @@
 // The BlockCipher interface over one instruction set's AES kernels: key expansion into guarded memory, the
 // run-time round count turned into a compile-time one, and CTR counter bookkeeping, written once for the
-// AES-NI and VAES engines.
+// AES-NI, VAES and ARMv8 Crypto Extensions engines.
 //
 // Include only from a file compiled for that instruction set, and instantiate with a Kernels type from that
 // file's anonymous namespace: the instantiation then has internal linkage, so the linker can never hand one
@@ -11,12 +11,11 @@
 //   static Reg round_key(const std::uint8_t* key16);
 //   template <int R, bool Decrypt>
 //   static void ecb(const Reg* round_keys, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks);
-//   template <int R>  // counters base + i, low 64 bits never wrap; in == nullptr: writes the keystream
+//   template <int R>  // counters (hi, lo) + i, low 64 bits never wrap; in == nullptr: writes the keystream
 //   static void ctr(const Reg* round_keys, std::uint8_t* out, const std::uint8_t* in, std::size_t len,
-//                   __m128i base);  // base: counter (hi, lo) as a 64-bit lane pair, not byte-swapped
+//                   std::uint64_t hi, std::uint64_t lo);  // the first counter's halves, as numbers
 #pragma once
 
-#include <immintrin.h>
 #include <sodium.h>
 
 #include <span>
@@ -77,9 +76,8 @@ class HardwareBlockCipher final : public BlockCipher {
   void run_ctr(std::uint8_t* out, const std::uint8_t* in, std::size_t len, std::uint8_t* counter) const {
     for_each_ctr_run(
         len, counter, [&](std::size_t offset, std::size_t bytes, std::uint64_t hi, std::uint64_t lo) {
-          const __m128i base = _mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo));
           with_rounds([&]<int R>() {
-            Kernels::template ctr<R>(keys_.enc, out + offset, in ? in + offset : nullptr, bytes, base);
+            Kernels::template ctr<R>(keys_.enc, out + offset, in ? in + offset : nullptr, bytes, hi, lo);
           });
         });
   }

@@ -1,5 +1,6 @@
-// AES key expansion shared by the hardware engines (computed with AES-NI, so call only where it is
-// supported).
+// AES key expansion shared by the hardware engines. The word loop (key_schedule.cc) is plain C++; its two
+// byte-substituting steps come from the machine's AES instructions (key_schedule_aesni.cc on x86-64,
+// key_schedule_armce.cc on AArch64), so call only where that engine is supported.
 #pragma once
 
 #include <cstddef>
@@ -17,7 +18,12 @@ struct RoundKeys {
   int rounds;  // 10, 12 or 14
 };
 
-// key_len must be 16, 24 or 32 (throws std::invalid_argument otherwise). Defined in key_schedule_aesni.cc.
+// key_len must be 16, 24 or 32 (throws std::invalid_argument otherwise). Defined in key_schedule.cc.
 void expand_key(const std::uint8_t* key, std::size_t key_len, RoundKeys& out);
+
+// The instruction-set parts, one definition per architecture: SubWord (the S-box on each byte of a
+// little-endian word, in constant time) and InvMixColumns of one 16-byte round key, in place.
+std::uint32_t sub_word(std::uint32_t w);
+void inv_mix_columns(std::uint8_t* block16);
 
 }  // namespace pcrypt::aes::detail

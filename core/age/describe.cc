@@ -23,6 +23,10 @@ std::string what_stanza(const Stanza& s) {
     return "SSH RSA recipient, tag " + s.args[1] + ", " + std::to_string(8 * s.body.size()) + "-bit key";
   if (type == "mlkem768x25519" && s.args.size() == 2)
     return "post-quantum recipient (ML-KEM-768 + X25519, anonymous)";
+  if (type == "p256tag" && s.args.size() == 3 && s.args[1].size() <= 8)
+    return "tag recipient (P-256, a hardware token's), tag " + s.args[1];
+  if (type == "mlkem768p256tag" && s.args.size() == 3 && s.args[1].size() <= 8)
+    return "post-quantum tag recipient (ML-KEM-768 + P-256, a hardware token's), tag " + s.args[1];
   return "unknown type '" + (type.size() > 32 ? type.substr(0, 32) + "..." : type) + "' (skipped)";
 }
 

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "core/age/armor.h"
-#include "core/format.h"
+#include "core/pcrypt/format.h"
 
 namespace pcrypt::core::age {
 

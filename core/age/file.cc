@@ -3,7 +3,7 @@
 #include "core/age/detect.h"
 #include "core/age/payload.h"
 #include "core/error.h"
-#include "core/rekey.h"
+#include "core/pcrypt/rekey.h"
 
 namespace pcrypt::core::age {
 

@@ -14,7 +14,7 @@
 #include "core/age/header.h"
 #include "core/age/primitives.h"
 #include "core/age/stanzas.h"
-#include "core/credential.h"
+#include "core/keys/credential.h"
 #include "core/pipeline.h"
 #include "core/range.h"
 #include "io/stream.h"

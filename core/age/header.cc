@@ -52,7 +52,7 @@ std::string next_line(BufferedInput& in, std::uint64_t start) {
   return line;
 }
 
-Stanza read_stanza(BufferedInput& in, std::uint64_t start, std::string_view arg_line) {
+Stanza read_stanza_after(BufferedInput& in, std::uint64_t start, std::string_view arg_line) {
   Stanza stanza;
   stanza.args = split_arguments(arg_line.substr(kStanzaPrefix.size()));
   while (true) {
@@ -94,7 +94,7 @@ Header parse_header(BufferedInput& in) {
     }
     if (line.rfind(kStanzaPrefix, 0) != 0)
       malformed("a line that is neither a stanza ('-> ') nor the MAC ('--- ')");
-    header.stanzas.push_back(read_stanza(in, start, line));
+    header.stanzas.push_back(read_stanza_after(in, start, line));
   }
   if (header.stanzas.empty()) malformed("no recipient stanza");
   header.total_bytes = in.consumed() - start;
@@ -104,18 +104,34 @@ Header parse_header(BufferedInput& in) {
   return header;
 }
 
+Stanza read_stanza(BufferedInput& in) {
+  const std::uint64_t start = in.consumed();
+  const std::string line = next_line(in, start);
+  if (line.rfind(kStanzaPrefix, 0) != 0) malformed("a line that is not a stanza ('-> ')");
+  return read_stanza_after(in, start, line);
+}
+
+void append_stanza(std::string& out, const Stanza& stanza) {
+  out += "->";
+  for (const std::string& a : stanza.args) {
+    out += ' ';
+    out += a;
+  }
+  out += '\n';
+  const std::string body = encode_base64_raw(stanza.body);
+  std::size_t at = 0;
+  // Full 64-column lines, then the final short one, empty when the body fills its last line exactly.
+  for (; body.size() - at >= kBodyColumns; at += kBodyColumns) {
+    out.append(body, at, kBodyColumns);
+    out += '\n';
+  }
+  out.append(body, at);
+  out += '\n';
+}
+
 std::string serialize_without_mac(const std::vector<Stanza>& stanzas) {
   std::string out(kVersionLine);
-  for (const Stanza& s : stanzas) {
-    out += "->";
-    for (const std::string& a : s.args) out += " " + a;
-    out += "\n";
-    const std::string body = encode_base64_raw(s.body);
-    std::size_t at = 0;
-    // Full 64-column lines, then the final short one, empty when the body fills its last line exactly.
-    for (; body.size() - at >= kBodyColumns; at += kBodyColumns) out += body.substr(at, kBodyColumns) + "\n";
-    out += body.substr(at) + "\n";
-  }
+  for (const Stanza& s : stanzas) append_stanza(out, s);
   out += "---";
   return out;
 }

@@ -2,7 +2,7 @@
 // HMAC, scrypt, ChaCha20-Poly1305) and libsodium (ChaCha20-Poly1305 too): HKDF-SHA-256 with 32-byte output,
 // HMAC-SHA-256, scrypt with r = 8 and p = 1, and ChaCha20-Poly1305 (RFC 7539) behind aes::Gcm's AEAD
 // contract (96-bit nonce, 16-byte tag, in place, verify-then-release), so that the payload's record rules
-// (core/payload.h) run unchanged over it.
+// (core/pcrypt/payload.h) run unchanged over it.
 #pragma once
 
 #include <array>

@@ -1,15 +1,15 @@
 // `pcrypt rekey` of an age file: a new header for the same file key. The payload key is HKDF(file key,
 // payload nonce), so the nonce and payload after the header are copied unchanged (the caller's business, as
-// for pcrypt's format in core/rekey.h). Pure: from the parsed header, the file key it opened to and the
-// requested changes, the new header's bytes. The changes are core::RekeyChanges, whose "slots" are stanzas
-// here, numbered from 1 as `pcrypt info` lists them.
+// for pcrypt's format in core/pcrypt/rekey.h). Pure: from the parsed header, the file key it opened to and
+// the requested changes, the new header's bytes. The changes are core::RekeyChanges, whose "slots" are
+// stanzas here, numbered from 1 as `pcrypt info` lists them.
 #pragma once
 
 #include <string>
 
 #include "core/aes/secret_bytes.h"
 #include "core/age/header.h"
-#include "core/rekey.h"
+#include "core/pcrypt/rekey.h"
 
 namespace pcrypt::core::age {
 

@@ -7,12 +7,17 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
+#include <utility>
 
 #include "core/age/base64.h"
+#include "core/age/plugin.h"
 #include "core/age/primitives.h"
 #include "core/error.h"
+#include "core/keys/ssh_rsa.h"
 #include "core/pq/hpke.h"
-#include "core/ssh_rsa.h"
+#include "core/pq/mlkem768p256.h"
+#include "core/pq/wiped.h"
 
 namespace pcrypt::core::age {
 namespace {
@@ -23,6 +28,11 @@ constexpr std::string_view kSshEd25519Label = "age-encryption.org/v1/ssh-ed25519
 constexpr std::string_view kSshRsaLabel = "age-encryption.org/v1/ssh-rsa";  // the OAEP label
 constexpr std::string_view kPostQuantumType = "mlkem768x25519";
 constexpr std::string_view kPostQuantumInfo = "age-encryption.org/mlkem768x25519";  // HPKE info, aad empty
+// Tag recipients (c2sp.org/age): the stanza type, and the HPKE info that is also the tag's HKDF salt.
+constexpr std::string_view kP256TagType = "p256tag";
+constexpr std::string_view kP256TagLabel = "age-encryption.org/p256tag";
+constexpr std::string_view kHybridTagType = "mlkem768p256tag";
+constexpr std::string_view kHybridTagLabel = "age-encryption.org/mlkem768p256tag";
 
 using Key32 = std::span<const std::uint8_t, 32>;
 
@@ -178,9 +188,21 @@ Unwrapped unwrap_scrypt(const Stanza& s, const SecretBytes& passphrase, unsigned
   return open_body(scrypt(passphrase.span(), full_salt, *log2), s);
 }
 
+std::string_view text_of(const SecretBytes& secret) {
+  return {reinterpret_cast<const char*>(secret.data()), secret.size()};
+}
+
+// One stanza given alone to a plugin identity's plugin (rekey's questions about single stanzas; decryption
+// gives a plugin every stanza at once, in unwrap_file_key).
+Unwrapped unwrap_plugin(const Stanza& s, const Identity& id) {
+  std::vector<std::string> failures;
+  return unwrap_with_plugin(id.plugin, {text_of(id.secret)}, {s}, failures);
+}
+
 Unwrapped try_stanza(const Stanza& s, const Credential& c, unsigned max_log2) {
   if (c.kind == Credential::Kind::passphrase) return unwrap_scrypt(s, c.secret, max_log2);
   if (c.kind != Credential::Kind::identity || !c.identity) return std::nullopt;
+  if (c.identity->kind == Identity::Kind::plugin) return unwrap_plugin(s, *c.identity);
   if (auto k = unwrap_x25519(s, *c.identity)) return k;
   if (auto k = unwrap_ssh_rsa(s, *c.identity)) return k;
   if (auto k = unwrap_mlkem768x25519(s, *c.identity)) return k;
@@ -225,6 +247,59 @@ Stanza wrap_mlkem768x25519(const SecretBytes& file_key, const HybridRecipient& r
   return Stanza{{std::string(kPostQuantumType), encode_base64_raw(sealed->enc)}, sealed->ciphertext};
 }
 
+std::span<const std::uint8_t> bytes_of(std::string_view s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+// tag = HKDF-Extract-SHA-256(ikm = enc || SHA-256(key_bytes)[:4], salt = label)[:4]. HKDF-Extract is
+// HMAC-SHA-256 keyed with the salt.
+std::array<std::uint8_t, 4> recipient_tag(std::span<const std::uint8_t> enc,
+                                          std::span<const std::uint8_t> key_bytes, std::string_view label) {
+  std::array<std::uint8_t, crypto_hash_sha256_BYTES> key_hash{};
+  crypto_hash_sha256(key_hash.data(), key_bytes.data(), key_bytes.size());
+  crypto_auth_hmacsha256_state st;
+  crypto_auth_hmacsha256_init(&st, reinterpret_cast<const std::uint8_t*>(label.data()), label.size());
+  crypto_auth_hmacsha256_update(&st, enc.data(), enc.size());
+  crypto_auth_hmacsha256_update(&st, key_hash.data(), 4);
+  std::array<std::uint8_t, crypto_auth_hmacsha256_BYTES> prk{};
+  crypto_auth_hmacsha256_final(&st, prk.data());
+  std::array<std::uint8_t, 4> tag{};
+  std::copy(prk.begin(), prk.begin() + 4, tag.begin());
+  return tag;
+}
+
+// p256tag: HPKE SealBase with DHKEM(P-256, HKDF-SHA256), pkR = the uncompressed recipient, info =
+// "age-encryption.org/p256tag", aad empty. "-> p256tag base64(tag) base64(enc)", body = the sealed file key.
+// The tag hashes the recipient as encoded (compressed), for age-plugin-yubikey's identities.
+Stanza wrap_p256tag(const SecretBytes& file_key, const TagRecipient& recipient) {
+  std::array<std::uint8_t, pq::p256::uncompressed_size> enc{};
+  pq::WipedBytes<32> shared;
+  pq::hpke::dhkem_p256_encap(recipient.point, enc, shared.span());
+  const auto body = pq::hpke::seal_with_shared_secret(pq::hpke::kem_dhkem_p256, std::as_const(shared).span(),
+                                                      bytes_of(kP256TagLabel), {}, file_key.span());
+  return Stanza{
+      {std::string(kP256TagType), encode_base64_raw(recipient_tag(enc, recipient.compressed, kP256TagLabel)),
+       encode_base64_raw(enc)},
+      body};
+}
+
+// mlkem768p256tag: HPKE SealBase with MLKEM768-P256, pkR = the recipient, info =
+// "age-encryption.org/mlkem768p256tag", aad empty; the tag hashes only the P-256 half (recipient[1184:]).
+Stanza wrap_mlkem768p256tag(const SecretBytes& file_key, const HybridTagRecipient& recipient) {
+  std::array<std::uint8_t, pq::mlkem768p256::ciphertext_size> enc{};
+  pq::WipedBytes<32> shared;
+  if (!pq::mlkem768p256::encapsulate(recipient.public_key, enc, shared.span()))
+    throw Error(ErrorKind::usage, "hybrid tag recipient key is not a valid ML-KEM-768 + P-256 key",
+                "the recipient is damaged or malicious; ask its owner for the age1tagpq1... key again");
+  const auto body =
+      pq::hpke::seal_with_shared_secret(pq::hpke::kem_mlkem768_p256, std::as_const(shared).span(),
+                                        bytes_of(kHybridTagLabel), {}, file_key.span());
+  const auto p256_half = std::span(recipient.public_key).subspan(pq::mlkem768p256::pq_key_size);
+  return Stanza{{std::string(kHybridTagType),
+                 encode_base64_raw(recipient_tag(enc, p256_half, kHybridTagLabel)), encode_base64_raw(enc)},
+                body};
+}
+
 Stanza wrap_scrypt(const SecretBytes& file_key, const SecretBytes& passphrase, unsigned log2) {
   std::array<std::uint8_t, 16> salt{};
   randombytes_buf(salt.data(), salt.size());
@@ -254,9 +329,9 @@ void check_no_quantum_mix(std::size_t post_quantum, std::size_t classical) {
   if (post_quantum > 0 && classical > 0)
     throw Error(
         ErrorKind::usage,
-        "refusing to mix post-quantum (age1pq1...) and X25519/SSH recipients in one age file: a future "
-        "quantum computer could open it through the classical recipient",
-        "encrypt to age1pq1... recipients only, or make separate files");
+        "refusing to mix post-quantum (age1pq1..., age1tagpq1...) and X25519/SSH/age1tag1... recipients in "
+        "one age file: a future quantum computer could open it through the classical recipient",
+        "encrypt to post-quantum recipients only, or make separate files");
 }
 
 void check_credential_mix(std::size_t key_files, std::size_t recipients, bool passphrase) {
@@ -289,6 +364,7 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
     throw Error(ErrorKind::usage,
                 "scrypt work factor must be from 2^1 to 2^" + std::to_string(kMaxScryptLog2));
   std::vector<Stanza> stanzas;
+  std::set<std::string> plugins_run;
   for (const Credential& c : credentials) {
     switch (c.kind) {
       case Credential::Kind::passphrase:
@@ -302,7 +378,21 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
           stanzas.push_back(wrap_x25519_like(file_key, ssh->public_key, &ssh->blob));
         else if (const auto* pq = std::get_if<HybridRecipient>(&*c.recipient))
           stanzas.push_back(wrap_mlkem768x25519(file_key, *pq));
-        else
+        else if (const auto* tag = std::get_if<TagRecipient>(&*c.recipient))
+          stanzas.push_back(wrap_p256tag(file_key, *tag));
+        else if (const auto* pq_tag = std::get_if<HybridTagRecipient>(&*c.recipient))
+          stanzas.push_back(wrap_mlkem768p256tag(file_key, *pq_tag));
+        else if (const auto* plugin = std::get_if<PluginRecipient>(&*c.recipient)) {
+          // One run of the plugin for all of its recipients, at the place of the first.
+          if (!plugins_run.insert(plugin->plugin).second) break;
+          std::vector<std::string> encodings;
+          for (const Credential& other : credentials)
+            if (const auto* p = other.recipient ? std::get_if<PluginRecipient>(&*other.recipient) : nullptr;
+                p != nullptr && p->plugin == plugin->plugin)
+              encodings.push_back(p->encoding);
+          for (Stanza& s : wrap_with_plugin(plugin->plugin, encodings, file_key))
+            stanzas.push_back(std::move(s));
+        } else
           stanzas.push_back(wrap_ssh_rsa(file_key, std::get<SshRsaRecipient>(*c.recipient).key));
         break;
       case Credential::Kind::key_file:  // refused by check_credential_mix
@@ -321,9 +411,26 @@ SecretBytes unwrap_file_key(const Header& header, const std::vector<Credential>&
         ErrorKind::header,
         "malformed age header: an scrypt stanza must be the only stanza in the header (this one has " +
             describe_stanzas(header) + ")");
-  for (const Credential& c : credentials)
+  std::set<std::string> plugins_run;
+  std::vector<std::string> plugin_failures;
+  for (const Credential& c : credentials) {
+    if (c.identity && c.identity->kind == Identity::Kind::plugin) {
+      // A plugin gets all of its identities and every stanza in one run (identity-v1), at the place of
+      // the first of its identities.
+      const std::string& plugin = c.identity->plugin;
+      if (!plugins_run.insert(plugin).second) continue;
+      std::vector<std::string_view> identities;
+      for (const Credential& other : credentials)
+        if (other.identity && other.identity->kind == Identity::Kind::plugin &&
+            other.identity->plugin == plugin)
+          identities.push_back(text_of(other.identity->secret));
+      if (auto key = unwrap_with_plugin(plugin, identities, header.stanzas, plugin_failures))
+        return std::move(*key);
+      continue;
+    }
     for (const Stanza& s : header.stanzas)
       if (auto key = try_stanza(s, c, max_scrypt_log2)) return std::move(*key);
+  }
   const bool passphrase = std::any_of(credentials.begin(), credentials.end(), [](const Credential& c) {
     return c.kind == Credential::Kind::passphrase;
   });
@@ -332,6 +439,14 @@ SecretBytes unwrap_file_key(const Header& header, const std::vector<Credential>&
   const bool post_quantum = std::any_of(credentials.begin(), credentials.end(), [](const Credential& c) {
     return c.identity && c.identity->kind == Identity::Kind::mlkem768_x25519;
   });
+  if (!plugin_failures.empty())
+    throw Error(ErrorKind::header,
+                "no identity given opens this age file (it has " + describe_stanzas(header) +
+                    "): " + plugin_failures.front() +
+                    (plugin_failures.size() > 1
+                         ? " (and " + std::to_string(plugin_failures.size() - 1) + " more plugin errors)"
+                         : ""),
+                "the plugin's own messages, if any, are above");
   throw Error(ErrorKind::header,
               "no identity given opens this age file (it has " + describe_stanzas(header) + ")",
               count_stanzas(header, kPostQuantumType) > 0 && !post_quantum
@@ -353,6 +468,19 @@ bool carries_tag_of(const Stanza& stanza, const Recipient& recipient) {
     return stanza.args[0] == "ssh-ed25519" && stanza.args[1] == ssh_tag(ed->blob);
   if (const auto* rsa = std::get_if<SshRsaRecipient>(&recipient))
     return stanza.args[0] == "ssh-rsa" && stanza.args[1] == ssh_tag(rsa->key.blob);
+  // Tag stanzas: the tag mixes in the stanza's enc, so it is recomputed for each stanza.
+  const auto tag_matches = [&stanza](std::string_view type, std::size_t enc_size,
+                                     std::span<const std::uint8_t> key, std::string_view label) {
+    if (stanza.args[0] != type || stanza.args.size() != 3) return false;
+    const auto enc = decode_base64_raw(stanza.args[2]);
+    return enc && enc->size() == enc_size &&
+           stanza.args[1] == encode_base64_raw(recipient_tag(*enc, key, label));
+  };
+  if (const auto* t = std::get_if<TagRecipient>(&recipient))
+    return tag_matches(kP256TagType, pq::p256::uncompressed_size, t->compressed, kP256TagLabel);
+  if (const auto* t = std::get_if<HybridTagRecipient>(&recipient))
+    return tag_matches(kHybridTagType, pq::mlkem768p256::ciphertext_size,
+                       std::span(t->public_key).subspan(pq::mlkem768p256::pq_key_size), kHybridTagLabel);
   return false;
 }
 

@@ -18,8 +18,8 @@
 
 #include "core/aes/secret_bytes.h"
 #include "core/age/header.h"
-#include "core/credential.h"
-#include "core/recipient.h"
+#include "core/keys/credential.h"
+#include "core/keys/recipient.h"
 
 namespace pcrypt::core::age {
 

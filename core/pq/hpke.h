@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/aes/secret_bytes.h"
+#include "core/pq/p256.h"
 #include "core/pq/xwing.h"
 
 namespace pcrypt::pq::hpke {
@@ -50,5 +51,22 @@ std::optional<SecretBytes> open_base(const xwing::PrivateKey& sk,
                                      std::span<const std::uint8_t, xwing::ciphertext_size> enc,
                                      std::span<const std::uint8_t> info, std::span<const std::uint8_t> aad,
                                      std::span<const std::uint8_t> ciphertext, OpenFailure* why = nullptr);
+
+// The age tag recipients (c2sp.org/age) use two more KEMs with the same KDF and AEAD.
+inline constexpr std::uint16_t kem_dhkem_p256 = 0x0010;     // DHKEM(P-256, HKDF-SHA256), RFC 9180
+inline constexpr std::uint16_t kem_mlkem768_p256 = 0x0050;  // MLKEM768-P256, draft-ietf-hpke-pq
+
+// SealBase's key schedule and ChaCha20-Poly1305 (sequence number 0) for a KEM whose Encap the caller ran:
+// returns the ciphertext (plaintext size + 16).
+std::vector<std::uint8_t> seal_with_shared_secret(std::uint16_t kem_id,
+                                                  std::span<const std::uint8_t, 32> shared_secret,
+                                                  std::span<const std::uint8_t> info,
+                                                  std::span<const std::uint8_t> aad,
+                                                  std::span<const std::uint8_t> plaintext);
+
+// DHKEM(P-256, HKDF-SHA256).Encap(pkR) (RFC 9180 §4.1) with a fresh ephemeral key: enc is the ephemeral
+// public key (uncompressed, 65 bytes), shared_secret = ExtractAndExpand(DH x-coordinate, enc || pkR).
+void dhkem_p256_encap(const p256::Point& recipient, std::span<std::uint8_t, p256::uncompressed_size> enc,
+                      std::span<std::uint8_t, 32> shared_secret);
 
 }  // namespace pcrypt::pq::hpke

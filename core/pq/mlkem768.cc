@@ -9,6 +9,7 @@
 #include "core/pq/declassify.h"
 #include "core/pq/mlkem_poly.h"
 #include "core/pq/sha3.h"
+#include "core/pq/wiped.h"
 
 namespace pcrypt::pq::mlkem768 {
 namespace {
@@ -26,16 +27,6 @@ static_assert(pke_dk_bytes + encapsulation_key_size + 64 == decapsulation_key_si
 
 using Vec = std::array<Poly, k>;
 using Matrix = std::array<Vec, k>;  // a[i][j], NTT domain
-
-// Wipes what it holds when it goes out of scope (intermediate secrets on the stack).
-template <class T>
-struct Wiped {
-  T value{};
-  Wiped() = default;
-  Wiped(const Wiped&) = delete;
-  Wiped& operator=(const Wiped&) = delete;
-  ~Wiped() { sodium_memzero(&value, sizeof value); }
-};
 
 template <std::size_t N>
 std::span<const std::uint8_t, N> at(std::span<const std::uint8_t> s, std::size_t offset) {

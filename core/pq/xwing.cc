@@ -4,9 +4,11 @@
 #include <sodium.h>
 
 #include <cstring>
+#include <utility>
 
 #include "core/pq/mlkem768.h"
 #include "core/pq/sha3.h"
+#include "core/pq/wiped.h"
 
 namespace pcrypt::pq::xwing {
 namespace {
@@ -20,7 +22,7 @@ constexpr std::uint8_t label[6] = {0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5c};
 // expandKey: SHAKE256(seed, 96) -> ML-KEM seed (64) || X25519 secret (32). `expanded` receives dk_PQ || dk_T.
 void expand(std::span<const std::uint8_t, seed_size> seed, std::span<std::uint8_t, dk_pq_size + 32> expanded,
             PublicKey& pk) {
-  SecretBytes seed_full(96);
+  WipedBytes<96> seed_full;
   sha3::shake256({seed}, seed_full.span());
   mlkem768::keygen_from_seed(std::span<const std::uint8_t, 64>(seed_full.data(), 64),
                              std::span<std::uint8_t, ek_pq_size>(pk.data(), ek_pq_size),
@@ -44,14 +46,12 @@ PrivateKey::PrivateKey(std::span<const std::uint8_t, seed_size> seed) : expanded
 
 bool PrivateKey::decapsulate(std::span<const std::uint8_t, ciphertext_size> ct,
                              std::span<std::uint8_t, shared_secret_size> shared_secret) const {
-  SecretBytes ss_pq(32), ss_t(32);
+  WipedBytes<32> ss_pq, ss_t;
   const auto ct_t = ct.subspan(ct_pq_size, 32);
-  if (!mlkem768::decaps(expanded_.span().first(dk_pq_size), ct.first(ct_pq_size),
-                        std::span<std::uint8_t, 32>(ss_pq.data(), 32)))
+  if (!mlkem768::decaps(expanded_.span().first(dk_pq_size), ct.first(ct_pq_size), ss_pq.span()))
     return false;  // only for a malformed dk_PQ, which expand() never makes
   if (crypto_scalarmult(ss_t.data(), expanded_.data() + dk_pq_size, ct_t.data()) != 0) return false;
-  combine(std::span<const std::uint8_t, 32>(ss_pq.data(), 32),
-          std::span<const std::uint8_t, 32>(ss_t.data(), 32), ct_t,
+  combine(std::as_const(ss_pq).span(), std::as_const(ss_t).span(), ct_t,
           std::span(public_key_).subspan(ek_pq_size), shared_secret);
   return true;
 }
@@ -63,28 +63,25 @@ PublicKey public_key_of(std::span<const std::uint8_t, seed_size> seed) {
 bool encapsulate_derand(std::span<const std::uint8_t, public_key_size> pk,
                         std::span<const std::uint8_t, encaps_randomness_size> randomness, Ciphertext& ct,
                         std::span<std::uint8_t, shared_secret_size> shared_secret) {
-  SecretBytes ss_pq(32), ss_t(32);
+  WipedBytes<32> ss_pq, ss_t;
   const auto ek_t = pk.subspan(ek_pq_size, 32);
   if (!mlkem768::encaps_internal(pk.first(ek_pq_size), randomness.first<32>(),
-                                 std::span<std::uint8_t, ct_pq_size>(ct.data(), ct_pq_size),
-                                 std::span<std::uint8_t, 32>(ss_pq.data(), 32)))
+                                 std::span<std::uint8_t, ct_pq_size>(ct.data(), ct_pq_size), ss_pq.span()))
     return false;
   const std::uint8_t* sk_e = randomness.data() + 32;
   crypto_scalarmult_base(ct.data() + ct_pq_size, sk_e);
   // libsodium returns -1 when the result is all zero (a low-order recipient share).
   if (crypto_scalarmult(ss_t.data(), sk_e, ek_t.data()) != 0) return false;
-  combine(std::span<const std::uint8_t, 32>(ss_pq.data(), 32),
-          std::span<const std::uint8_t, 32>(ss_t.data(), 32), std::span(ct).subspan(ct_pq_size), ek_t,
+  combine(std::as_const(ss_pq).span(), std::as_const(ss_t).span(), std::span(ct).subspan(ct_pq_size), ek_t,
           shared_secret);
   return true;
 }
 
 bool encapsulate(std::span<const std::uint8_t, public_key_size> pk, Ciphertext& ct,
                  std::span<std::uint8_t, shared_secret_size> shared_secret) {
-  SecretBytes randomness(encaps_randomness_size);
+  WipedBytes<encaps_randomness_size> randomness;
   randombytes_buf(randomness.data(), randomness.size());
-  return encapsulate_derand(pk, std::span<const std::uint8_t, encaps_randomness_size>(randomness.data(), 64),
-                            ct, shared_secret);
+  return encapsulate_derand(pk, std::as_const(randomness).span(), ct, shared_secret);
 }
 
 }  // namespace pcrypt::pq::xwing

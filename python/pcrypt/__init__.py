@@ -33,14 +33,25 @@ def _paths(value):
     return [str(v) if not isinstance(v, str) else v for v in value]
 
 
+def _check_age_options(format, chunk_size, kdf_memory, kdf_ops):
+    """What the age format fixes itself (64 KiB chunks, scrypt for passphrases) cannot be chosen."""
+    if format == "age" and (chunk_size != DEFAULT_CHUNK_SIZE or kdf_memory is not None or kdf_ops is not None):
+        raise UsageError("chunk_size, kdf_memory and kdf_ops are pcrypt-format options",
+                         "age files have 64 KiB chunks and scrypt passphrases")
+
+
 def encrypt(src, dst, *, keys=(), recipients=(), recipient_files=(), passphrase=None,
-            chunk_size=DEFAULT_CHUNK_SIZE, threads=0, force=False, kdf_memory=None, kdf_ops=None):
+            chunk_size=DEFAULT_CHUNK_SIZE, threads=0, force=False, kdf_memory=None, kdf_ops=None,
+            format="pcrypt", armor=False):
     """Encrypts the file ``src`` into ``dst`` (created 0600, complete or not at all; an existing ``dst``
     only with force=True), as ``pcrypt encrypt`` does: same engines, records sealed on ``threads`` cores
-    (0: all)."""
+    (0: all). format="age" writes an age file (``pcrypt encrypt --format age``; armor=True for ASCII
+    armor), with age's rules on recipients and passphrases."""
+    _check_age_options(format, chunk_size, kdf_memory, kdf_ops)
     _pcrypt.encrypt(str(src), str(dst), keys=_paths(keys), recipients=_paths(recipients),
                     recipient_files=_paths(recipient_files), passphrase=passphrase, chunk_size=chunk_size,
-                    threads=threads, force=force, kdf_memory=kdf_memory, kdf_ops=kdf_ops)
+                    threads=threads, force=force, kdf_memory=kdf_memory, kdf_ops=kdf_ops, format=format,
+                    armor=armor)
 
 
 def decrypt(src, dst, *, keys=(), identities=(), passphrase=None, threads=0, force=False):
@@ -72,13 +83,14 @@ def recipients(identity_files):
 
 
 def open(path, mode="rb", *, keys=(), identities=(), recipients=(), recipient_files=(), passphrase=None,
-         chunk_size=DEFAULT_CHUNK_SIZE, threads=0, force=False, kdf_memory=None, kdf_ops=None):
+         chunk_size=DEFAULT_CHUNK_SIZE, threads=0, force=False, kdf_memory=None, kdf_ops=None, format="pcrypt"):
     """Opens a local pcrypt file.
 
     "rb": a seekable ``io.RawIOBase`` over the plaintext that reads only the records holding what is asked
     (``keys``/``identities``/``passphrase``); the header is unlocked here, once.
     "wb": a writer that encrypts as it streams (``keys``/``recipients``/``recipient_files``/``passphrase``)
-    into a file that appears at close, complete, or never (leaving a ``with`` block by an exception).
+    into a file that appears at close, complete, or never (leaving a ``with`` block by an exception);
+    format="age" writes a binary age file (reading detects the format by itself).
     """
     path = str(path)
     if mode == "rb":
@@ -86,9 +98,11 @@ def open(path, mode="rb", *, keys=(), identities=(), recipients=(), recipient_fi
         decryptor = unlock(source, _paths(keys), _paths(identities), passphrase)
         return EncryptedReader(source, decryptor, threads)
     if mode == "wb":
+        _check_age_options(format, chunk_size, kdf_memory, kdf_ops)
         sealer = _pcrypt.Sealer(keys=_paths(keys), recipients=_paths(recipients),
                                 recipient_files=_paths(recipient_files), passphrase=passphrase,
-                                chunk_size=chunk_size, threads=threads, kdf_memory=kdf_memory, kdf_ops=kdf_ops)
+                                chunk_size=chunk_size, threads=threads, kdf_memory=kdf_memory, kdf_ops=kdf_ops,
+                                format=format)
         return EncryptedWriter(LocalSink(path, force), sealer)
     raise UsageError(f"mode {mode!r} is not supported", "use 'rb' or 'wb'")
 

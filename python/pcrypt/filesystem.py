@@ -34,7 +34,7 @@ class PcryptFileSystem(AbstractFileSystem):
 
     def __init__(self, fo="", target_protocol=None, target_options=None, fs=None, keys=(), identities=(),
                  recipients=(), recipient_files=(), passphrase=None, chunk_size=1 << 20, threads=0,
-                 **kwargs):
+                 format="pcrypt", **kwargs):
         super().__init__(**kwargs)
         if fs is None:
             fs = fsspec.filesystem(target_protocol or "file", **(target_options or {}))
@@ -47,6 +47,7 @@ class PcryptFileSystem(AbstractFileSystem):
         self._passphrase = passphrase
         self._chunk_size = chunk_size
         self._threads = threads
+        self._format = format  # of files written ("wb"); reading detects it
         self._headers = {}  # target path -> (ciphertext size, unlocked header)
         self._lock = threading.Lock()
 
@@ -102,7 +103,7 @@ class PcryptFileSystem(AbstractFileSystem):
         if mode == "wb":
             sealer = _pcrypt.Sealer(keys=self._keys, recipients=self._recipients,
                                     recipient_files=self._recipient_files, passphrase=self._passphrase,
-                                    chunk_size=self._chunk_size, threads=self._threads)
+                                    chunk_size=self._chunk_size, threads=self._threads, format=self._format)
             with self._lock:
                 self._headers.pop(p, None)
             return EncryptedWriter(FsspecSink(self.target, p), sealer)

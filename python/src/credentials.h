@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/credential.h"
+#include "core/keys/credential.h"
 
 namespace pcrypt::python {
 

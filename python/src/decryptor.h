@@ -16,8 +16,8 @@
 
 #include "core/age/header.h"
 #include "core/age/payload.h"
-#include "core/credential.h"
-#include "core/keys.h"
+#include "core/keys/credential.h"
+#include "core/pcrypt/keys.h"
 #include "core/range.h"
 #include "io/fd_stream.h"
 #include "io/stream.h"

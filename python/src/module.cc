@@ -1,7 +1,8 @@
 // pcrypt._pcrypt: the C++ side of the Python package (docs/PYTHON.md). Thin: every operation is the core's
-// (core/crypt.h, core/age/file.h, core/range.h) or the CLI's (credentials, key generation), called with the
-// GIL released, and every core::Error becomes a pcrypt.errors exception carrying the CLI's message, hint and
-// exit code. The Python modules beside it (python/pcrypt/) build the file objects and the fsspec filesystem.
+// (core/pcrypt/crypt.h, core/age/file.h, core/range.h) or the CLI's (credentials, key generation), called
+// with the GIL released, and every core::Error becomes a pcrypt.errors exception carrying the CLI's message,
+// hint and exit code. The Python modules beside it (python/pcrypt/) build the file objects and the fsspec
+// filesystem.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -15,13 +16,14 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/public_key_credentials.h"
+#include "core/age/armor.h"
 #include "core/age/describe.h"
 #include "core/age/detect.h"
 #include "core/age/file.h"
-#include "core/crypt.h"
 #include "core/error.h"
-#include "core/keys.h"
-#include "core/verify.h"
+#include "core/pcrypt/crypt.h"
+#include "core/pcrypt/keys.h"
+#include "core/pcrypt/verify.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
 #include "io/memory_stream.h"
@@ -72,6 +74,29 @@ CredentialArgs decryption_args(Paths keys, Paths identities, Passphrase passphra
   return CredentialArgs{std::move(keys), std::move(identities), {}, {}, std::move(passphrase)};
 }
 
+CredentialArgs encryption_args(Paths keys, Paths recipients, Paths recipient_files, Passphrase passphrase) {
+  return CredentialArgs{
+      std::move(keys), {}, std::move(recipients), std::move(recipient_files), std::move(passphrase)};
+}
+
+// The options of a pcrypt-format encryption (pcrypt.encrypt, the Sealer); age's fix chunks and KDF
+// themselves.
+core::EncryptOptions pcrypt_options(std::size_t chunk_size, unsigned threads,
+                                    std::optional<std::uint64_t> kdf_memory,
+                                    std::optional<std::uint64_t> kdf_ops) {
+  core::EncryptOptions options;
+  options.chunk_size = chunk_size;
+  options.threads = threads;
+  options.kdf = kdf_params(kdf_memory, kdf_ops);
+  return options;
+}
+
+core::age::EncryptOptions age_options(unsigned threads) {
+  core::age::EncryptOptions options;
+  options.threads = threads;
+  return options;
+}
+
 void encrypt_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
                   const core::EncryptOptions& options, bool force) {
   const std::vector<core::Credential> credentials = encryption_credentials(args);
@@ -79,6 +104,26 @@ void encrypt_file(const std::string& src, const std::string& dst, const Credenti
   io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::owner_only);
   core::encrypt_stream(*in, out, credentials, options);
   out.commit();
+}
+
+// An age file, as `pcrypt encrypt --format age [-a]` writes it; the armor finishes the output on commit.
+void encrypt_age_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
+                      const core::age::EncryptOptions& options, bool armor, bool force) {
+  const std::vector<core::Credential> credentials = encryption_credentials(args);
+  const std::unique_ptr<io::FdReader> in = io::open_input(src);
+  io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::owner_only);
+  std::optional<core::age::ArmorWriter> armored;
+  if (armor) armored.emplace(out);
+  io::Writer& target = armor ? static_cast<io::Writer&>(*armored) : out;
+  core::age::encrypt_stream(*in, target, credentials, options);
+  target.commit();
+}
+
+// "pcrypt" or "age" (pcrypt.encrypt's and pcrypt.open's `format`).
+bool age_format(const std::string& format) {
+  if (format == "age") return true;
+  if (format == "pcrypt") return false;
+  throw core::Error(core::ErrorKind::usage, "unknown format '" + format + "'", "use 'pcrypt' or 'age'");
 }
 
 // Whether `in` is an age file (binary or armored), from its first bytes, which `in` keeps: as the CLI, the
@@ -187,25 +232,24 @@ PYBIND11_MODULE(_pcrypt, m) {
       "encrypt",
       [](const std::string& src, const std::string& dst, Paths keys, Paths recipient_list,
          Paths recipient_files, Passphrase passphrase, std::size_t chunk_size, unsigned threads, bool force,
-         std::optional<std::uint64_t> kdf_memory, std::optional<std::uint64_t> kdf_ops) {
-        core::EncryptOptions options;
-        options.chunk_size = chunk_size;
-        options.threads = threads;
-        options.kdf = kdf_params(kdf_memory, kdf_ops);
-        encrypt_file(src, dst,
-                     CredentialArgs{std::move(keys),
-                                    {},
-                                    std::move(recipient_list),
-                                    std::move(recipient_files),
-                                    std::move(passphrase)},
-                     options, force);
+         std::optional<std::uint64_t> kdf_memory, std::optional<std::uint64_t> kdf_ops,
+         const std::string& format, bool armor) {
+        const CredentialArgs args = encryption_args(std::move(keys), std::move(recipient_list),
+                                                    std::move(recipient_files), std::move(passphrase));
+        if (age_format(format)) {
+          encrypt_age_file(src, dst, args, age_options(threads), armor, force);
+          return;
+        }
+        if (armor) throw core::Error(core::ErrorKind::usage, "armor is for age files", "add format=\"age\"");
+        encrypt_file(src, dst, args, pcrypt_options(chunk_size, threads, kdf_memory, kdf_ops), force);
       },
       py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("keys") = Paths(),
       py::arg("recipients") = Paths(), py::arg("recipient_files") = Paths(),
       py::arg("passphrase") = no_passphrase, py::arg("chunk_size") = core::kDefaultChunkSize,
       py::arg("threads") = 0u, py::arg("force") = false,
       py::arg("kdf_memory") = std::optional<std::uint64_t>(),
-      py::arg("kdf_ops") = std::optional<std::uint64_t>(), release);
+      py::arg("kdf_ops") = std::optional<std::uint64_t>(), py::arg("format") = "pcrypt",
+      py::arg("armor") = false, release);
   m.def(
       "decrypt",
       [](const std::string& src, const std::string& dst, Paths keys, Paths identities, Passphrase passphrase,
@@ -289,24 +333,20 @@ PYBIND11_MODULE(_pcrypt, m) {
   py::class_<Sealer>(m, "Sealer")
       .def(py::init([](Paths keys, Paths recipient_list, Paths recipient_files, Passphrase passphrase,
                        std::size_t chunk_size, unsigned threads, std::optional<std::uint64_t> kdf_memory,
-                       std::optional<std::uint64_t> kdf_ops) {
+                       std::optional<std::uint64_t> kdf_ops, const std::string& format) {
              py::gil_scoped_release unlocked;
-             core::EncryptOptions options;
-             options.chunk_size = chunk_size;
-             options.threads = threads;
-             options.kdf = kdf_params(kdf_memory, kdf_ops);
-             const CredentialArgs args{std::move(keys),
-                                       {},
-                                       std::move(recipient_list),
-                                       std::move(recipient_files),
-                                       std::move(passphrase)};
-             return std::make_unique<Sealer>(encryption_credentials(args), options);
+             const std::vector<core::Credential> credentials =
+                 encryption_credentials(encryption_args(std::move(keys), std::move(recipient_list),
+                                                        std::move(recipient_files), std::move(passphrase)));
+             if (age_format(format)) return std::make_unique<Sealer>(credentials, age_options(threads));
+             return std::make_unique<Sealer>(credentials,
+                                             pcrypt_options(chunk_size, threads, kdf_memory, kdf_ops));
            }),
            py::kw_only(), py::arg("keys") = Paths(), py::arg("recipients") = Paths(),
            py::arg("recipient_files") = Paths(), py::arg("passphrase") = no_passphrase,
            py::arg("chunk_size") = core::kDefaultChunkSize, py::arg("threads") = 0u,
            py::arg("kdf_memory") = std::optional<std::uint64_t>(),
-           py::arg("kdf_ops") = std::optional<std::uint64_t>())
+           py::arg("kdf_ops") = std::optional<std::uint64_t>(), py::arg("format") = "pcrypt")
       .def_property_readonly("header",
                              [](const Sealer& s) {
                                return py::bytes(reinterpret_cast<const char*>(s.header().data()),

@@ -1,6 +1,8 @@
 // Streaming encryption for Python writers (pcrypt.open(path, "wb"), the fsspec filesystem's "wb"): the
 // caller pushes plaintext and gets back records to write after the header, in order. The records are those
-// encrypt_stream writes (core::PayloadRecords, the same cipher), sealed in parallel within each call.
+// encrypt_stream writes (core::PayloadRecords, the same cipher), sealed in parallel within each call: a
+// pcrypt file's (core/pcrypt/crypt.h), or an age file's (core/age/file.h: the header then the payload nonce,
+// then 64 KiB ChaCha20-Poly1305 chunks under the same record rules).
 #pragma once
 
 #include <cstddef>
@@ -8,19 +10,25 @@
 #include <optional>
 #include <vector>
 
-#include "core/crypt.h"
-#include "core/payload.h"
+#include "core/age/file.h"
+#include "core/pcrypt/crypt.h"
+#include "core/pcrypt/payload.h"
 
 namespace pcrypt::python {
 
 class Sealer {
  public:
-  // Makes the header (core::new_header): Error(usage) for no credential or a chunk size out of range.
+  // A pcrypt file: the header from core::new_header (Error(usage) for no credential or a chunk size out of
+  // range).
   Sealer(const std::vector<core::Credential>& credentials, const core::EncryptOptions& options);
+  // An age file: the header (core::age::wrap_file_key's rules: Error(usage) for what age forbids) and the
+  // payload nonce are header().
+  Sealer(const std::vector<core::Credential>& credentials, const core::age::EncryptOptions& options);
   Sealer(const Sealer&) = delete;  // records_ refers to cipher_
   Sealer& operator=(const Sealer&) = delete;
 
-  const std::vector<std::uint8_t>& header() const { return header_.bytes; }
+  // Everything before record 0.
+  const std::vector<std::uint8_t>& header() const { return header_; }
   std::size_t chunk_size() const { return chunk_size_; }
   // Bytes seal() writes for `len` plaintext bytes.
   std::size_t sealed_size(std::size_t len, bool last) const;
@@ -34,9 +42,21 @@ class Sealer {
  private:
   std::size_t chunks_in(std::size_t len, bool last) const;
 
+  // The parts the two constructors make, in the order the members need them.
+  struct Start {
+    std::vector<std::uint8_t> header;
+    core::ChunkCipher cipher;
+    core::PayloadLayout layout;
+  };
+  static Start pcrypt_start(const std::vector<core::Credential>& credentials,
+                            const core::EncryptOptions& options);
+  static Start age_start(const std::vector<core::Credential>& credentials,
+                         const core::age::EncryptOptions& options);
+  Sealer(Start start, unsigned threads);
+
   std::size_t chunk_size_;
   unsigned threads_;
-  core::NewHeader header_;
+  std::vector<std::uint8_t> header_;
   core::ChunkCipher cipher_;
   core::PayloadRecords records_;
   std::uint64_t next_index_ = 0;

@@ -72,3 +72,66 @@ def test_damaged_age_chunk_raises_and_armor_cannot_be_read_by_ranges(pcrypt, cli
     with pytest.raises(pcrypt.UsageError) as raised:
         pcrypt.open(armored, identities=[identity])
     assert "armored" in raised.value.message
+
+
+def age_decrypt(cli, identity, path):
+    """The real age where it is installed (the peer that matters), else the CLI."""
+    age = shutil.which("age")
+    if age:
+        return subprocess.run([age, "-d", "-i", identity, str(path)], check=True, capture_output=True).stdout
+    out = str(path) + ".out"
+    cli("decrypt", "-f", "-i", identity, "-o", out, path)
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def test_encrypt_writes_age_files_that_age_opens(pcrypt, cli, age_identity, tmp_path):
+    identity, recipient = age_identity
+    data = pseudo_random(3 * AGE_CHUNK + 5, seed=21)
+    (tmp_path / "plain").write_bytes(data)
+    for armor in (False, True):
+        out = tmp_path / f"w{armor}.age"
+        pcrypt.encrypt(tmp_path / "plain", out, recipients=[recipient], format="age", armor=armor)
+        assert out.read_bytes().startswith(b"-----BEGIN AGE ENCRYPTED FILE-----" if armor else b"age-encryption.org/v1\n")
+        assert age_decrypt(cli, identity, out) == data
+        assert pcrypt.verify(out, identities=[identity]) == len(data)
+
+
+def test_open_wb_streams_an_age_file(pcrypt, cli, age_identity, tmp_path):
+    identity, recipient = age_identity
+    for size in (0, 1, AGE_CHUNK - 1, AGE_CHUNK, AGE_CHUNK + 1, 4 * AGE_CHUNK + 99):
+        data = pseudo_random(size, seed=size)
+        out = tmp_path / f"s{size}.age"
+        with pcrypt.open(out, "wb", recipients=[recipient], format="age") as f:
+            # Uneven writes: the writer keeps the last chunk back until it knows it is the last.
+            for start in range(0, size, 10000):
+                f.write(data[start:start + 10000])
+        assert age_decrypt(cli, identity, out) == data, size
+
+
+def test_fsspec_writes_age_files(pcrypt, cli, age_identity, tmp_path):
+    fsspec = pytest.importorskip("fsspec")
+    identity, recipient = age_identity
+    data = pseudo_random(2 * AGE_CHUNK + 3, seed=22)
+    url = "pcrypt::file://" + str(tmp_path / "fs.age")
+    with fsspec.open(url, "wb", pcrypt={"recipients": [recipient], "format": "age"}) as f:
+        f.write(data)
+    assert age_decrypt(cli, identity, tmp_path / "fs.age") == data
+    with fsspec.open(url, "rb", pcrypt={"identities": [identity]}) as f:
+        assert f.read() == data
+
+
+def test_age_rules_from_python(pcrypt, age_identity, tmp_path):
+    _, recipient = age_identity
+    (tmp_path / "plain").write_bytes(b"x")
+    with pytest.raises(pcrypt.UsageError, match="scrypt stanza must be the only stanza"):
+        pcrypt.encrypt(tmp_path / "plain", tmp_path / "o.age", recipients=[recipient], passphrase="pw",
+                       format="age")
+    with pytest.raises(pcrypt.UsageError, match="pcrypt-format options"):
+        pcrypt.encrypt(tmp_path / "plain", tmp_path / "o.age", recipients=[recipient], chunk_size=1 << 16,
+                       format="age")
+    with pytest.raises(pcrypt.UsageError, match="armor is for age files"):
+        pcrypt.encrypt(tmp_path / "plain", tmp_path / "o.pcrypt", recipients=[recipient], armor=True)
+    with pytest.raises(pcrypt.UsageError, match="unknown format"):
+        pcrypt.encrypt(tmp_path / "plain", tmp_path / "o.x", recipients=[recipient], format="gpg")
+    assert not (tmp_path / "o.age").exists()

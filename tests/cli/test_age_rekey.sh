@@ -121,6 +121,10 @@ cp pq.age pq.before
 expect 2 "$PCRYPT" rekey -i pq1.key --add-recipient "$A" pq.age
 expect_one_error "refusing to mix post-quantum"
 cmp -s pq.age pq.before || fail "a refused rekey changed the file"
+# An AGE-SECRET-KEY-PQ-1 file given to --remove-key is an identity (it was once taken for a key file).
+"$PCRYPT" rekey -i pq2.key --remove-key pq1.key pq.age 2> stderr || fail "--remove-key with a post-quantum identity"
+opens_with_pcrypt pq.age pq1.key && fail "the removed post-quantum identity still opens the file"
+opens_with_pcrypt pq.age pq2.key || fail "the kept post-quantum recipient lost access"
 
 check "-o writes the result elsewhere and leaves the original as it was"
 cp f.age g.age

@@ -64,7 +64,7 @@ libraries=(/dev/null)
 for bash_completion in "${libraries[@]}"; do
   for p in "${paths[@]}"; do check_path bash "$p" bash_complete; done
   check "bash (helpers: $bash_completion): values for --engine, files for -k and FILE, directories for --dir"
-  [[ $(bash_complete "encrypt --engine" "" | sort | tr '\n' ' ') == "aesni portable sodium vaes vaes512 " ]] ||
+  [[ $(bash_complete "encrypt --engine" "" | sort | tr '\n' ' ') == "aesni armce portable sodium vaes vaes512 " ]] ||
     fail "bash: --engine does not complete the engine names"
   [[ $(bash_complete "decrypt -k" "keyf") == keyfile.k ]] || fail "bash: -k does not complete file names"
   [[ $(bash_complete "encrypt" "keyf") == keyfile.k ]] || fail "bash: FILE does not complete file names"
@@ -110,7 +110,7 @@ if command -v fish > /dev/null; then
     fish -c 'source $argv[1]; complete -C"pcrypt $argv[2]"' "$dir/pcrypt.fish" "${1:+$1 }$2" | cut -f1
   }
   for p in "${paths[@]}"; do check_path fish "$p" fish_complete; done
-  [[ $(fish_complete "encrypt --engine" "" | sort | tr '\n' ' ') == "aesni portable sodium vaes vaes512 " ]] ||
+  [[ $(fish_complete "encrypt --engine" "" | sort | tr '\n' ' ') == "aesni armce portable sodium vaes vaes512 " ]] ||
     fail "fish: --engine does not complete the engine names"
 else
   echo "SKIPPED: fish checks (fish is not installed)"

@@ -51,10 +51,25 @@ dpkg-deb -c "${debs[0]}" | awk '{ print $NF }' | sed 's|^\./||' > contents
 for f in "${expected[@]}"; do grep -qxF "$f" contents || fail "the .deb lacks $f"; done
 [[ $(dpkg-deb -f "${debs[0]}" Package) == pcrypt ]] || fail "package name is not pcrypt"
 
+check "the package's architecture is the binary's (a cross build packages for its target)"
+if command -v readelf > /dev/null; then
+  dpkg-deb -x "${debs[0]}" root
+  case $(readelf -h root/usr/bin/pcrypt | sed -n 's/^ *Machine: *//p') in
+    AArch64) want_arch=arm64 ;;
+    *X86-64*) want_arch=amd64 ;;
+    *) want_arch=$(dpkg --print-architecture) ;;
+  esac
+  [[ $(dpkg-deb -f "${debs[0]}" Architecture) == "$want_arch" ]] ||
+    fail "the .deb says Architecture: $(dpkg-deb -f "${debs[0]}" Architecture), the binary is for $want_arch"
+  rm -rf root
+fi
+
 check "the packaged binary is stripped and runs"
 dpkg-deb -x "${debs[0]}" root
 is_stripped root/usr/bin/pcrypt || fail "the packaged binary is not stripped"
-# A sanitizer build's binary needs its runtime; the plain build's must run as installed.
-root/usr/bin/pcrypt --version > version || fail "the packaged binary does not run"
+# A sanitizer build's binary needs its runtime; the plain build's must run as installed (a cross build's
+# under the emulator its tests run in: PCRYPT_TEST_EMULATOR, set by tests/CMakeLists.txt).
+# shellcheck disable=SC2086 # the emulator is a command with its options
+${PCRYPT_TEST_EMULATOR:-} root/usr/bin/pcrypt --version > version || fail "the packaged binary does not run"
 grep -q '^pcrypt ' version || fail "the packaged binary printed no version"
 echo "package OK: ${debs[0]##*/}"

@@ -93,7 +93,7 @@ done
 check "--version prints the version and lists the engines"
 "$PCRYPT" --version > version.txt
 grep -q '^pcrypt [0-9]' version.txt || fail "no version line"
-for e in vaes aesni sodium portable; do grep -q "^$e " version.txt || fail "--version does not list $e"; done
+for e in vaes aesni armce sodium portable; do grep -q "^$e " version.txt || fail "--version does not list $e"; done
 
 check "--help documents the exit codes"
 "$PCRYPT" --help > help.txt

@@ -1,0 +1,74 @@
+// age plugins as a client (C2SP age-plugin.md): a recipient `age1NAME1…` or identity `AGE-PLUGIN-NAME-1…`
+// is handed to the program `age-plugin-NAME` (core/age/plugin_channel.h), which wraps or unwraps the file key
+// through the recipient-v1 and identity-v1 state machines. pcrypt never looks inside a plugin's recipient,
+// identity or stanzas: only their plugin knows what they hold.
+//
+// One plugin process serves all of its recipients (or identities) for one file, as the state machines
+// allow, so a plugin that asks for a PIN asks once per file, not once per key.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/aes/secret_bytes.h"
+#include "core/age/header.h"
+#include "core/age/plugin_channel.h"
+
+namespace pcrypt::core::age {
+
+// What a plugin may ask of the user in its interactive phase. Each request names the plugin's program
+// ("age-plugin-yubikey"). A UI that cannot show something says so (false / nullopt), and the plugin gets
+// `fail`, as the protocol says; it then decides whether that is fatal.
+class PluginUi {
+ public:
+  virtual ~PluginUi() = default;
+  // `msg`: a message to show (e.g. "touch your YubiKey"). True once shown.
+  virtual bool message(const std::string& program, const std::string& text) = 0;
+  // `confirm`: yes (true) or no (false) between the two labels (`no` empty when there is only one choice).
+  virtual std::optional<bool> confirm(const std::string& program, const std::string& text,
+                                      const std::string& yes, const std::string& no) = 0;
+  // `request-public` (shown as typed) and `request-secret` (not echoed, e.g. a PIN).
+  virtual std::optional<std::string> request_public(const std::string& program, const std::string& text) = 0;
+  virtual std::optional<SecretBytes> request_secret(const std::string& program, const std::string& text) = 0;
+};
+
+// The user's terminal is one per process, so its UI is set once, before any plugin runs (app/main.cc sets a
+// terminal UI; without one every request is answered `fail` and messages are not shown).
+void set_plugin_ui(std::shared_ptr<PluginUi> ui);
+
+// A plugin name ("yubikey"): 1 or more of a-z 0-9 + - . _ (it becomes part of a program name on PATH).
+bool is_plugin_name(std::string_view name);
+// The plugin a recipient's Bech32 prefix names: "age1yubikey" -> "yubikey"; nullopt when it names none.
+std::optional<std::string> plugin_of_recipient_prefix(std::string_view hrp);
+// The plugin an identity's Bech32 prefix names: "age-plugin-yubikey-" (any case) -> "yubikey".
+std::optional<std::string> plugin_of_identity_prefix(std::string_view hrp);
+
+// recipient-v1: the stanzas plugin `name` makes for `file_key` and its `recipients` (their full age1NAME1…
+// encodings), one per recipient at most. Error(usage) when the plugin reports a recipient it cannot encrypt
+// to (its message), Error(io) for a plugin that fails or breaks the protocol; encryption stops either way
+// (age-plugin.md: failures during encryption are always the user's to see).
+// The two state machines over any connection (the functions above run them over a PluginChannel); they
+// throw Error(io) for a broken protocol, and wrap's Error(usage) for the plugin's errors, as above.
+std::vector<Stanza> wrap_over(PluginConnection& plugin, const std::vector<std::string>& recipients,
+                              const SecretBytes& file_key);
+std::optional<SecretBytes> unwrap_over(PluginConnection& plugin,
+                                       const std::vector<std::string_view>& identities,
+                                       const std::vector<Stanza>& stanzas,
+                                       std::vector<std::string>& failures);
+
+std::vector<Stanza> wrap_with_plugin(const std::string& name, const std::vector<std::string>& recipients,
+                                     const SecretBytes& file_key);
+
+// identity-v1: the file key if plugin `name`, given `identities` (their AGE-PLUGIN-NAME-1… encodings) and
+// every stanza of one file, unwraps one; nullopt if none of its identities opens the file. What went wrong
+// (the plugin missing, failing, its `error` messages) is appended to `failures` rather than thrown: during
+// decryption another identity may still open the file (age-plugin.md lets clients go on).
+std::optional<SecretBytes> unwrap_with_plugin(const std::string& name,
+                                              const std::vector<std::string_view>& identities,
+                                              const std::vector<Stanza>& stanzas,
+                                              std::vector<std::string>& failures);
+
+}  // namespace pcrypt::core::age
