@@ -107,22 +107,8 @@ expect_one_error "P-256"
 exists bad.age && fail "output written"
 
 # --- typage, the real peer ---
-typage=${PCRYPT_TYPAGE_DIR:-}
-if [[ -z $typage ]] && command -v npm > /dev/null && command -v node > /dev/null; then
-  mkdir typage
-  if (cd typage && timeout 180 npm install --no-audit --no-fund --silent age-encryption@0.3.1 > npm.log 2>&1); then
-    typage=$PWD/typage
-  else
-    echo "npm install output:" && cat typage/npm.log
-  fi
-fi
-if [[ -z $typage || ! -d $typage/node_modules/age-encryption ]]; then
-  echo "SKIPPED: typage interop (npm age-encryption could not be installed: no npm/node or no registry; set" \
-    "PCRYPT_TYPAGE_DIR to a folder where 'npm install age-encryption' ran)"
-  echo "all age tag CLI checks passed (typage skipped)"
-  exit 0
-fi
-T() { TYPAGE_DIR=$typage node "$SOURCE_DIR/tests/cli/typage_tag.mjs" "$@"; }
+require_typage "age tag CLI"
+T() { TYPAGE_DIR=$TYPAGE node "$SOURCE_DIR/tests/cli/typage_tag.mjs" "$@"; }
 
 for kind in p256 mlkem768p256; do
   check "$kind: the test identity opens what typage encrypts to its recipient (the harness is right)"
