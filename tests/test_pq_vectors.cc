@@ -6,11 +6,11 @@
 #include <array>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/pq/mlkem768.h"
-#include "core/pq/sha3.h"
 #include "tests/test_bytes.h"
 
 namespace mlkem768 = pcrypt::pq::mlkem768;
@@ -70,75 +70,66 @@ std::span<const std::uint8_t, N> fixed(const Bytes& b) {
 
 }  // namespace
 
-TEST_CASE("ACVP ML-KEM-768 keyGen record: the FIPS 203 ipd key derivation, a key pair our KEM uses") {
-  // Every stored version of ACVP's keyGen files derives (rho, sigma) = G(d), the FIPS 203 initial public
-  // draft; the final standard hashes G(d || k) (README.md). So the record cannot check our KeyGen_internal
-  // byte for byte: it checks that the record is what we say (rho = SHA3-512(d)[:32], dk's H(ek) and z),
-  // that our final-standard key from the same d differs exactly there, and that the NIST key pair works with
-  // our Encaps and Decaps. KeyGen itself is checked by the 10 000-key accumulated test (test_pq_mlkem.cc).
+TEST_CASE("ACVP ML-KEM-768 keyGen: KeyGen_internal(d, z) gives NIST's ek and dk byte for byte") {
+  // tgId 2 of ML-KEM-keyGen-FIPS203 (prompt.json + expectedResults.json of one commit, FIPS 203 final:
+  // (rho, sigma) = G(d || k); README.md), all 25 tests.
   const auto records = read_records("acvp/ML-KEM-768-keyGen.txt");
-  REQUIRE(records.size() == 1);
+  REQUIRE(records.size() == 25);
+  std::set<int> tc_ids;
   for (const Record& r : records) {
-    INFO("tcId " << r.at("tcId"));
+    INFO("keyGen tcId " << r.at("tcId"));
+    tc_ids.insert(std::stoi(r.at("tcId")));
     const Bytes d = field(r, "d"), z = field(r, "z"), dk = field(r, "dk");
-    const Bytes ek = ek_of(dk);
-    std::array<std::uint8_t, 64> g{};
-    pcrypt::pq::sha3::sha3_512({d}, g);
-    CHECK(to_hex(std::span(g).first(32)) == to_hex(std::span(ek).last(32)));  // rho = G(d)[:32]
-    std::array<std::uint8_t, 32> h{};
-    pcrypt::pq::sha3::sha3_256({ek}, h);
-    CHECK(to_hex(h) == to_hex(std::span(dk).subspan(hash_offset, 32)));
-    CHECK(to_hex(z) == to_hex(std::span(dk).last(32)));
-
     std::array<std::uint8_t, mlkem768::encapsulation_key_size> our_ek{};
     std::array<std::uint8_t, mlkem768::decapsulation_key_size> our_dk{};
     mlkem768::keygen_internal(fixed<32>(d), fixed<32>(z), our_ek, our_dk);
-    const std::uint8_t k_byte[1] = {3};
-    pcrypt::pq::sha3::sha3_512({d, k_byte}, g);  // FIPS 203 final: G(d || k)
-    CHECK(to_hex(std::span(g).first(32)) == to_hex(std::span(our_ek).last(32)));
-    CHECK(to_hex(our_ek) != to_hex(ek));
-
-    std::array<std::uint8_t, 32> m{}, k{}, k2{};
-    m[0] = 1;
-    std::array<std::uint8_t, mlkem768::ciphertext_size> ct{};
-    REQUIRE(mlkem768::encaps_internal(ek, m, ct, k));
-    REQUIRE(mlkem768::decaps(dk, ct, k2));
-    CHECK(k2 == k);
+    CHECK(to_hex(our_ek) == to_hex(ek_of(dk)));
+    CHECK(to_hex(our_dk) == to_hex(dk));
   }
+  CHECK(tc_ids.size() == 25);
+  CHECK(*tc_ids.begin() == 26);
+  CHECK(*tc_ids.rbegin() == 50);
 }
 
 TEST_CASE("ACVP ML-KEM-768 encapDecap: encapsulation with m, decapsulation incl. modified ciphertexts") {
+  // tgId 2 (encapsulation, 25 tests) and tgId 5 (decapsulation, 10 tests) of ML-KEM-encapDecap-FIPS203.
   const auto records = read_records("acvp/ML-KEM-768-encapDecap.txt");
-  REQUIRE(records.size() == 3);
+  REQUIRE(records.size() == 35);
   std::map<std::string, Bytes> group_dk;  // a decapsulation group's tests share its dk
-  int encapsulations = 0, decapsulations = 0, rejections = 0;
+  std::set<int> encaps_ids, decaps_ids;
+  int rejections = 0;
   for (const Record& r : records) {
-    INFO("tgId " << r.at("tgId") << " tcId " << r.at("tcId"));
-    if (r.count("dk") != 0) group_dk[r.at("tgId")] = field(r, "dk");
-    REQUIRE(group_dk.count(r.at("tgId")) == 1);
-    const Bytes& dk = group_dk[r.at("tgId")];
+    INFO("encapDecap " << r.at("function") << " tgId " << r.at("tgId") << " tcId " << r.at("tcId"));
     const Bytes c = field(r, "c"), k = field(r, "k");
     std::array<std::uint8_t, 32> got{};
     if (r.at("function") == "encapsulation") {
-      const Bytes m = field(r, "m");
+      const Bytes ek = field(r, "ek"), m = field(r, "m");
+      CHECK(mlkem768::encapsulation_key_valid(ek));
       std::array<std::uint8_t, mlkem768::ciphertext_size> ct{};
-      REQUIRE(mlkem768::encaps_internal(ek_of(dk), fixed<32>(m), ct, got));
+      REQUIRE(mlkem768::encaps_internal(ek, fixed<32>(m), ct, got));
       CHECK(to_hex(ct) == to_hex(c));
       CHECK(to_hex(got) == to_hex(k));
-      ++encapsulations;
+      encaps_ids.insert(std::stoi(r.at("tcId")));
     } else {
       REQUIRE(r.at("function") == "decapsulation");
+      if (r.count("dk") != 0) group_dk[r.at("tgId")] = field(r, "dk");
+      REQUIRE(group_dk.count(r.at("tgId")) == 1);
+      const Bytes& dk = group_dk[r.at("tgId")];
       if (r.at("reason") != "no modification") ++rejections;
-      ++decapsulations;
+      // An intact ciphertext decapsulates to the encapsulated K, a modified one to the implicit-rejection
+      // secret J(z || c); either way the record's k.
+      REQUIRE(mlkem768::decaps(dk, c, got));
+      CHECK(to_hex(got) == to_hex(k));
+      decaps_ids.insert(std::stoi(r.at("tcId")));
     }
-    // Every record's (dk, c) decapsulates to its k: for an encapsulation test the same K, for a modified
-    // ciphertext the implicit-rejection secret J(z || c).
-    REQUIRE(mlkem768::decaps(dk, c, got));
-    CHECK(to_hex(got) == to_hex(k));
   }
-  CHECK(encapsulations == 1);
-  CHECK(decapsulations == 2);
-  CHECK(rejections == 1);
+  CHECK(encaps_ids.size() == 25);
+  CHECK(*encaps_ids.begin() == 26);
+  CHECK(*encaps_ids.rbegin() == 50);
+  CHECK(decaps_ids.size() == 10);
+  CHECK(*decaps_ids.begin() == 86);
+  CHECK(*decaps_ids.rbegin() == 95);
+  CHECK(rejections == 5);
 }
 
 TEST_CASE("ACVP ML-KEM-768 keys fail the FIPS 203 input checks when damaged (modulus, hash)") {

@@ -1,6 +1,7 @@
 // Peer numbers for docs/BENCHMARKS.md: typage (npm age-encryption) hybrid post-quantum recipients and its ML-KEM
-// (@noble/post-quantum), per operation, median of 7 runs. Usage (from a folder where `npm install
-// age-encryption` was run): node bench/scripts/typage_pq.mjs
+// (@noble/post-quantum), per operation, median of 7 runs. Usage: copy this file into a folder where `npm install
+// age-encryption` was run and run it there (node resolves an ES module's imports from the script's own folder,
+// not from the working directory): cp bench/scripts/typage_pq.mjs DIR/ && cd DIR && node typage_pq.mjs
 import { generateHybridIdentity, identityToRecipient, Encrypter, Decrypter } from 'age-encryption';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 
