@@ -9,9 +9,8 @@
 //     struct Counters;  // the bulk loop's counter state (a register, or more)
 //     static void expand(Key& k, std::span<const std::uint8_t, kGcmKeyBytes> key);
 //     static Block encrypt_block(const Key& k, Block block);  // one AES-256 block, as loaded from memory
-//     // Counter state whose next block is ctr, a counter block byte-reversed (as ghash_clmul.h's bswap
-//     leaves
-//     // it), so GCM's inc32 is one 32-bit add to its lowest lane.
+//     // Counter state whose next block is ctr: a counter block byte-reversed (as ghash_clmul.h's bswap
+//     // leaves it), so that GCM's inc32 is one 32-bit add to its lowest lane.
 //     static Counters counters(Block ctr);
 //     // Counter mode over the kBatch bytes at in into out, advancing ctr. With Hash, also absorbs the
 //     // kBatch bytes at hashed into s (the previous batch's output when sealing, in itself when opening).
