@@ -62,12 +62,13 @@ struct GcmKernel {
   static Block counters(Block first) { return first; }
 
   // One batch of kWidth blocks of counter mode. With Hash, GHASH absorbs the kWidth blocks at hashed into s
-  // during the AES rounds. All of the input is loaded before the rounds: opening hashes the same blocks it
-  // decrypts (hashed == in), so each ciphertext block is loaded once, for the multiply and for the last
-  // round.
+  // during the AES rounds. All of the input is loaded before the rounds, and opening (hashed == in) hashes
+  // those registers, so each ciphertext block is loaded once. That test is made at run time, not by inlining:
+  // forced inline into both directions' loops, GCC 12 spilled registers there (several times the stack
+  // accesses).
   template <bool Hash>
-  [[gnu::always_inline]] static void crypt_batch(const GcmKey& k, Block& ctr, Block& s, std::uint8_t* out,
-                                                 const std::uint8_t* in, const std::uint8_t* hashed) {
+  static void crypt_batch(const GcmKey& k, Block& ctr, Block& s, std::uint8_t* out, const std::uint8_t* in,
+                          const std::uint8_t* hashed) {
     Block b[kWidth];
     Block c[kWidth];
 #pragma GCC unroll 8
@@ -79,7 +80,7 @@ struct GcmKernel {
     Block x[kWidth];
     if constexpr (Hash) {
 #pragma GCC unroll 8
-      for (std::size_t j = 0; j < kWidth; ++j) x[j] = bswap(vld1q_u8(hashed + 16 * j));
+      for (std::size_t j = 0; j < kWidth; ++j) x[j] = bswap(hashed != in ? vld1q_u8(hashed + 16 * j) : c[j]);
       x[0] = veorq_u8(x[0], s);
     }
     ghash::Wide acc{ghash::block_zero(), ghash::block_zero(), ghash::block_zero()};
