@@ -1,5 +1,6 @@
 // AES-256-GCM on AES-NI + PCLMULQDQ (128-bit registers): 8 counter blocks in flight, GHASH of 8 blocks per
-// iteration against precomputed H^8..H^1 with one reduction, stitched into the AES rounds of the next batch.
+// iteration against precomputed H^8..H^1 with one reduction, stitched into the AES rounds of a batch (the
+// next one when sealing, the same one when opening; the loop is gcm_shell.h's).
 #include <immintrin.h>
 #include <sodium.h>
 
@@ -71,33 +72,11 @@ __m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size
   return reduce(acc);
 }
 
-__m128i ghash_absorb(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
-  while (len > 0) {
-    const std::size_t n = len < kBatch ? len : kBatch;
-    s = ghash_group(k, s, p, n);
-    p += n;
-    len -= n;
-  }
-  return s;
-}
-
-// Counter mode for the last len < kBatch bytes; in == out allowed.
-__m128i ctr_tail(const GcmKey& k, __m128i ctr, std::uint8_t* out, const std::uint8_t* in, std::size_t len) {
-  for (std::size_t off = 0; off < len; off += 16) {
-    const __m128i ks = encrypt_block(k, bswap(ctr));
-    ctr = add32(ctr, 1);
-    const std::size_t n = len - off < 16 ? len - off : 16;
-    if (n == 16)
-      store(out + off, _mm_xor_si128(ks, load(in + off)));
-    else
-      store_partial(out + off, _mm_xor_si128(ks, load_partial(in + off, n)), n);
-  }
-  return ctr;
-}
-
-// The bulk loop of the shell in gcm_shell.h.
+// The steps of the bulk loop in gcm_shell.h.
 struct Kernel {
   using Key = GcmKey;
+  using Counters = __m128i;
+  static constexpr std::size_t kBatch = detail::kBatch;
 
   static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
     RoundKeys rk;
@@ -112,100 +91,55 @@ struct Kernel {
 
   static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block(k, x); }
 
-  static __m128i ghash(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
-    return ghash_absorb(k, s, p, len);
-  }
+  static __m128i counters(__m128i first) { return first; }
 
-  static __m128i seal(const GcmKey& k, __m128i ctr, __m128i s, std::uint8_t* out, const std::uint8_t* in,
-                      std::size_t len) {
-    std::size_t off = 0;
-    if (len >= kBatch) {
-      ctr = encrypt_batch(k, ctr, out, in);
-      for (off = kBatch; off + kBatch <= len; off += kBatch)
-        ctr = encrypt_batch_hash_previous(k, ctr, s, out + off, in + off);
-      s = ghash_group(k, s, out + off - kBatch, kBatch);
-    }
-    if (off < len) {
-      ctr_tail(k, ctr, out + off, in + off, len - off);
-      s = ghash_group(k, s, out + off, len - off);
-    }
-    return s;
-  }
-
-  static __m128i open(const GcmKey& k, __m128i ctr, __m128i s, std::uint8_t* out, const std::uint8_t* in,
-                      std::size_t len) {
-    std::size_t off = 0;
-    for (; off + kBatch <= len; off += kBatch) ctr = decrypt_batch(k, ctr, s, out + off, in + off);
-    if (off < len) {
-      s = ghash_group(k, s, in + off, len - off);  // before the in-place write overwrites the ciphertext
-      ctr_tail(k, ctr, out + off, in + off, len - off);
-    }
-    return s;
-  }
-
- private:
-  static __m128i counters(__m128i ctr, __m128i* b, const GcmKey& k) {
-#pragma GCC unroll 8
-    for (std::size_t j = 0; j < kWidth; ++j)
-      b[j] = _mm_xor_si128(bswap(add32(ctr, static_cast<int>(j))), k.rk[0]);
-    return add32(ctr, kWidth);
-  }
-
-  // The first batch of a message: nothing to hash yet.
-  static __m128i encrypt_batch(const GcmKey& k, __m128i ctr, std::uint8_t* out, const std::uint8_t* in) {
-    __m128i b[kWidth];
-    ctr = counters(ctr, b, k);
-    for (int r = 1; r < kRounds; ++r) {
-#pragma GCC unroll 8
-      for (std::size_t j = 0; j < kWidth; ++j) b[j] = _mm_aesenc_si128(b[j], k.rk[r]);
-    }
-#pragma GCC unroll 8
-    for (std::size_t j = 0; j < kWidth; ++j)
-      store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[kRounds], load(in + 16 * j))));
-    return ctr;
-  }
-
-  // Encrypts one batch while hashing the previous batch's ciphertext (already written just before out).
-  static __m128i encrypt_batch_hash_previous(const GcmKey& k, __m128i ctr, __m128i& s, std::uint8_t* out,
-                                             const std::uint8_t* in) {
-    const std::uint8_t* prev = out - kBatch;
-    __m128i b[kWidth];
-    ctr = counters(ctr, b, k);
-    Wide acc = mul(_mm_xor_si128(s, bswap(load(prev))), k.h[kWidth - 1], k.hk[kWidth - 1]);
-#pragma GCC unroll 13
-    for (int r = 1; r < kRounds; ++r) {
-#pragma GCC unroll 8
-      for (std::size_t j = 0; j < kWidth; ++j) b[j] = _mm_aesenc_si128(b[j], k.rk[r]);
-      if (r < static_cast<int>(kWidth))
-        mul_acc(acc, bswap(load(prev + 16 * r)), k.h[kWidth - 1 - r], k.hk[kWidth - 1 - r]);
-      if (r == static_cast<int>(kWidth)) s = reduce(acc);
-    }
-#pragma GCC unroll 8
-    for (std::size_t j = 0; j < kWidth; ++j)
-      store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[kRounds], load(in + 16 * j))));
-    return ctr;
-  }
-
-  // Decrypts one batch while hashing its own ciphertext; all of it is loaded before anything is stored.
-  static __m128i decrypt_batch(const GcmKey& k, __m128i ctr, __m128i& s, std::uint8_t* out,
-                               const std::uint8_t* in) {
-    __m128i b[kWidth];
+  // All of the input is loaded before the rounds: opening hashes the same blocks it decrypts (hashed == in),
+  // so each ciphertext block is loaded once, for the multiply and for the last round.
+  template <bool Hash>
+  [[gnu::always_inline]] static void crypt_batch(const GcmKey& k, __m128i& ctr, __m128i& s, std::uint8_t* out,
+                                                 const std::uint8_t* in, const std::uint8_t* hashed) {
     __m128i c[kWidth];
 #pragma GCC unroll 8
     for (std::size_t j = 0; j < kWidth; ++j) c[j] = load(in + 16 * j);
-    ctr = counters(ctr, b, k);
-    Wide acc = mul(_mm_xor_si128(s, bswap(c[0])), k.h[kWidth - 1], k.hk[kWidth - 1]);
+    __m128i b[kWidth];
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j)
+      b[j] = _mm_xor_si128(bswap(add32(ctr, static_cast<int>(j))), k.rk[0]);
+    ctr = add32(ctr, kWidth);
+    Wide acc{};
+    if constexpr (Hash) acc = mul(_mm_xor_si128(s, bswap(load(hashed))), k.h[kWidth - 1], k.hk[kWidth - 1]);
 #pragma GCC unroll 13
     for (int r = 1; r < kRounds; ++r) {
 #pragma GCC unroll 8
       for (std::size_t j = 0; j < kWidth; ++j) b[j] = _mm_aesenc_si128(b[j], k.rk[r]);
-      if (r < static_cast<int>(kWidth)) mul_acc(acc, bswap(c[r]), k.h[kWidth - 1 - r], k.hk[kWidth - 1 - r]);
-      if (r == static_cast<int>(kWidth)) s = reduce(acc);
+      if constexpr (Hash) {
+        if (r < static_cast<int>(kWidth))
+          mul_acc(acc, bswap(load(hashed + 16 * r)), k.h[kWidth - 1 - r], k.hk[kWidth - 1 - r]);
+        if (r == static_cast<int>(kWidth)) s = reduce(acc);
+      }
     }
 #pragma GCC unroll 8
     for (std::size_t j = 0; j < kWidth; ++j)
       store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[kRounds], c[j])));
-    return ctr;
+  }
+
+  static __m128i ghash_batch(const GcmKey& k, __m128i s, const std::uint8_t* p) {
+    return ghash_group(k, s, p, kBatch);
+  }
+  static __m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+    return detail::ghash_group(k, s, p, len);
+  }
+
+  static void ctr_tail(const GcmKey& k, __m128i ctr, std::uint8_t* out, const std::uint8_t* in,
+                       std::size_t len) {
+    for (std::size_t off = 0; off < len; off += 16, ctr = add32(ctr, 1)) {
+      const __m128i ks = detail::encrypt_block(k, bswap(ctr));
+      const std::size_t n = len - off < 16 ? len - off : 16;
+      if (n == 16)
+        store(out + off, _mm_xor_si128(ks, load(in + off)));
+      else
+        store_partial(out + off, _mm_xor_si128(ks, load_partial(in + off, n)), n);
+    }
   }
 };
 

@@ -1,6 +1,7 @@
-// AES-256-GCM on the ARMv8 Crypto Extensions (AESE/AESMC, PMULL/PMULL2), the bulk loop behind gcm_shell.h:
-// 8 counter blocks in flight, GHASH of 8 blocks per iteration against precomputed H^8..H^1 summed unreduced
-// and reduced once, stitched into the AES rounds of the next batch (seal) or of the same batch (open).
+// AES-256-GCM on the ARMv8 Crypto Extensions (AESE/AESMC, PMULL/PMULL2), the steps of gcm_shell.h's bulk
+// loop: 8 counter blocks in flight, GHASH of 8 blocks per iteration against precomputed H^8..H^1 summed
+// unreduced and reduced once, stitched into the AES rounds of the next batch (seal) or of the same batch
+// (open).
 //
 // Written once, compiled twice: gcm_armce.cc instantiates it with plain EOR (ARMv8.0 + crypto) and
 // gcm_armce_sha3.cc with EOR3, which XORs three registers in one instruction (the GHASH sums and the last
@@ -37,6 +38,8 @@ struct GcmKey {
 template <class Xor3>
 struct GcmKernel {
   using Key = GcmKey;
+  using Counters = Block;
+  static constexpr std::size_t kBatch = armce::kBatch;
 
   static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
     RoundKeys rk;
@@ -56,42 +59,78 @@ struct GcmKernel {
     return veorq_u8(vaeseq_u8(x, k.rk[kRounds - 1]), k.rk[kRounds]);
   }
 
-  static Block ghash(const GcmKey& k, Block s, const std::uint8_t* p, std::size_t len) {
-    while (len > 0) {
-      const std::size_t n = len < kBatch ? len : kBatch;
-      s = ghash_group(k, s, p, n);
-      p += n;
-      len -= n;
+  static Block counters(Block first) { return first; }
+
+  // One batch of kWidth blocks of counter mode. With Hash, GHASH absorbs the kWidth blocks at hashed into s
+  // during the AES rounds. All of the input is loaded before the rounds, and opening (hashed == in) hashes
+  // those registers, so each ciphertext block is loaded once. That test is made at run time, not by inlining:
+  // forced inline into both directions' loops, GCC 12 spilled registers there (several times the stack
+  // accesses).
+  template <bool Hash>
+  static void crypt_batch(const GcmKey& k, Block& ctr, Block& s, std::uint8_t* out, const std::uint8_t* in,
+                          const std::uint8_t* hashed) {
+    Block b[kWidth];
+    Block c[kWidth];
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j) {
+      b[j] = bswap(ghash::counter_add(ctr, static_cast<std::uint32_t>(j)));
+      c[j] = vld1q_u8(in + 16 * j);
     }
-    return s;
+    ctr = ghash::counter_add(ctr, kWidth);
+    Block x[kWidth];
+    if constexpr (Hash) {
+#pragma GCC unroll 8
+      for (std::size_t j = 0; j < kWidth; ++j) x[j] = bswap(hashed != in ? vld1q_u8(hashed + 16 * j) : c[j]);
+      x[0] = veorq_u8(x[0], s);
+    }
+    ghash::Wide acc{ghash::block_zero(), ghash::block_zero(), ghash::block_zero()};
+    // Rounds 0..12 with the 8 GHASH products spread over the first four rounds, two per round (H^8..H^1
+    // highest power first), and the one reduction after them.
+#pragma GCC unroll 13
+    for (int r = 0; r < kRounds - 1; ++r) {
+#pragma GCC unroll 8
+      for (std::size_t j = 0; j < kWidth; ++j) b[j] = vaesmcq_u8(vaeseq_u8(b[j], k.rk[r]));
+      if constexpr (Hash) {
+        if (r < 4) {
+          const std::size_t j = 2 * static_cast<std::size_t>(r);
+          mul_acc2(acc, x[j], k.h[kWidth - 1 - j], k.hk[kWidth - 1 - j], x[j + 1], k.h[kWidth - 2 - j],
+                   k.hk[kWidth - 2 - j]);
+        }
+        if (r == 4) s = ghash::reduce(acc);
+      }
+    }
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j)
+      vst1q_u8(out + 16 * j, Xor3::xor3(vaeseq_u8(b[j], k.rk[kRounds - 1]), k.rk[kRounds], c[j]));
   }
 
-  static Block seal(const GcmKey& k, Block ctr, Block s, std::uint8_t* out, const std::uint8_t* in,
-                    std::size_t len) {
-    std::size_t off = 0;
-    if (len >= kBatch) {
-      ctr = crypt_batch<false>(k, ctr, s, out, in, nullptr);
-      for (off = kBatch; off + kBatch <= len; off += kBatch)
-        ctr = crypt_batch<true>(k, ctr, s, out + off, in + off, out + off - kBatch);
-      s = ghash_group(k, s, out + off - kBatch, kBatch);
-    }
-    if (off < len) {
-      ctr_tail(k, ctr, out + off, in + off, len - off);
-      s = ghash_group(k, s, out + off, len - off);
-    }
-    return s;
+  static Block ghash_batch(const GcmKey& k, Block s, const std::uint8_t* p) {
+    return ghash_group(k, s, p, kBatch);
   }
 
-  static Block open(const GcmKey& k, Block ctr, Block s, std::uint8_t* out, const std::uint8_t* in,
-                    std::size_t len) {
-    std::size_t off = 0;
-    for (; off + kBatch <= len; off += kBatch)
-      ctr = crypt_batch<true>(k, ctr, s, out + off, in + off, nullptr);
-    if (off < len) {
-      s = ghash_group(k, s, in + off, len - off);  // before the in-place write overwrites the ciphertext
-      ctr_tail(k, ctr, out + off, in + off, len - off);
+  // Up to kWidth blocks (the last may be partial, zero-padded) with a single reduction.
+  static Block ghash_group(const GcmKey& k, Block s, const std::uint8_t* p, std::size_t len) {
+    const std::size_t n = (len + 15) / 16;
+    ghash::Wide acc{ghash::block_zero(), ghash::block_zero(), ghash::block_zero()};
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t left = len - 16 * j;
+      Block x = bswap(left >= 16 ? vld1q_u8(p + 16 * j) : load_partial(p + 16 * j, left));
+      if (j == 0) x = veorq_u8(x, s);
+      mul_acc(acc, x, k.h[n - 1 - j], k.hk[n - 1 - j]);
     }
-    return s;
+    return ghash::reduce(acc);
+  }
+
+  static void ctr_tail(const GcmKey& k, Block ctr, std::uint8_t* out, const std::uint8_t* in,
+                       std::size_t len) {
+    for (std::size_t off = 0; off < len; off += 16, ctr = ghash::counter_add(ctr, 1)) {
+      const Block ks = encrypt_block(k, bswap(ctr));
+      const std::size_t n = len - off < 16 ? len - off : 16;
+      if (n == 16)
+        vst1q_u8(out + off, veorq_u8(ks, vld1q_u8(in + off)));
+      else
+        store_partial(out + off, veorq_u8(ks, load_partial(in + off, n)), n);
+    }
   }
 
  private:
@@ -117,76 +156,6 @@ struct GcmKernel {
     acc.lo = veorq_u8(acc.lo, ghash::clmul_lo(x, h));
     acc.mid = veorq_u8(acc.mid, ghash::clmul_lo(ghash::karatsuba_key(x), hk));
     acc.hi = veorq_u8(acc.hi, ghash::clmul_hi(x, h));
-  }
-
-  // Absorbs up to kWidth blocks (the last may be partial, zero-padded) with a single reduction.
-  static Block ghash_group(const GcmKey& k, Block s, const std::uint8_t* p, std::size_t len) {
-    const std::size_t n = (len + 15) / 16;
-    ghash::Wide acc{ghash::block_zero(), ghash::block_zero(), ghash::block_zero()};
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::size_t left = len - 16 * j;
-      Block x = bswap(left >= 16 ? vld1q_u8(p + 16 * j) : load_partial(p + 16 * j, left));
-      if (j == 0) x = veorq_u8(x, s);
-      mul_acc(acc, x, k.h[n - 1 - j], k.hk[n - 1 - j]);
-    }
-    return ghash::reduce(acc);
-  }
-
-  // Counter mode for the last len < kBatch bytes; in == out allowed.
-  static Block ctr_tail(const GcmKey& k, Block ctr, std::uint8_t* out, const std::uint8_t* in,
-                        std::size_t len) {
-    for (std::size_t off = 0; off < len; off += 16) {
-      const Block ks = encrypt_block(k, bswap(ctr));
-      ctr = ghash::counter_add(ctr, 1);
-      const std::size_t n = len - off < 16 ? len - off : 16;
-      if (n == 16)
-        vst1q_u8(out + off, veorq_u8(ks, vld1q_u8(in + off)));
-      else
-        store_partial(out + off, veorq_u8(ks, load_partial(in + off, n)), n);
-    }
-    return ctr;
-  }
-
-  // One batch of kWidth blocks of counter mode. With Hash, GHASH absorbs kWidth blocks into s during the AES
-  // rounds: the batch's own input (open: in, the ciphertext, all loaded before anything is stored, so in
-  // place is safe) or, for seal, the previous batch's ciphertext at hashed (already written).
-  template <bool Hash>
-  static Block crypt_batch(const GcmKey& k, Block ctr, Block& s, std::uint8_t* out, const std::uint8_t* in,
-                           const std::uint8_t* hashed) {
-    Block b[kWidth];
-    Block c[kWidth];
-#pragma GCC unroll 8
-    for (std::size_t j = 0; j < kWidth; ++j) {
-      b[j] = bswap(ghash::counter_add(ctr, static_cast<std::uint32_t>(j)));
-      c[j] = vld1q_u8(in + 16 * j);
-    }
-    Block x[kWidth];
-    if constexpr (Hash) {
-#pragma GCC unroll 8
-      for (std::size_t j = 0; j < kWidth; ++j)
-        x[j] = bswap(hashed != nullptr ? vld1q_u8(hashed + 16 * j) : c[j]);
-      x[0] = veorq_u8(x[0], s);
-    }
-    ghash::Wide acc{ghash::block_zero(), ghash::block_zero(), ghash::block_zero()};
-    // Rounds 0..12 with the 8 GHASH products spread over the first four rounds, two per round (H^8..H^1
-    // highest power first), and the one reduction after them.
-#pragma GCC unroll 13
-    for (int r = 0; r < kRounds - 1; ++r) {
-#pragma GCC unroll 8
-      for (std::size_t j = 0; j < kWidth; ++j) b[j] = vaesmcq_u8(vaeseq_u8(b[j], k.rk[r]));
-      if constexpr (Hash) {
-        if (r < 4) {
-          const std::size_t j = 2 * static_cast<std::size_t>(r);
-          mul_acc2(acc, x[j], k.h[kWidth - 1 - j], k.hk[kWidth - 1 - j], x[j + 1], k.h[kWidth - 2 - j],
-                   k.hk[kWidth - 2 - j]);
-        }
-        if (r == 4) s = ghash::reduce(acc);
-      }
-    }
-#pragma GCC unroll 8
-    for (std::size_t j = 0; j < kWidth; ++j)
-      vst1q_u8(out + 16 * j, Xor3::xor3(vaeseq_u8(b[j], k.rk[kRounds - 1]), k.rk[kRounds], c[j]));
-    return ghash::counter_add(ctr, kWidth);
   }
 };
 

@@ -1,22 +1,30 @@
 // The part of AES-256-GCM (SP 800-38D) that is the same for every vector engine, written once: the initial
-// counter block J0 from the 96-bit nonce, the GHASH of the AAD, the length block and J0 keystream that finish
-// the tag, and open's verify-then-zero. An engine supplies only a Kernel with its key layout and its bulk
-// counter-mode + GHASH loop:
+// counter block J0 from the 96-bit nonce, the GHASH of the AAD, the bulk loop of both directions, the length
+// block and J0 keystream that finish the tag, and open's verify-then-zero. An engine supplies only a Kernel
+// with its key layout and the steps the loop is made of:
 //
 //   struct Kernel {
 //     struct Key;  // expanded round keys and hash-key powers; trivially copyable, kept in guarded memory
+//     static constexpr std::size_t kBatch;  // bytes per crypt_batch, a multiple of 16
+//     struct Counters;  // the bulk loop's counter state (a register, or more)
 //     static void expand(Key& k, std::span<const std::uint8_t, kGcmKeyBytes> key);
 //     static Block encrypt_block(const Key& k, Block block);  // one AES-256 block, as loaded from memory
-//     // GHASH of len bytes (the last block zero-padded) into state s; s and the result in the reversed form
-//     // of ghash_clmul.h.
-//     static Block ghash(const Key& k, Block s, const std::uint8_t* p, std::size_t len);
-//     // Counter mode over len bytes starting at counter block ctr, and the GHASH of the ciphertext into s
-//     // (seal hashes what it wrote, open what it read). ctr is byte-reversed (as ghash_clmul.h's bswap
-//     // leaves it), so GCM's inc32 is one 32-bit add to its lowest lane. out == in allowed. Returns s.
-//     static Block seal(const Key& k, Block ctr, Block s, std::uint8_t* out, const std::uint8_t* in,
-//                       std::size_t len);
-//     static Block open(const Key& k, Block ctr, Block s, std::uint8_t* out, const std::uint8_t* in,
-//                       std::size_t len);
+//     // Counter state whose next block is ctr: a counter block byte-reversed (as ghash_clmul.h's bswap
+//     // leaves it), so that GCM's inc32 is one 32-bit add to its lowest lane.
+//     static Counters counters(Block ctr);
+//     // Counter mode over the kBatch bytes at in into out, advancing ctr. With Hash, also absorbs the
+//     // kBatch bytes at hashed into s (the previous batch's output when sealing, in itself when opening).
+//     // Everything at in and hashed is read before out is written, so out == in is allowed.
+//     template <bool Hash>
+//     static void crypt_batch(const Key& k, Counters& ctr, Block& s, std::uint8_t* out,
+//                             const std::uint8_t* in, const std::uint8_t* hashed);
+//     // GHASH into s of kBatch bytes, and of 0 < len < kBatch bytes (the last block zero-padded). s and the
+//     // result in the reversed form of ghash_clmul.h.
+//     static Block ghash_batch(const Key& k, Block s, const std::uint8_t* p);
+//     static Block ghash_group(const Key& k, Block s, const std::uint8_t* p, std::size_t len);
+//     // Counter mode over the last 0 < len < kBatch bytes from ctr's next block; out == in allowed.
+//     static void ctr_tail(const Key& k, const Counters& ctr, std::uint8_t* out, const std::uint8_t* in,
+//                          std::size_t len);
 //   };
 //   std::unique_ptr<Gcm> make_x_gcm(key) { return std::make_unique<GcmShell<Kernel>>(key); }
 //
@@ -51,16 +59,16 @@ class GcmShell final : public Gcm {
   void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
     const Block j0 = initial_counter(nonce);
-    Block s = Kernel::ghash(key_, ghash::block_zero(), aad, aad_len);
-    s = Kernel::seal(key_, first_counter(j0), s, out, in, len);
+    Block s = absorb(ghash::block_zero(), aad, aad_len);
+    s = bulk<Direction::seal>(key_, Kernel::counters(first_counter(j0)), s, out, in, len);
     finish(s, j0, aad_len, len, tag);
   }
 
   bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {
     const Block j0 = initial_counter(nonce);
-    Block s = Kernel::ghash(key_, ghash::block_zero(), aad, aad_len);
-    s = Kernel::open(key_, first_counter(j0), s, out, in, len);
+    Block s = absorb(ghash::block_zero(), aad, aad_len);
+    s = bulk<Direction::open>(key_, Kernel::counters(first_counter(j0)), s, out, in, len);
     alignas(16) std::uint8_t expected[kGcmTagBytes];
     finish(s, j0, aad_len, len, expected);
     if (crypto_verify_16(expected, tag) == 0) return true;
@@ -70,6 +78,10 @@ class GcmShell final : public Gcm {
 
  private:
   using Block = ghash::Block;
+  using Key = typename Kernel::Key;
+  using Counters = typename Kernel::Counters;
+  static constexpr std::size_t kBatch = Kernel::kBatch;
+  enum class Direction { seal, open };
 
   // J0 = nonce || 0^31 || 1, as it sits in memory.
   static Block initial_counter(const std::uint8_t* nonce) {
@@ -82,6 +94,44 @@ class GcmShell final : public Gcm {
   // inc32(J0), byte-reversed: the first block of payload keystream (J0 itself masks the tag).
   static Block first_counter(Block j0) { return ghash::counter_add(ghash::bswap(j0), 1); }
 
+  // Counter mode over len bytes and the GHASH of their ciphertext into s, both directions in one body. The
+  // hashing of a batch is stitched into the AES rounds of a crypt_batch so that the AES and carry-less
+  // multiply units work at the same time. Sealing cannot hash a batch before writing it, so each batch hashes
+  // the one before (the first has nothing to hash) and the last full batch is hashed on its own; opening
+  // hashes the batch it decrypts. The tail (less than a batch) is CTR then GHASH when sealing, GHASH then CTR
+  // when opening: an in-place write overwrites the ciphertext.
+  template <Direction D>
+  static Block bulk(const Key& k, Counters ctr, Block s, std::uint8_t* out, const std::uint8_t* in,
+                    std::size_t len) {
+    std::size_t off = 0;
+    if constexpr (D == Direction::seal) {
+      if (len >= kBatch) {
+        Kernel::template crypt_batch<false>(k, ctr, s, out, in, nullptr);
+        for (off = kBatch; off + kBatch <= len; off += kBatch)
+          Kernel::template crypt_batch<true>(k, ctr, s, out + off, in + off, out + off - kBatch);
+        s = Kernel::ghash_batch(k, s, out + off - kBatch);
+      }
+      if (off < len) {
+        Kernel::ctr_tail(k, ctr, out + off, in + off, len - off);
+        s = Kernel::ghash_group(k, s, out + off, len - off);
+      }
+    } else {
+      for (; off + kBatch <= len; off += kBatch)
+        Kernel::template crypt_batch<true>(k, ctr, s, out + off, in + off, in + off);
+      if (off < len) {
+        s = Kernel::ghash_group(k, s, in + off, len - off);
+        Kernel::ctr_tail(k, ctr, out + off, in + off, len - off);
+      }
+    }
+    return s;
+  }
+
+  // GHASH of len bytes of any length (the AAD), the last block zero-padded.
+  Block absorb(Block s, const std::uint8_t* p, std::size_t len) const {
+    for (; len >= kBatch; p += kBatch, len -= kBatch) s = Kernel::ghash_batch(key_, s, p);
+    return len > 0 ? Kernel::ghash_group(key_, s, p, len) : s;
+  }
+
   // Absorbs the length block (bit lengths of AAD and ciphertext, big-endian) and masks with E(K, J0).
   void finish(Block s, Block j0, std::size_t aad_len, std::size_t len, std::uint8_t* tag) const {
     std::uint8_t lengths[16];
@@ -89,12 +139,12 @@ class GcmShell final : public Gcm {
       lengths[i] = static_cast<std::uint8_t>((std::uint64_t{aad_len} * 8) >> (56 - 8 * i));
       lengths[8 + i] = static_cast<std::uint8_t>((std::uint64_t{len} * 8) >> (56 - 8 * i));
     }
-    s = Kernel::ghash(key_, s, lengths, sizeof lengths);
+    s = Kernel::ghash_group(key_, s, lengths, sizeof lengths);
     ghash::block_store(tag, ghash::block_xor(ghash::bswap(s), Kernel::encrypt_block(key_, j0)));
   }
 
-  SecretBytes key_memory_ = SecretBytes::holding<typename Kernel::Key>();
-  typename Kernel::Key& key_ = key_memory_.template as<typename Kernel::Key>();
+  SecretBytes key_memory_ = SecretBytes::holding<Key>();
+  Key& key_ = key_memory_.template as<Key>();
 };
 
 }  // namespace pcrypt::aes::detail

@@ -107,17 +107,12 @@ __m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size
   return ghash::reduce(acc);
 }
 
-__m128i ghash_absorb(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
-  for (; len >= kBatch; p += kBatch, len -= kBatch) s = ghash_batch(k, s, p);
-  return len > 0 ? ghash_group(k, s, p, len) : s;
-}
-
 // One batch of counter mode. With Hash, also absorbs the batch at `hashed` into s between the rounds;
 // `hashed` is either the previous batch's output (seal) or this batch's input (open) -- both read before out
 // is written.
 template <bool Hash>
-[[gnu::always_inline]] inline __m256i crypt_batch(const GcmKey& k, __m256i ctr, __m128i& s, std::uint8_t* out,
-                                                  const std::uint8_t* in, const std::uint8_t* hashed) {
+[[gnu::always_inline]] inline void crypt_batch(const GcmKey& k, __m256i& ctr, __m128i& s, std::uint8_t* out,
+                                               const std::uint8_t* in, const std::uint8_t* hashed) {
   __m256i b[kRegs];
 #pragma GCC unroll 8
   for (std::size_t j = 0; j < kRegs; ++j) b[j] = x2(bswap2(add32(ctr, static_cast<int>(2 * j))), k.rk[0]);
@@ -141,7 +136,6 @@ template <bool Hash>
 #pragma GCC unroll 8
   for (std::size_t j = 0; j < kRegs; ++j)
     store2(out + 32 * j, _mm256_aesenclast_epi128(b[j], x2(last, load2(in + 32 * j))));
-  return ctr;
 }
 
 // Counter mode for the last len < kBatch bytes, with W registers (2W blocks) of keystream.
@@ -184,9 +178,11 @@ void ctr_tail(const GcmKey& k, __m256i ctr, std::uint8_t* out, const std::uint8_
   }
 }
 
-// The bulk loop of the shell in gcm_shell.h.
+// The steps of the bulk loop in gcm_shell.h.
 struct Kernel {
   using Key = GcmKey;
+  using Counters = __m256i;
+  static constexpr std::size_t kBatch = detail::kBatch;
 
   static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
     RoundKeys rk;
@@ -205,43 +201,25 @@ struct Kernel {
 
   static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block(k, x); }
 
-  static __m128i ghash(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
-    return ghash_absorb(k, s, p, len);
-  }
-
-  static __m128i seal(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
-                      std::size_t len) {
-    __m256i ctr = counter_pair(first);
-    std::size_t off = 0;
-    if (len >= kBatch) {
-      ctr = crypt_batch<false>(k, ctr, s, out, in, nullptr);
-      for (off = kBatch; off + kBatch <= len; off += kBatch)
-        ctr = crypt_batch<true>(k, ctr, s, out + off, in + off, out + off - kBatch);
-      s = ghash_batch(k, s, out + off - kBatch);
-    }
-    if (off < len) {
-      ctr_tail(k, ctr, out + off, in + off, len - off);
-      s = ghash_group(k, s, out + off, len - off);
-    }
-    return s;
-  }
-
-  static __m128i open(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
-                      std::size_t len) {
-    __m256i ctr = counter_pair(first);
-    std::size_t off = 0;
-    for (; off + kBatch <= len; off += kBatch)
-      ctr = crypt_batch<true>(k, ctr, s, out + off, in + off, in + off);
-    if (off < len) {
-      s = ghash_group(k, s, in + off, len - off);  // before an in-place write overwrites the ciphertext
-      ctr_tail(k, ctr, out + off, in + off, len - off);
-    }
-    return s;
-  }
-
- private:
   // Counter blocks c (low lane) and c + 1 (high lane).
-  static __m256i counter_pair(__m128i c) { return vaes::lanes(add32(c, 1), c); }
+  static __m256i counters(__m128i c) { return vaes::lanes(add32(c, 1), c); }
+
+  template <bool Hash>
+  [[gnu::always_inline]] static void crypt_batch(const GcmKey& k, __m256i& ctr, __m128i& s, std::uint8_t* out,
+                                                 const std::uint8_t* in, const std::uint8_t* hashed) {
+    detail::crypt_batch<Hash>(k, ctr, s, out, in, hashed);
+  }
+
+  static __m128i ghash_batch(const GcmKey& k, __m128i s, const std::uint8_t* p) {
+    return detail::ghash_batch(k, s, p);
+  }
+  static __m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+    return detail::ghash_group(k, s, p, len);
+  }
+  static void ctr_tail(const GcmKey& k, __m256i ctr, std::uint8_t* out, const std::uint8_t* in,
+                       std::size_t len) {
+    detail::ctr_tail(k, ctr, out, in, len);
+  }
 };
 
 }  // namespace

@@ -174,11 +174,6 @@ __m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size
   return reduce4(a);
 }
 
-__m128i ghash_absorb(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
-  for (; len >= kBatch; p += kBatch, len -= kBatch) s = ghash_batch(k, s, p);
-  return len > 0 ? ghash_group(k, s, p, len) : s;
-}
-
 // One batch of counter mode. With Hash, also absorbs the batch at `hashed` into s between the rounds;
 // `hashed` is either the previous batch's output (seal) or this batch's input (open) -- both read before out
 // is written.
@@ -236,9 +231,11 @@ void ctr_tail(const GcmKey& k, __m512i ctr, std::uint8_t* out, const std::uint8_
   }
 }
 
-// The bulk loop of the shell in gcm_shell.h (J0, AAD, length block, tag and verify-then-zero live there).
+// The steps of the bulk loop in gcm_shell.h (J0, AAD, length block, tag and verify-then-zero live there too).
 struct Kernel {
   using Key = GcmKey;
+  using Counters = BatchCounters;
+  static constexpr std::size_t kBatch = detail::kBatch;
 
   static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
     RoundKeys rk;
@@ -256,37 +253,24 @@ struct Kernel {
 
   static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block(k, x); }
 
-  static __m128i ghash(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
-    return ghash_absorb(k, s, p, len);
+  static BatchCounters counters(__m128i first) { return BatchCounters(first); }
+
+  template <bool Hash>
+  [[gnu::always_inline]] static void crypt_batch(const GcmKey& k, BatchCounters& ctr, __m128i& s,
+                                                 std::uint8_t* out, const std::uint8_t* in,
+                                                 const std::uint8_t* hashed) {
+    detail::crypt_batch<Hash>(k, ctr, s, out, in, hashed);
   }
 
-  static __m128i seal(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
-                      std::size_t len) {
-    BatchCounters ctr(first);
-    std::size_t off = 0;
-    if (len >= kBatch) {
-      crypt_batch<false>(k, ctr, s, out, in, nullptr);
-      for (off = kBatch; off + kBatch <= len; off += kBatch)
-        crypt_batch<true>(k, ctr, s, out + off, in + off, out + off - kBatch);
-      s = ghash_batch(k, s, out + off - kBatch);
-    }
-    if (off < len) {
-      ctr_tail(k, ctr.little_endian(), out + off, in + off, len - off);
-      s = ghash_group(k, s, out + off, len - off);
-    }
-    return s;
+  static __m128i ghash_batch(const GcmKey& k, __m128i s, const std::uint8_t* p) {
+    return detail::ghash_batch(k, s, p);
   }
-
-  static __m128i open(const GcmKey& k, __m128i first, __m128i s, std::uint8_t* out, const std::uint8_t* in,
-                      std::size_t len) {
-    BatchCounters ctr(first);
-    std::size_t off = 0;
-    for (; off + kBatch <= len; off += kBatch) crypt_batch<true>(k, ctr, s, out + off, in + off, in + off);
-    if (off < len) {
-      s = ghash_group(k, s, in + off, len - off);  // before an in-place write overwrites the ciphertext
-      ctr_tail(k, ctr.little_endian(), out + off, in + off, len - off);
-    }
-    return s;
+  static __m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size_t len) {
+    return detail::ghash_group(k, s, p, len);
+  }
+  static void ctr_tail(const GcmKey& k, const BatchCounters& ctr, std::uint8_t* out, const std::uint8_t* in,
+                       std::size_t len) {
+    detail::ctr_tail(k, ctr.little_endian(), out, in, len);
   }
 };
 
