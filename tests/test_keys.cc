@@ -76,9 +76,9 @@ TEST_CASE("key files: a leading UTF-8 BOM, a final CR without LF, and any bytes 
   const std::string line = key_line_of(test::key_file_string());
   const Bytes expected = key_bytes(core::parse_key_file(line, "x"));
   const std::string bom = "\xEF\xBB\xBF";
-  for (const std::string& text : {bom + line + "\n", bom + "# saved by Notepad\r\n" + line + "\r\n",
-                                  line + "\r", "# caf\xC3\xA9 \xFF\xFE not UTF-8 \x80\n" + line + "\n"})
-    CHECK(key_bytes(core::parse_key_file(text, "x")) == expected);
+  const std::string texts[] = {bom + line + "\n", bom + "# saved by Notepad\r\n" + line + "\r\n", line + "\r",
+                               "# caf\xC3\xA9 \xFF\xFE not UTF-8 \x80\n" + line + "\n"};
+  for (const std::string& text : texts) CHECK(key_bytes(core::parse_key_file(text, "x")) == expected);
   // Only one BOM, only at the start; a lone CR is not a line break (the comment swallows the key line).
   expect_bad_key_file(bom + bom + line, "no PCRYPT-KEY-1: line");
   expect_bad_key_file(line + "\n" + bom + "# comment\n", "more than one key line");

@@ -63,6 +63,7 @@ TEST_CASE("post-quantum speed", "[.bench]") {
 
   // 20 recipients, the identity's slot last: load the identity (expansion) and try every slot.
   std::vector<std::vector<std::uint8_t>> slots;
+  slots.reserve(20);
   for (int i = 0; i < 19; ++i)
     slots.push_back(recipient_slot::wrap(fk, recipient_of(generate_hybrid_identity())));
   slots.push_back(pq_slot);

@@ -13,9 +13,7 @@ TEST_CASE("BIP 173 valid bech32 strings decode and re-encode to themselves (lowe
       "a12uel5l",
       "an83characterlonghumanreadablepartthatcontainsthenumber1andtheexcludedcharactersbio1tt5tgs",
       "abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw",
-      "11"
-      "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
-      "c8247j",
+      "11qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqc8247j",
       "split1checkupstagehandshakeupstreamerranterredcaperred2y9e3w",
       "?1ezyfcl",
   };

@@ -94,7 +94,8 @@ TEST_CASE(
         std::string("from=\"10.0.0.1,10.0.0.2\",no-pty"),
         std::string("restrict,command=\"echo \\\"a, b\\\"\""), std::string("no-agent-forwarding,no_x11")}) {
     INFO(options);
-    const std::string text = options + " " + key;  // the views point into it
+    std::string text = options;  // the views point into it
+    text.append(" ").append(key);
     const auto line = split_ssh_key_line(text);
     REQUIRE(line.has_value());
     CHECK(line->options == options);

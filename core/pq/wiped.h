@@ -28,7 +28,7 @@ template <std::size_t N>
 struct WipedBytes : Wiped<std::array<std::uint8_t, N>> {
   std::uint8_t* data() { return this->value.data(); }
   const std::uint8_t* data() const { return this->value.data(); }
-  static constexpr std::size_t size() { return N; }
+  constexpr std::size_t size() const { return N; }
   std::span<std::uint8_t, N> span() { return this->value; }
   std::span<const std::uint8_t, N> span() const { return this->value; }
 };
