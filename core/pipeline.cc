@@ -2,19 +2,29 @@
 //
 // Design
 // ------
-// One reader thread, N worker threads and one writer (the calling thread) pass records along a ring of jobs:
+// One reader thread, N worker threads and one writer (the calling thread) pass items along a ring of jobs:
 //
 //   reader --(job seq published)--> workers --(job seq done)--> writer --(buffer freed)--> reader
 //
-// The reader cuts the input into records of the codec's input_record_bytes() (for the payload: chunk_size
-// plaintext bytes when sealing, chunk_size + 16 ciphertext bytes when opening), reading each one straight
-// into a free buffer of the pool. Job number `seq` lives in ring slot `seq & mask`. Workers claim jobs in
-// sequence order but finish them in any order; each has the codec process its record in place (seal or open
-// chunk `seq`, see core/pcrypt/payload.h), holding no lock meanwhile, and marks the job done. The writer
-// waits for job `written` to be done, writes it, returns its buffer to the pool and moves on to `written +
-// 1`, so output order is input order no matter how many workers there are: -j1 and -jN produce the same
-// bytes. The pipeline knows nothing of the format: record sizes, order, the last flag and the codec's verdict
-// are all it uses.
+// The unit of work: the codec works on records (for the payload: chunk_size plaintext bytes when sealing,
+// chunk_size + 16 ciphertext bytes when opening), but the pipeline reads, hands on and writes items of G
+// consecutive records, G = max(1, PipelineConfig::item_bytes / buffer_bytes()): item `seq` holds records
+// seq * G .. seq * G + G - 1, and only the input's final item may hold fewer (its final record may be short).
+// Every read, write, hand-off and wake-up costs the same whatever its size, and on a VM a system call or a
+// futex wake-up is dear: with 64 KiB records (age) and one record per job, those costs were paid 16 times
+// per MiB. With 1 MiB items they are paid once per MiB, whatever the format's chunk size; pcrypt's default
+// 1 MiB chunks make G = 1, as before. The codec still sees each record alone, under its own index, with the
+// last flag only on the input's final record, so grouping changes no output byte and no error message (which
+// names the record's index and offset); see process_item() for how the records of an item share its buffer.
+//
+// The reader cuts the input into items of G * input_record_bytes(), reading each one straight into a free
+// buffer of the pool. Job number `seq` lives in ring slot `seq & mask`. Workers claim jobs in sequence order
+// but finish them in any order; each has the codec process the item's records in place, in record order
+// (seal or open chunks seq * G + j, see core/pcrypt/payload.h), holding no lock meanwhile, and marks the job
+// done. The writer waits for job `written` to be done, writes it, returns its buffer to the pool and moves on
+// to `written + 1`, so output order is input order no matter how many workers there are: -j1 and -jN produce
+// the same bytes. The pipeline knows nothing of the format: record sizes, order, the last flag and the
+// codec's verdict are all it uses. Below, "record" means the pipeline's item where it is about I/O and jobs.
 //
 // That is the sequential path, the one for pipes and terminals, which can only be read and written in order.
 // A regular file can do better, and the pipeline takes what each side offers (io::Reader::positional(),
@@ -30,10 +40,11 @@
 //    the file, and pread, unlike a mapping, cannot raise SIGBUS on a truncated file. Bytes changed in place
 //    without a change of size cannot be told from the original, on any path.
 //  - Positional output (only the atomic temporary file, which nobody sees before commit): every record but
-//    the last writes exactly the codec's output_record_bytes(), so record `seq` goes to base + seq * that.
-//    The worker that processed it pwrites it there at once, in whatever order records finish, and returns
-//    its buffer to the pool. The writer still takes the records in order, but only to count them: the stats
-//    and the progress callback cover the prefix of records written, so progress only moves forward.
+//    the last writes exactly the codec's output_record_bytes() (checked record by record), so item `seq`
+//    goes to base + seq * G * that. The worker that processed it pwrites it there at once, in whatever order
+//    items finish, and returns its buffer to the pool. The writer still takes the items in order, but only to
+//    count them: the stats and the progress callback cover the prefix of items written, so progress only
+//    moves forward.
 //
 // With both, each worker reads, processes and writes its own records and the calling thread only keeps
 // count; with neither, it is the design above. Both paths give the same bytes: the record plan is the same
@@ -46,34 +57,42 @@
 // worker's own pwrite returned). No stage ever touches a buffer it does not own, and record data is never
 // copied except by the reads and writes themselves.
 //
-// Why memory is bounded: all buffers (pipeline_buffers(workers) = 2 * workers + 3, each the codec's
-// buffer_bytes(), chunk_size + 16 for the payload) are allocated before the first read, and nobody reads a
-// record without a free buffer. A job may also start only fewer than that many jobs after the oldest one the
-// writer has not taken yet (job `written`): sequentially the pool alone ensures that, since every buffer is
-// held until its record is written, but workers that write for themselves return buffers out of order, and
-// one slow record must not let the others run arbitrarily far ahead. So the input read is never more than
-// the pool's worth of records ahead of the output, whatever the input size and however slow the output. The
-// ring has a power-of-two number of slots, at least the number of buffers, so a job's slot is always free.
+// Why memory is bounded: all buffers (pipeline_buffers(workers) = 2 * workers + 3, each G times the codec's
+// buffer_bytes(), G * (chunk_size + 16) for the payload, about 1 MiB) are allocated before the first read,
+// and nobody reads a record without a free buffer. A job may also start only fewer than that many jobs after
+// the oldest one the writer has not taken yet (job `written`): sequentially the pool alone ensures that,
+// since every buffer is held until its record is written, but workers that write for themselves return
+// buffers out of order, and one slow record must not let the others run arbitrarily far ahead. So the input
+// read is never more than the pool's worth of records ahead of the output, whatever the input size and
+// however slow the output. The ring has a power-of-two number of slots, at least the number of buffers, so a
+// job's slot is always free.
 //
 // The last record: the format seals the final chunk with last=true, and a final chunk that exactly fills its
 // record must be flagged too. Sequentially, after a full record the reader peeks one byte of input: at end of
 // input the record is the last one; otherwise the peeked byte becomes the first byte of the next record.
 // Positionally, the size says it (and the check above confirms it). The codec gets the flag with the record.
 //
-// Errors: every stage reports a failure as a value, an Error bound to the job sequence number where it
-// happened (read failure at the job being read, the codec's error (e.g. authentication failure) at the job
-// that failed, write failure at the job being written). The failure with the lowest sequence number wins,
-// since it is the first one in stream order; later ones are dropped. Once a failure is recorded at
-// `fail_seq`, the reader publishes nothing at or after it, workers claim nothing at or after it, and the
-// writer stops when it reaches it. Sequentially, no record from the first failed one on is ever written. A
-// record is only ever written after the codec accepted it, on either path: in the open direction only
-// authenticated plaintext reaches the output, ever. Writing positionally, records after the first failed one
-// that were already in flight may still be written at their offsets (and records before it are all
-// completed), but that output is the temporary file, which a failed run never commits: the caller does not
-// call commit() after an error, the AtomicFileWriter's destructor removes it, and the user never sees a byte
-// of it. Every wait also wakes on a new failure, so no stage can block forever on one that has stopped.
-// run_pipeline joins all threads before it throws. A read or write failure is thrown as core::StreamError,
-// an Error of kind io that keeps the errno (core/pipeline_error.h); anything else as a plain Error.
+// Errors: every stage reports a failure as a value, an Error bound to the record where the output must stop
+// (read failure at the record being read, the codec's error (e.g. authentication failure) at the record that
+// failed, write failure at the first record of the item being written). The failure at the lowest record
+// wins, since it is the first one in stream order; later ones are dropped. A failure inside an item (a read
+// or the codec failing at one of its records but the first) leaves the records before it read and accepted,
+// and one record per job would have written them: the job is still done with just those, written like any
+// other, and the run stops right after them. So a failed write of an item ranks before anything inside it,
+// and a read failure after a bad record of the same item ranks after it. (To tie a read failure to its
+// record, the sequential reader reads each record with its own read() call, and a failed pread of an item is
+// retried record by record.) Once a failure is recorded, `fail_seq` is the first job with nothing to write
+// (the failing one, or the next if it keeps records): the reader publishes nothing at or after it, workers
+// claim nothing at or after it, and the writer stops when it reaches it. Sequentially, no record from the
+// first failed one on is ever written. A record is only ever written after the codec accepted it, on either
+// path: in the open direction only authenticated plaintext reaches the output, ever. Writing positionally,
+// records after the first failed one that were already in flight may still be written at their offsets (and
+// records before it are all completed), but that output is the temporary file, which a failed run never
+// commits: the caller does not call commit() after an error, the AtomicFileWriter's destructor removes it,
+// and the user never sees a byte of it. Every wait also wakes on a new failure, so no stage can block forever
+// on one that has stopped. run_pipeline joins all threads before it throws. A read or write failure is thrown
+// as core::StreamError, an Error of kind io that keeps the errno (core/pipeline_error.h); anything else as a
+// plain Error.
 //
 // Only a read already in progress can delay the stop: a blocked read() on a pipe or terminal returns only
 // when data or end of input arrives, and run_pipeline waits for it (it must join the reader before
@@ -105,11 +124,10 @@
 #include "core/pipeline_sizing.h"
 
 namespace pcrypt::core {
-
 unsigned pipeline_workers(unsigned threads) {
   if (threads != 0) return threads;
-  // Online cores this process may run on: under taskset or a container's cpuset, more workers than that would
-  // only add buffers and context switches.
+  // Online cores this process may run on: under taskset or a container's cpuset, more workers than that
+  // would only add buffers and context switches.
   cpu_set_t allowed;
   if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
     return static_cast<unsigned>(CPU_COUNT(&allowed));
@@ -185,12 +203,14 @@ class BufferPool {
   std::vector<std::uint8_t*> free_;
 };
 
+// One item: a group of consecutive records (see "The unit of work" above).
 struct Job {
   std::uint8_t* buf = nullptr;  // written by whoever fills it (reader, or worker when reading positionally)
-  std::size_t len = 0;          // record bytes read; then bytes to write (worker)
-  std::size_t plaintext = 0;    // the codec's counts for this record, for the stats (worker)
+  std::size_t len = 0;          // item bytes read; then bytes to write (worker)
+  std::size_t plaintext = 0;    // the codec's counts for the item's records, for the stats (worker)
   std::size_t ciphertext = 0;   // (worker)
-  bool last = false;            // no input follows this record
+  std::uint64_t records = 0;    // records the codec accepted, for the stats (worker)
+  bool last = false;            // no input follows this item (its final record is the input's)
   bool done = false;            // set by a worker under the mutex, cleared by the writer under the mutex
 };
 
@@ -201,11 +221,14 @@ class Pipeline {
         in_(in),
         out_(out),
         config_(config),
-        record_bytes_(codec.input_record_bytes()),
-        output_record_bytes_(codec.output_record_bytes()),
+        record_in_(codec.input_record_bytes()),
+        record_out_(codec.output_record_bytes()),
+        stride_(codec.buffer_bytes()),
+        group_(pipeline_records_per_item(stride_, config.item_bytes)),
+        item_in_(group_ * record_in_),
         workers_(pipeline_workers(config.threads)),
         buffers_(pipeline_buffers(workers_)),
-        pool_(buffers_, codec.buffer_bytes()),
+        pool_(buffers_, group_ * stride_),
         jobs_(std::bit_ceil(buffers_)),
         mask_(jobs_.size() - 1) {}
 
@@ -253,8 +276,8 @@ class Pipeline {
       throw changed_size_error(false);
     }
     const std::uint64_t total = in_size_ - in_base_;
-    published_ = total == 0 ? 1 : (total - 1) / record_bytes_ + 1;
-    last_len_ = static_cast<std::size_t>(total - (published_ - 1) * record_bytes_);
+    published_ = total == 0 ? 1 : (total - 1) / item_in_ + 1;
+    last_len_ = static_cast<std::size_t>(total - (published_ - 1) * item_in_);
     input_ended_ = true;
   }
 
@@ -277,32 +300,57 @@ class Pipeline {
         0);
   }
 
-  // Reads the job's record with pread-like access (the worker's own copy, on its own core), and checks that
-  // the input still has the size the record plan was made for: a record short of its length means the file
-  // shrank, a byte after the last record means it grew. Either is an error at this record, never a partial
-  // or silently different output.
-  std::optional<StreamError> read_record_at(std::uint64_t seq, Job& job) const {
+  // A failure that stops the run at the item's record `first + whole`: the `whole` records before it were
+  // read (or accepted) and still count, as they would with one record per job.
+  struct ItemFailure {
+    StreamError error;
+    std::size_t whole = 0;
+  };
+
+  // Reads the job's item with pread-like access (the worker's own copy, on its own core), and checks that
+  // the input still has the size the record plan was made for: an item short of its length means the file
+  // shrank, a byte after the last one means it grew. Either is an error at the record where it shows, never
+  // a partial or silently different output. A read that throws is retried record by record, only to find
+  // the record it belongs to.
+  std::optional<ItemFailure> read_item_at(std::uint64_t seq, const Job& job) const {
+    const std::uint64_t offset = in_base_ + seq * item_in_;
+    std::size_t got = 0;
     try {
-      const std::uint64_t offset = in_base_ + seq * record_bytes_;
-      if (positional_in_->read_at(offset, job.buf, job.len) != job.len) return changed_size_error(false);
+      got = positional_in_->read_at(offset, job.buf, job.len);
+    } catch (...) {
+      for (got = 0; got < job.len;) {
+        const std::size_t want = std::min(record_in_, job.len - got);
+        std::size_t n;
+        try {
+          n = positional_in_->read_at(offset + got, job.buf + got, want);
+        } catch (...) {
+          return ItemFailure{current_error(in_.name()), got / record_in_};
+        }
+        got += n;
+        if (n != want) break;
+      }
+    }
+    if (got != job.len) return ItemFailure{changed_size_error(false), got / record_in_};
+    try {
       std::uint8_t beyond;
       if (job.last && positional_in_->read_at(offset + job.len, &beyond, 1) != 0)
-        return changed_size_error(true);
+        return ItemFailure{changed_size_error(true), records_in(job.len) - 1};
     } catch (...) {
-      return current_error(in_.name());
+      return ItemFailure{current_error(in_.name()), records_in(job.len) - 1};
     }
     return std::nullopt;
   }
 
-  // Writes a processed record at its own offset, in whatever order records finish.
-  std::optional<StreamError> write_record_at(std::uint64_t seq, const Job& job) const {
-    if (!job.last && job.len != output_record_bytes_)
-      return StreamError(
-          Error(ErrorKind::io, "RecordCodec wrote " + std::to_string(job.len) +
-                                   " bytes for a full record, not " + std::to_string(output_record_bytes_)),
-          0);
+  // Records in an item of `len` input bytes: every item is whole records but the input's final one, whose
+  // final record holds 1..record_in_ bytes (0 for an empty input): the record plan of one record per item.
+  std::size_t records_in(std::size_t len) const { return len == 0 ? 1 : (len - 1) / record_in_ + 1; }
+
+  // Writes a processed item (or the accepted prefix of a failed one) at its own offset, in whatever order
+  // items finish. process_item() already checked that every full record came out output_record_bytes()
+  // long, so item `seq` starts at seq * group_ of them.
+  std::optional<StreamError> write_item_at(std::uint64_t seq, const Job& job) const {
     try {
-      positional_out_->write_at(out_base_ + seq * output_record_bytes_, job.buf, job.len);
+      positional_out_->write_at(out_base_ + seq * group_ * record_out_, job.buf, job.len);
     } catch (...) {
       return current_error(out_.name());
     }
@@ -321,17 +369,30 @@ class Pipeline {
         if (seq >= fail_seq_) return;
         buf = pool_.take();
       }
+      // Record by record (a pipe gives at most its capacity per read(2) anyway), so that a read that fails
+      // belongs to a record: the item's records before it are still published, and the run fails at it.
       std::size_t filled = 0;
       bool last = false;
       try {
         if (have_peeked) buf[filled++] = peeked;
-        filled += in_.read(buf + filled, record_bytes_ - filled);
-        have_peeked = filled == record_bytes_ && in_.read(&peeked, 1) == 1;
+        for (std::size_t end = record_in_; end <= item_in_; end += record_in_) {
+          filled += in_.read(buf + filled, end - filled);
+          if (filled < end) break;  // end of input
+        }
+        have_peeked = filled == item_in_ && in_.read(&peeked, 1) == 1;
         last = !have_peeked;
       } catch (...) {
+        StreamError e = current_error(in_.name());
+        // A failed peek leaves the item's final record unpublished, as with one record per item.
+        const std::size_t whole = std::min(filled / record_in_, group_ - 1);
         std::lock_guard lock(mu_);
-        pool_.give_back(buf);
-        fail_locked(seq, current_error(in_.name()));
+        if (whole == 0) {
+          pool_.give_back(buf);
+        } else {
+          jobs_[seq & mask_] = Job{.buf = buf, .len = whole * record_in_, .last = false};
+          published_ = seq + 1;
+        }
+        fail_locked(seq * group_ + whole, std::move(e));
         return;
       }
       {
@@ -363,41 +424,45 @@ class Pipeline {
         job = &jobs_[seq & mask_];
         if (positional_in_ != nullptr) {
           *job = Job{.buf = pool_.take(),
-                     .len = seq + 1 == published_ ? last_len_ : record_bytes_,
+                     .len = seq + 1 == published_ ? last_len_ : item_in_,
                      .last = seq + 1 == published_};
           if (all_claimed_locked()) job_published_.notify_all();  // idle workers can now exit
         }
       }
-      // The job is this worker's alone until it is marked done: reading, the codec and a positional write all
-      // work on the buffer without a lock.
-      std::optional<StreamError> failure;
-      if (positional_in_ != nullptr) failure = read_record_at(seq, *job);
-      if (!failure) {
-        try {
-          RecordOutcome outcome = codec_.process(seq, job->last, job->buf, job->len);
-          if (outcome.error) {
-            failure.emplace(std::move(*outcome.error), 0);
-          } else {
-            job->len = outcome.write_bytes;
-            job->plaintext = outcome.plaintext_bytes;
-            job->ciphertext = outcome.ciphertext_bytes;
-          }
-        } catch (...) {
-          failure = current_error("");
+      // The job is this worker's alone until it is marked done: reading, the codec and a positional write
+      // all work on the buffer without a lock. A failure at one of the item's records (a read or the codec)
+      // leaves the records before it, accepted and in job->buf[0..len): the job is still done with them,
+      // written like any other, and the run stops right after them (see fail_locked).
+      std::optional<ItemFailure> failure;
+      if (positional_in_ != nullptr) {
+        failure = read_item_at(seq, *job);
+        if (failure && failure->whole > 0) {  // the records before the one that could not be read
+          job->len = failure->whole * record_in_;
+          job->last = false;
         }
       }
-      // Only a record the codec accepted is written: when opening, only authenticated plaintext.
-      if (!failure && positional_out_ != nullptr) failure = write_record_at(seq, *job);
+      if (!failure || failure->whole > 0) {
+        // The codec's failure, if any, is at or before the read's: it is the one that counts.
+        if (std::optional<StreamError> bad = process_item(seq, *job))
+          failure = ItemFailure{std::move(*bad), job->records};
+      }
+      const bool keeps_prefix = failure && failure->whole > 0;
+      // Only records the codec accepted are written: when opening, only authenticated plaintext.
+      if ((!failure || keeps_prefix) && positional_out_ != nullptr) {
+        if (std::optional<StreamError> bad_write = write_item_at(seq, *job))
+          failure = ItemFailure{std::move(*bad_write), 0};  // before any record of the item, in stream order
+      }
       bool wake_writer;
       {
         std::lock_guard lock(mu_);
-        if (positional_out_ != nullptr || (failure && positional_in_ != nullptr)) {
+        if (positional_out_ != nullptr || (failure && failure->whole == 0 && positional_in_ != nullptr)) {
           pool_.give_back(job->buf);  // written already, or never to be: the buffer is free
           job->buf = nullptr;
           room_freed_locked();
         }
         if (failure) {
-          fail_locked(seq, std::move(*failure));
+          if (failure->whole > 0) job->done = true;  // the writer takes the prefix, then stops
+          fail_locked(seq * group_ + failure->whole, std::move(failure->error));
           continue;  // fail_locked woke everyone
         }
         job->done = true;
@@ -405,6 +470,51 @@ class Pipeline {
       }
       if (wake_writer) job_done_.notify_one();
     }
+  }
+
+  // Has the codec process item `seq`'s records, each in its own stride_-byte slot of the buffer (a record
+  // may grow in place up to buffer_bytes(), e.g. by its tag), and leaves what they wrote back to back at
+  // the start of the buffer: job.len, with the counts in job. The read left the records back to back too,
+  // so they are first spread out to their slots, from the last one down so that none overwrites one not yet
+  // moved; the outputs are then packed from the first one up, each moving down. A direction whose records
+  // do not change size in that respect moves nothing: opening a payload reads full-stride records (no
+  // spreading), sealing writes them (no packing). Returns the first failure; the records before it stay
+  // accepted and packed (job.records of them), nothing of it or after it is kept.
+  std::optional<StreamError> process_item(std::uint64_t seq, Job& job) const {
+    std::uint8_t* const buf = job.buf;
+    const std::size_t len = job.len;
+    const std::size_t records = records_in(len);
+    const std::size_t final_len = len - (records - 1) * record_in_;
+    if (stride_ != record_in_)
+      for (std::size_t j = records; j-- > 1;)
+        std::memmove(buf + j * stride_, buf + j * record_in_, j + 1 == records ? final_len : record_in_);
+    job.len = job.plaintext = job.ciphertext = 0;
+    job.records = 0;
+    for (std::size_t j = 0; j < records; ++j) {
+      const bool last = job.last && j + 1 == records;
+      std::uint8_t* const record = buf + j * stride_;
+      RecordOutcome outcome;
+      try {
+        outcome = codec_.process(seq * group_ + j, last, record, last ? final_len : record_in_);
+      } catch (...) {
+        return current_error("");
+      }
+      if (outcome.error) return StreamError(std::move(*outcome.error), 0);
+      if (outcome.write_bytes > stride_ ||
+          (positional_out_ != nullptr && !last && outcome.write_bytes != record_out_))
+        // Writing positionally, the offsets of later records depend on it; sequentially a codec may vary
+        // (but a record larger than its buffer already broke the contract).
+        return StreamError(
+            Error(ErrorKind::io, "RecordCodec wrote " + std::to_string(outcome.write_bytes) +
+                                     " bytes for a full record, not " + std::to_string(record_out_)),
+            0);
+      if (record != buf + job.len) std::memmove(buf + job.len, record, outcome.write_bytes);
+      job.len += outcome.write_bytes;
+      job.plaintext += outcome.plaintext_bytes;
+      job.ciphertext += outcome.ciphertext_bytes;
+      job.records += 1;
+    }
+    return std::nullopt;
   }
 
   // --- writer (the calling thread) -----------------------------------------------------------------------
@@ -425,12 +535,12 @@ class Pipeline {
         out_bytes_ += job.len;
         stats_.plaintext_bytes += job.plaintext;
         stats_.ciphertext_bytes += job.ciphertext;
-        stats_.chunks += 1;
+        stats_.chunks += job.records;
         if (config_.progress) config_.progress(stats_.plaintext_bytes);
       } catch (...) {
         StreamError e = current_error(out_.name());
         lock.lock();
-        fail_locked(written_, std::move(e));
+        fail_locked(written_ * group_, std::move(e));
         return;
       }
       lock.lock();
@@ -443,9 +553,9 @@ class Pipeline {
   }
 
   // --- shared state helpers (caller holds mu_) -----------------------------------------------------------
-  // May job `seq` take a buffer? The pool must have one, and the job must be fewer than buffers_ ahead of the
-  // oldest unwritten one: when workers write positionally they return buffers out of order, and this keeps
-  // the jobs in flight within the ring and the input read ahead within the pool's reach all the same.
+  // May job `seq` take a buffer? The pool must have one, and the job must be fewer than buffers_ ahead of
+  // the oldest unwritten one: when workers write positionally they return buffers out of order, and this
+  // keeps the jobs in flight within the ring and the input read ahead within the pool's reach all the same.
   bool has_room_locked(std::uint64_t seq) const { return !pool_.empty() && seq < written_ + buffers_; }
 
   bool claimable_locked() const {
@@ -462,11 +572,16 @@ class Pipeline {
       room_.notify_one();
   }
 
-  // Records a failure at job `seq` unless an earlier one is already recorded, and wakes every stage so that
-  // it can see it. Caller holds mu_.
-  void fail_locked(std::uint64_t seq, StreamError e) {
-    if (seq < fail_seq_) {
-      fail_seq_ = seq;
+  // Records a failure at record `record` (the output stops before it) unless an earlier one is already
+  // recorded, and wakes every stage so that it can see it. Failures are ranked by record, not by job: one
+  // at the middle of item k comes after a failed write of item k's prefix, which is at its first record,
+  // and before anything at a later record of item k (a read failure after a bad record) or a later item. A
+  // failure in the middle of an item leaves that job done with the records before it (whoever failed made
+  // it so), so fail_seq_, the first job not to publish, claim or write, is the next one. Caller holds mu_.
+  void fail_locked(std::uint64_t record, StreamError e) {
+    if (record < fail_record_) {
+      fail_record_ = record;
+      fail_seq_ = record / group_ + (record % group_ != 0 ? 1 : 0);
       error_.emplace(std::move(e));
     }
     room_.notify_all();
@@ -479,8 +594,11 @@ class Pipeline {
   io::Reader& in_;   // read() by the reader thread only
   io::Writer& out_;  // write() by the writer only
   const PipelineConfig& config_;
-  const std::size_t record_bytes_;
-  const std::size_t output_record_bytes_;
+  const std::size_t record_in_;   // the codec's input_record_bytes()
+  const std::size_t record_out_;  // the codec's output_record_bytes()
+  const std::size_t stride_;      // the codec's buffer_bytes(): one record's slot in an item's buffer
+  const std::size_t group_;       // records per item
+  const std::size_t item_in_;     // input bytes of every item but the last
   const unsigned workers_;
   const std::size_t buffers_;
 
@@ -506,19 +624,25 @@ class Pipeline {
   std::uint64_t claimed_ = 0;    // written and read by workers: next job to claim
   std::uint64_t written_ = 0;    // written by the writer; read by the others (room, whom to wake)
   std::uint64_t fail_seq_ =
-      kNoFailure;                     // lowest failed job; written by any stage via fail_locked, read by all
-  std::optional<StreamError> error_;  // the failure at fail_seq_
-  std::uint64_t out_bytes_ = 0;       // writer only, no lock: output bytes of the records taken so far
-  PipelineStats stats_;               // writer only, no lock; read by run() after the joins
+      kNoFailure;  // first job not to publish, claim or write; via fail_locked, read by all
+  std::uint64_t fail_record_ = kNoFailure;  // record of the first failure (see fail_locked); via fail_locked
+  std::optional<StreamError> error_;        // the failure at fail_record_
+  std::uint64_t out_bytes_ = 0;             // writer only, no lock: output bytes of the records taken so far
+  PipelineStats stats_;                     // writer only, no lock; read by run() after the joins
 };
 
 }  // namespace
+
+std::size_t pipeline_records_per_item(std::size_t buffer_bytes, std::size_t item_bytes) {
+  return std::max<std::size_t>(1, buffer_bytes == 0 ? 1 : item_bytes / buffer_bytes);
+}
 
 PipelineStats run_pipeline(const RecordCodec& codec, io::Reader& in, io::Writer& out,
                            const PipelineConfig& config) {
   const std::size_t buffers = pipeline_buffers(pipeline_workers(config.threads));
   if (codec.input_record_bytes() == 0 || codec.buffer_bytes() < codec.input_record_bytes())
     throw std::logic_error("RecordCodec: records must be at least 1 byte and fit the buffers");
+  // A group of several records is at most item_bytes; a single record may be anything.
   if (codec.buffer_bytes() > (SIZE_MAX / 2 - kBufferAlign) / buffers)
     throw Error(ErrorKind::usage, "chunk size too large for " + std::to_string(buffers) + " chunk buffers");
   std::optional<Pipeline> pipeline;
@@ -527,7 +651,9 @@ PipelineStats run_pipeline(const RecordCodec& codec, io::Reader& in, io::Writer&
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::io,
                 "out of memory for " + std::to_string(buffers) + " chunk buffers of " +
-                    std::to_string(codec.buffer_bytes()) + " bytes",
+                    std::to_string(codec.buffer_bytes() *
+                                   pipeline_records_per_item(codec.buffer_bytes(), config.item_bytes)) +
+                    " bytes",
                 "use fewer threads (-j)");
   }
   return pipeline->run();

@@ -63,8 +63,10 @@ class FileSlice final : public io::Reader, public io::PositionalReader {
 
 // The first `limit` bytes of a stream (all of it without a limit). At the limit it reads one byte more to
 // learn whether the stream goes on, so that the record ending there can be opened with the right last flag;
-// that happens in the pipeline's reader thread before it publishes the record, so a worker that asks
-// continues() about the window's last record sees the answer.
+// that happens within the read() that reaches the limit, in the pipeline's reader thread before it publishes
+// the record, so a worker that asks continues() about the window's last record sees the answer. (Not on a
+// later read: the pipeline reads items of several records, and a read that stops short at the limit, in the
+// middle of an item, is its end of input; it asks for nothing more.)
 class PayloadWindow final : public io::Reader {
  public:
   PayloadWindow(io::Reader& in, std::optional<std::uint64_t> limit) : in_(in), limit_(limit) {}
@@ -73,23 +75,27 @@ class PayloadWindow final : public io::Reader {
     if (limit_) {
       const std::uint64_t left = *limit_ - consumed_;
       if (left == 0) {
-        if (n > 0 && !peeked_) {
-          std::uint8_t byte;
-          continues_ = in_.read(&byte, 1) == 1;
-          peeked_ = true;
-        }
+        if (n > 0) peek();  // a limit of 0; any other was peeked at by the read that reached it
         return 0;
       }
       n = static_cast<std::size_t>(std::min<std::uint64_t>(n, left));
     }
     const std::size_t got = in_.read(buf, n);
     consumed_ += got;
+    if (limit_ && consumed_ == *limit_) peek();
     return got;
   }
   std::string name() const override { return in_.name(); }
   const bool& continues() const { return continues_; }
 
  private:
+  void peek() {
+    if (peeked_) return;
+    std::uint8_t byte;
+    continues_ = in_.read(&byte, 1) == 1;
+    peeked_ = true;
+  }
+
   io::Reader& in_;
   std::optional<std::uint64_t> limit_;
   std::uint64_t consumed_ = 0;

@@ -35,7 +35,9 @@ class RecordCodec {
   // Transforms record `index` in place. buf holds the `len` bytes read for it: len == input_record_bytes()
   // unless last, and last means no input follows (then len may be anything up to input_record_bytes(), and 0
   // only for record 0, an empty input). Called by several worker threads at once, each on its own record, in
-  // no particular order. A thrown exception fails the run like a returned error.
+  // no particular order. (The pipeline hands on groups of consecutive records, core/pipeline.h's item_bytes,
+  // so buf lies at a multiple of buffer_bytes() into a larger buffer, with no alignment promised.) A thrown
+  // exception fails the run like a returned error.
   virtual RecordOutcome process(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const = 0;
 };
 

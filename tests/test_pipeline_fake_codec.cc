@@ -156,6 +156,12 @@ std::size_t pool_size(unsigned threads) {
   return core::pipeline_buffers(core::pipeline_workers(threads));
 }
 
+// Units of work to run each behaviour with: one record per item, items of 3 and 4 records (so that records
+// 17..20 below fall at the start, middle and end of items), and the product's default (about 1 MiB: every
+// input here is a single item).
+constexpr std::size_t kBuf = kRecordBytes + kFrameHeader;
+constexpr std::size_t kItemSizes[] = {0, 3 * kBuf, 4 * kBuf, core::kPipelineItemBytes};
+
 }  // namespace
 
 TEST_CASE("records reach the codec with index, length and last flag, and come out in order for -j1..-j8") {
@@ -164,18 +170,20 @@ TEST_CASE("records reach the codec with index, length and last flag, and come ou
        {std::size_t{0}, std::size_t{3}, kRecordBytes, 10 * kRecordBytes + 4, 100 * kRecordBytes}) {
     const Bytes input = test::random_bytes(size);
     const std::uint64_t records = size == 0 ? 1 : (size + kRecordBytes - 1) / kRecordBytes;
-    for (const test::Paths paths : test::kAllPaths) {
-      for (unsigned threads = 1; threads <= 8; ++threads) {
-        INFO(size << " input bytes, " << threads << " threads, " << paths);
-        io::MemoryReader in(input, paths.in);
-        CountingWriter out(paths.out);
-        const FakeCodec codec(out);
-        const core::PipelineStats stats =
-            test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
-        REQUIRE(out.data() == expected_frames(input, records));
-        REQUIRE(stats.chunks == records);
-        REQUIRE(stats.plaintext_bytes == size);
-        REQUIRE(stats.ciphertext_bytes == size + records * kFrameHeader);
+    for (const std::size_t item_bytes : kItemSizes) {
+      for (const test::Paths paths : test::kAllPaths) {
+        for (unsigned threads = 1; threads <= 8; ++threads) {
+          INFO(size << " input bytes, " << threads << " threads, " << paths << ", items of " << item_bytes);
+          io::MemoryReader in(input, paths.in);
+          CountingWriter out(paths.out);
+          const FakeCodec codec(out);
+          const core::PipelineStats stats = test::within_deadline(
+              [&] { return core::run_pipeline(codec, in, out, test::config(threads, item_bytes)); });
+          REQUIRE(out.data() == expected_frames(input, records));
+          REQUIRE(stats.chunks == records);
+          REQUIRE(stats.plaintext_bytes == size);
+          REQUIRE(stats.ciphertext_bytes == size + records * kFrameHeader);
+        }
       }
     }
   }
@@ -184,36 +192,41 @@ TEST_CASE("records reach the codec with index, length and last flag, and come ou
 TEST_CASE("the first failure in record order wins, and nothing from it on is written") {
   const Bytes input = test::random_bytes(60 * kRecordBytes);
   const Bytes all = expected_frames(input, 60);
-  for (const test::Paths paths : test::kAllPaths) {
-    for (unsigned threads = 1; threads <= 8; ++threads) {
-      INFO(threads << " threads, " << paths);
-      io::MemoryReader in(input, paths.in);
-      CountingWriter out(paths.out);
-      // Returned errors at 17 and 20 and a thrown exception at 19, within one pool's reach of each other so
-      // that they are in flight together; 17 reports last but comes first in record order.
-      const FakeCodec codec(out, {17, 20}, 19);
-      const std::string message = test::within_deadline([&] {
-        try {
-          core::run_pipeline(codec, in, out, test::config(threads));
-        } catch (const core::Error& e) {
-          REQUIRE(e.kind() == core::ErrorKind::payload);
-          return std::string(e.what());
+  // In items of 3 or 4 records, 17 fails in the middle or at the end of its item: the records before it in
+  // that item (15 and 16, or 16) are still written, none after it, and 20's failure, at a later item, may be
+  // reported first but must not win.
+  for (const std::size_t item_bytes : kItemSizes) {
+    for (const test::Paths paths : test::kAllPaths) {
+      for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+        INFO(threads << " threads, " << paths << ", items of " << item_bytes);
+        io::MemoryReader in(input, paths.in);
+        CountingWriter out(paths.out);
+        // Returned errors at 17 and 20 and a thrown exception at 19, within one pool's reach of each other so
+        // that they are in flight together; 17 reports last but comes first in record order.
+        const FakeCodec codec(out, {17, 20}, 19);
+        const std::string message = test::within_deadline([&] {
+          try {
+            core::run_pipeline(codec, in, out, test::config(threads, item_bytes));
+          } catch (const core::Error& e) {
+            REQUIRE(e.kind() == core::ErrorKind::payload);
+            return std::string(e.what());
+          }
+          return std::string("no error");
+        });
+        REQUIRE(message == "fake failure at record 17");
+        const Bytes written = out.data();
+        if (paths.out == io::MemoryAccess::sequential) {
+          REQUIRE(written == expected_frames(input, 17));
+        } else {
+          // Written at their offsets: every record before 17 (they all finish), and perhaps some good records
+          // after it (18 here), but never a failed one (17, 19, 20).
+          const std::size_t frame = kFrameHeader + kRecordBytes;
+          REQUIRE(written.size() >= 17 * frame);
+          REQUIRE(Bytes(written.begin(), written.begin() + 17 * frame) == expected_frames(input, 17));
+          REQUIRE(test::failed_output_problem(written, all, frame, 17, paths.out) == "");
+          for (const std::size_t failed : {19u, 20u})
+            REQUIRE(test::failed_output_problem(written, all, frame, failed, paths.out) == "");
         }
-        return std::string("no error");
-      });
-      REQUIRE(message == "fake failure at record 17");
-      const Bytes written = out.data();
-      if (paths.out == io::MemoryAccess::sequential) {
-        REQUIRE(written == expected_frames(input, 17));
-      } else {
-        // Written at their offsets: every record before 17 (they all finish), and perhaps some good records
-        // after it (18 here), but never a failed one (17, 19, 20).
-        const std::size_t frame = kFrameHeader + kRecordBytes;
-        REQUIRE(written.size() >= 17 * frame);
-        REQUIRE(Bytes(written.begin(), written.begin() + 17 * frame) == expected_frames(input, 17));
-        REQUIRE(test::failed_output_problem(written, all, frame, 17, paths.out) == "");
-        for (const std::size_t failed : {19u, 20u})
-          REQUIRE(test::failed_output_problem(written, all, frame, failed, paths.out) == "");
       }
     }
   }
@@ -221,28 +234,31 @@ TEST_CASE("the first failure in record order wins, and nothing from it on is wri
 
 TEST_CASE("a codec that throws fails the run at its record") {
   const Bytes input = test::random_bytes(20 * kRecordBytes);
-  for (const test::Paths paths : test::kAllPaths) {
-    for (const unsigned threads : {1u, 4u}) {
-      INFO(threads << " threads, " << paths);
-      io::MemoryReader in(input, paths.in);
-      CountingWriter out(paths.out);
-      const FakeCodec codec(out, {12}, 5);
-      std::string message = "no error";
-      try {
-        test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
-      } catch (const core::Error& e) {
-        message = e.what();
+  for (const std::size_t item_bytes : kItemSizes) {
+    for (const test::Paths paths : test::kAllPaths) {
+      for (const unsigned threads : {1u, 4u}) {
+        INFO(threads << " threads, " << paths << ", items of " << item_bytes);
+        io::MemoryReader in(input, paths.in);
+        CountingWriter out(paths.out);
+        const FakeCodec codec(out, {12}, 5);
+        std::string message = "no error";
+        try {
+          test::within_deadline(
+              [&] { return core::run_pipeline(codec, in, out, test::config(threads, item_bytes)); });
+        } catch (const core::Error& e) {
+          message = e.what();
+        }
+        REQUIRE(message == "fake codec threw at record 5");
+        const Bytes written = out.data();
+        REQUIRE(Bytes(written.begin(),
+                      written.begin() + std::min(written.size(), 5 * (kFrameHeader + kRecordBytes))) ==
+                expected_frames(input, 5));
+        if (paths.out == io::MemoryAccess::sequential)
+          REQUIRE(written == expected_frames(input, 5));
+        else
+          REQUIRE(test::failed_output_problem(written, expected_frames(input, 20),
+                                              kFrameHeader + kRecordBytes, 5, paths.out) == "");
       }
-      REQUIRE(message == "fake codec threw at record 5");
-      const Bytes written = out.data();
-      REQUIRE(Bytes(written.begin(),
-                    written.begin() + std::min(written.size(), 5 * (kFrameHeader + kRecordBytes))) ==
-              expected_frames(input, 5));
-      if (paths.out == io::MemoryAccess::sequential)
-        REQUIRE(written == expected_frames(input, 5));
-      else
-        REQUIRE(test::failed_output_problem(written, expected_frames(input, 20), kFrameHeader + kRecordBytes,
-                                            5, paths.out) == "");
     }
   }
 }
@@ -255,7 +271,8 @@ TEST_CASE("the pipeline never holds more records than its pool of buffers") {
       io::MemoryReader in(input, paths.in);
       CountingWriter out(paths.out);
       const FakeCodec codec(out);
-      test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads)); });
+      // One record per item: the fake counts buffers by the address it is given, and writes as records.
+      test::within_deadline([&] { return core::run_pipeline(codec, in, out, test::config(threads, 0)); });
       REQUIRE(out.records() == 500);
       REQUIRE_FALSE(codec.shared_buffer());
       REQUIRE(codec.buffers_used() <= pool_size(threads));

@@ -27,11 +27,13 @@ struct RunResult {
   std::uint64_t bytes_read = 0;
 };
 
-RunResult run(core::Direction direction, io::Reader& in, test::FaultyWriter& out, unsigned threads) {
+// One record per item unless told: most tests here count reads and writes in records.
+RunResult run(core::Direction direction, io::Reader& in, test::FaultyWriter& out, unsigned threads,
+              std::size_t item_bytes = 0) {
   return test::within_deadline([&] {
     RunResult r;
     try {
-      core::run_pipeline(test::codec(direction, kCs), in, out, test::config(threads));
+      core::run_pipeline(test::codec(direction, kCs), in, out, test::config(threads, item_bytes));
     } catch (const core::Error& e) {
       r.error = e;
     }
@@ -45,28 +47,33 @@ RunResult run(core::Direction direction, io::Reader& in, test::FaultyWriter& out
 TEST_CASE("a read error stops the pipeline and names the input") {
   const Bytes plain = test::random_bytes(40 * kCs);
   const Bytes sealed = test::seal(plain, kCs, 1);
-  for (const test::Paths paths : test::kAllPaths) {
-    for (const unsigned threads : {1u, 2u, 3u, 8u}) {
-      for (const std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {
-        for (const auto direction : {core::Direction::seal, core::Direction::open}) {
-          const bool sealing = direction == core::Direction::seal;
-          INFO(threads << " threads, " << (sealing ? "sealing" : "opening") << ", failing in chunk " << chunk
-                       << ", " << paths);
-          // Sealing reads chunks and writes records; opening reads records and writes chunks.
-          const Bytes& input = sealing ? plain : sealed;
-          const Bytes& output = sealing ? sealed : plain;
-          const std::size_t in_record = sealing ? kCs : kRecord;
-          const std::size_t out_record = sealing ? kRecord : kCs;
-          test::FaultyReader in(input, chunk * in_record + 10, EIO, paths.in);
-          test::FaultyWriter out(SIZE_MAX, 0, paths.out);
-          const RunResult r = run(direction, in, out, threads);
-          REQUIRE(r.error.has_value());
-          CHECK(r.error->kind() == core::ErrorKind::io);
-          CHECK(std::string(r.error->what()) == "read failed (faulty-input): Input/output error");
-          const std::string problem =
-              test::failed_output_problem(r.written, output, out_record, chunk, paths.out);
-          INFO(problem);
-          REQUIRE(problem.empty());
+  for (const std::size_t item_bytes : {std::size_t{0}, 3 * kRecord, core::kPipelineItemBytes}) {
+    for (const test::Paths paths : test::kAllPaths) {
+      for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+        for (const std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {
+          for (const auto direction : {core::Direction::seal, core::Direction::open}) {
+            const bool sealing = direction == core::Direction::seal;
+            INFO(threads << " threads, " << (sealing ? "sealing" : "opening") << ", failing in chunk "
+                         << chunk << ", " << paths << ", items of " << item_bytes);
+            // Sealing reads chunks and writes records; opening reads records and writes chunks.
+            const Bytes& input = sealing ? plain : sealed;
+            const Bytes& output = sealing ? sealed : plain;
+            const std::size_t in_record = sealing ? kCs : kRecord;
+            const std::size_t out_record = sealing ? kRecord : kCs;
+            test::FaultyReader in(input, chunk * in_record + 10, EIO, paths.in);
+            test::FaultyWriter out(SIZE_MAX, 0, paths.out);
+            const RunResult r = run(direction, in, out, threads, item_bytes);
+            REQUIRE(r.error.has_value());
+            CHECK(r.error->kind() == core::ErrorKind::io);
+            CHECK(std::string(r.error->what()) == "read failed (faulty-input): Input/output error");
+            const std::string problem =
+                test::failed_output_problem(r.written, output, out_record, chunk, paths.out);
+            INFO(problem);
+            REQUIRE(problem.empty());
+            // Every record before the one that could not be read is written, even in its item.
+            if (paths.out == io::MemoryAccess::sequential)
+              REQUIRE(r.written == Bytes(output.begin(), output.begin() + chunk * out_record));
+          }
         }
       }
     }
@@ -114,21 +121,25 @@ TEST_CASE("a read error after a bad chunk reports the bad chunk, once") {
   const Bytes plain = test::random_bytes(20 * kCs);
   Bytes sealed = test::seal(plain, kCs, 1);
   sealed[2 * kRecord + 1] ^= 1;
-  for (const test::Paths paths : test::kAllPaths) {
-    for (const unsigned threads : {1u, 2u, 8u}) {
-      INFO(threads << " threads, " << paths);
-      test::FaultyReader in(sealed, 9 * kRecord, EIO, paths.in);
-      test::FaultyWriter out(SIZE_MAX, 0, paths.out);
-      const RunResult r = run(core::Direction::open, in, out, threads);
-      REQUIRE(r.error.has_value());
-      CHECK(r.error->kind() == core::ErrorKind::payload);
-      CHECK(std::string(r.error->what()) ==
-            "payload authentication failed (chunk 2 at offset " + std::to_string(2 * kRecord) + ")");
-      const std::string problem = test::failed_output_problem(r.written, plain, kCs, 2, paths.out);
-      INFO(problem);
-      REQUIRE(problem.empty());
-      if (paths.out == io::MemoryAccess::sequential)
-        REQUIRE(r.written == Bytes(plain.begin(), plain.begin() + 2 * kCs));
+  // One record per item; items of 10 and of all 20 records, where the bad chunk and the unreadable one (9)
+  // share an item: the bad chunk still comes first.
+  for (const std::size_t item_bytes : {std::size_t{0}, 10 * kRecord, core::kPipelineItemBytes}) {
+    for (const test::Paths paths : test::kAllPaths) {
+      for (const unsigned threads : {1u, 2u, 8u}) {
+        INFO(threads << " threads, " << paths << ", items of " << item_bytes);
+        test::FaultyReader in(sealed, 9 * kRecord, EIO, paths.in);
+        test::FaultyWriter out(SIZE_MAX, 0, paths.out);
+        const RunResult r = run(core::Direction::open, in, out, threads, item_bytes);
+        REQUIRE(r.error.has_value());
+        CHECK(r.error->kind() == core::ErrorKind::payload);
+        CHECK(std::string(r.error->what()) ==
+              "payload authentication failed (chunk 2 at offset " + std::to_string(2 * kRecord) + ")");
+        const std::string problem = test::failed_output_problem(r.written, plain, kCs, 2, paths.out);
+        INFO(problem);
+        REQUIRE(problem.empty());
+        if (paths.out == io::MemoryAccess::sequential)
+          REQUIRE(r.written == Bytes(plain.begin(), plain.begin() + 2 * kCs));
+      }
     }
   }
 }
@@ -141,7 +152,7 @@ TEST_CASE("a throwing progress callback stops the run") {
       INFO(threads << " threads, " << paths);
       io::MemoryReader in(plain, paths.in);
       io::MemoryWriter out(paths.out);
-      core::PipelineConfig cfg = test::config(threads);
+      core::PipelineConfig cfg = test::config(threads, 0);  // progress after each record
       cfg.progress = [](std::uint64_t bytes) {
         if (bytes >= 2 * kCs) throw core::Error(core::ErrorKind::io, "interrupted by the user");
       };
@@ -264,7 +275,7 @@ TEST_CASE("the reader never gets more than the pool size ahead of the writer") {
         GaugedReader in(sealing ? plain : sealed, gauge, paths.in);
         GaugedWriter out(gauge, direction, bound, paths.out);
         test::within_deadline([&] {
-          core::run_pipeline(test::codec(direction, kCs), in, out, test::config(threads));
+          core::run_pipeline(test::codec(direction, kCs), in, out, test::config(threads, 0));  // in records
           return 0;
         });
         REQUIRE(gauge.read == (sealing ? plain : sealed).size());
@@ -280,7 +291,7 @@ TEST_CASE("I/O failures keep their errno; other failures carry none") {
   const Bytes plain = test::random_bytes(10 * kCs);
   const auto thrown_errno = [&](io::Reader& in, io::Writer& out, core::Direction d) {
     try {
-      core::run_pipeline(test::codec(d, kCs), in, out, test::config(2));
+      core::run_pipeline(test::codec(d, kCs), in, out, test::config(2, 0));  // a write per record
     } catch (const core::StreamError& e) {
       CHECK(e.kind() == core::ErrorKind::io);
       return e.error_number();

@@ -29,13 +29,14 @@ constexpr std::size_t kRecord = kCs + 16;
 // Runs `codec` from the file `from` into the atomic output `to`, committing only on success; returns the
 // error, if any.
 std::optional<core::Error> run_files(const core::RecordCodec& codec, const std::string& from,
-                                     const std::string& to, unsigned threads) {
+                                     const std::string& to, unsigned threads,
+                                     std::size_t item_bytes = core::kPipelineItemBytes) {
   return test::within_deadline([&] {
     const auto in = io::open_input(from);
     io::AtomicFileWriter out(to, false);
     REQUIRE(in->positional() != nullptr);  // this suite is about the positional path
     try {
-      core::run_pipeline(codec, *in, out, test::config(threads));
+      core::run_pipeline(codec, *in, out, test::config(threads, item_bytes));
     } catch (const core::Error& e) {
       return std::optional<core::Error>(e);
     }
@@ -45,8 +46,9 @@ std::optional<core::Error> run_files(const core::RecordCodec& codec, const std::
 }
 
 // The payload codec, plus one action on the side when record `at` is processed (at most once): the input
-// file changing under the pipeline's feet. Records from `at` + the pool size on have not been read yet then,
-// since no job runs more than the pool ahead of the oldest unwritten one.
+// file changing under the pipeline's feet. Records from `at` + the pool size (in records: buffers times
+// records per item) on have not been read yet then, since no job runs more than the pool ahead of the oldest
+// unwritten one.
 class MutatingCodec final : public core::RecordCodec {
  public:
   MutatingCodec(core::Direction d, std::uint64_t at, std::function<void()> action)
@@ -98,27 +100,30 @@ TEST_CASE("an input that shrinks or grows while being read is a clean io error, 
   const std::string name = dir / "input";
   const auto shrink = [&] { REQUIRE(::truncate(name.c_str(), static_cast<off_t>(20 * kCs + 7)) == 0); };
   const auto grow = [&] { std::ofstream(name, std::ios::binary | std::ios::app) << "x"; };
-  for (const unsigned threads : {1u, 2u, 4u}) {
-    for (const auto direction : {core::Direction::seal, core::Direction::open}) {
-      for (const bool growing : {false, true}) {
-        const bool sealing = direction == core::Direction::seal;
-        INFO(threads << " threads, " << (sealing ? "sealing" : "opening") << ", "
-                     << (growing ? "growing" : "shrinking"));
-        const Bytes& original = sealing ? plain : sealed;
-        write_file(name, original);
-        const MutatingCodec codec(direction, 2, growing ? std::function<void()>(grow) : shrink);
-        const std::optional<core::Error> error = run_files(codec, name, dir / "out", threads);
-        REQUIRE(error.has_value());
-        CHECK(error->kind() == core::ErrorKind::io);
-        REQUIRE(std::string(error->what()) == "input changed size while being read (" + name + "): it was " +
-                                                  std::to_string(original.size()) +
-                                                  " bytes when reading started, and " +
-                                                  (growing ? "grew" : "shrank"));
-        REQUIRE_FALSE(fs::exists(dir / "out"));
-        REQUIRE(dir.entries() == std::vector<std::string>{"input"});  // the temporary is gone too
+  // One record per item, and items of 2 records: either way the pool (at most 11 buffers here) ends before
+  // the 40 records do, so the change happens before the end is read.
+  for (const std::size_t item_bytes : {std::size_t{0}, 2 * kRecord})
+    for (const unsigned threads : {1u, 2u, 4u}) {
+      for (const auto direction : {core::Direction::seal, core::Direction::open}) {
+        for (const bool growing : {false, true}) {
+          const bool sealing = direction == core::Direction::seal;
+          INFO(threads << " threads, " << (sealing ? "sealing" : "opening") << ", "
+                       << (growing ? "growing" : "shrinking") << ", items of " << item_bytes);
+          const Bytes& original = sealing ? plain : sealed;
+          write_file(name, original);
+          const MutatingCodec codec(direction, 2, growing ? std::function<void()>(grow) : shrink);
+          const std::optional<core::Error> error = run_files(codec, name, dir / "out", threads, item_bytes);
+          REQUIRE(error.has_value());
+          CHECK(error->kind() == core::ErrorKind::io);
+          REQUIRE(std::string(error->what()) == "input changed size while being read (" + name +
+                                                    "): it was " + std::to_string(original.size()) +
+                                                    " bytes when reading started, and " +
+                                                    (growing ? "grew" : "shrank"));
+          REQUIRE_FALSE(fs::exists(dir / "out"));
+          REQUIRE(dir.entries() == std::vector<std::string>{"input"});  // the temporary is gone too
+        }
       }
     }
-  }
 }
 
 TEST_CASE("file to file: the first bad chunk in order is reported, whatever was written after it") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "core/pipeline_sizing.h"
 #include "tests/test_pipeline_support.h"
 
 using namespace pcrypt;
@@ -53,6 +54,38 @@ TEST_CASE("round trip at every boundary size, chunk size and thread count") {
   }
 }
 
+TEST_CASE("items of several records give the bytes of one record per item, and open back") {
+  // The pipeline's unit of work is a group of records (PipelineConfig::item_bytes); the codec must still see
+  // every record under its own index with the last flag on the final one only: a final item that is one
+  // record, or whose final record is full, or an item that is all of an input, changes nothing.
+  for (const std::size_t cs : {std::size_t{16}, std::size_t{17}, std::size_t{4096}}) {
+    for (const std::size_t group : {std::size_t{2}, std::size_t{3}, std::size_t{16}}) {
+      const std::size_t item_bytes = group * (cs + core::kChunkTagBytes);
+      REQUIRE(core::pipeline_records_per_item(cs + core::kChunkTagBytes, item_bytes) == group);
+      for (const std::size_t n : {std::size_t{0}, std::size_t{1}, cs, cs + 1, group * cs, group * cs + 1,
+                                  2 * group * cs, 2 * group * cs - 1, 5 * group * cs + cs / 2}) {
+        const Bytes plain = test::random_bytes(n);
+        const Bytes reference = test::seal(plain, cs, 1, {}, 0);  // one record per item
+        INFO("chunk size " << cs << ", " << group << " records per item, " << n << " bytes");
+        check_layout(plain, reference, cs);
+        for (const test::Paths paths : test::kAllPaths) {
+          for (const unsigned threads : {1u, 3u}) {
+            INFO(threads << " threads, " << paths);
+            const Bytes sealed =
+                test::within_deadline([&] { return test::seal(plain, cs, threads, paths, item_bytes); });
+            REQUIRE(sealed == reference);
+            const test::OpenResult opened =
+                test::within_deadline([&] { return test::open(sealed, cs, threads, paths, item_bytes); });
+            INFO(test::message_of(opened.error));
+            REQUIRE_FALSE(opened.error);
+            REQUIRE(opened.written == plain);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("many small chunks keep their order across workers") {
   const Bytes plain = test::random_bytes(3000 * 64 + 5);
   const Bytes reference = test::seal(plain, 64, 1);
@@ -78,7 +111,7 @@ TEST_CASE("stats and progress report what was written, in order, on every path")
     io::MemoryReader in(plain, paths.in);
     io::MemoryWriter out(paths.out);
     std::vector<std::uint64_t> progress;
-    core::PipelineConfig cfg = test::config(3);
+    core::PipelineConfig cfg = test::config(3, 0);  // one record per item
     cfg.progress = [&](std::uint64_t bytes) { progress.push_back(bytes); };
     const core::PipelineStats stats =
         core::run_pipeline(test::codec(core::Direction::seal, cs), in, out, cfg);
@@ -95,7 +128,37 @@ TEST_CASE("stats and progress report what was written, in order, on every path")
     io::MemoryReader sealed_in(out.data(), paths.in);
     io::MemoryWriter plain_out(paths.out);
     const core::PipelineStats back =
-        core::run_pipeline(test::codec(core::Direction::open, cs), sealed_in, plain_out, test::config(2));
+        core::run_pipeline(test::codec(core::Direction::open, cs), sealed_in, plain_out, test::config(2, 0));
+    REQUIRE(back.chunks == 6);
+    REQUIRE(back.plaintext_bytes == plain.size());
+    REQUIRE(back.ciphertext_bytes == out.data().size());
+    REQUIRE(plain_out.data() == plain);
+  }
+}
+
+TEST_CASE("with items of several records, stats count records and progress follows the items written") {
+  const std::size_t cs = 4096;
+  const Bytes plain = test::random_bytes(5 * cs + 7);  // 6 records: items {0, 1}, {2, 3}, {4, 5}
+  for (const test::Paths paths : test::kAllPaths) {
+    INFO(paths);
+    io::MemoryReader in(plain, paths.in);
+    io::MemoryWriter out(paths.out);
+    std::vector<std::uint64_t> progress;
+    core::PipelineConfig cfg = test::config(3, 2 * (cs + core::kChunkTagBytes));
+    cfg.progress = [&](std::uint64_t bytes) { progress.push_back(bytes); };
+    const core::PipelineStats stats =
+        core::run_pipeline(test::codec(core::Direction::seal, cs), in, out, cfg);
+    REQUIRE(stats.chunks == 6);  // records, not items
+    REQUIRE(stats.plaintext_bytes == plain.size());
+    REQUIRE(stats.ciphertext_bytes == out.data().size());
+    REQUIRE(progress == std::vector<std::uint64_t>{2 * cs, 4 * cs, 5 * cs + 7});
+    REQUIRE(in.position() == plain.size());
+    REQUIRE(out.position() == out.data().size());
+
+    io::MemoryReader sealed_in(out.data(), paths.in);
+    io::MemoryWriter plain_out(paths.out);
+    const core::PipelineStats back = core::run_pipeline(test::codec(core::Direction::open, cs), sealed_in,
+                                                        plain_out, test::config(2, 4 * (cs + 16)));
     REQUIRE(back.chunks == 6);
     REQUIRE(back.plaintext_bytes == plain.size());
     REQUIRE(back.ciphertext_bytes == out.data().size());

@@ -48,9 +48,13 @@ inline core::PayloadCodec codec(core::Direction direction, std::size_t chunk_siz
   return core::PayloadCodec(direction, test_cipher(), core::PayloadLayout{chunk_size, 0});
 }
 
-inline core::PipelineConfig config(unsigned threads) {
+// The product's default unit of work (PipelineConfig::item_bytes, about 1 MiB: with the small chunks of
+// most tests, a whole test input is one or a few items of many records), or item_bytes to choose it (0: one
+// record per item, the pipeline's mechanics record by record).
+inline core::PipelineConfig config(unsigned threads, std::size_t item_bytes = core::kPipelineItemBytes) {
   core::PipelineConfig c;
   c.threads = threads;
+  c.item_bytes = item_bytes;
   return c;
 }
 
@@ -74,10 +78,11 @@ inline std::ostream& operator<<(std::ostream& os, const Paths& p) {
   return os << access_name(p.in) << " input, " << access_name(p.out) << " output";
 }
 
-inline Bytes seal(const Bytes& plain, std::size_t chunk_size, unsigned threads, Paths paths = {}) {
+inline Bytes seal(const Bytes& plain, std::size_t chunk_size, unsigned threads, Paths paths = {},
+                  std::size_t item_bytes = core::kPipelineItemBytes) {
   io::MemoryReader in(plain, paths.in);
   io::MemoryWriter out(paths.out);
-  core::run_pipeline(codec(core::Direction::seal, chunk_size), in, out, config(threads));
+  core::run_pipeline(codec(core::Direction::seal, chunk_size), in, out, config(threads, item_bytes));
   return out.data();
 }
 
@@ -87,12 +92,13 @@ struct OpenResult {
   std::optional<core::Error> error;
 };
 
-inline OpenResult open(const Bytes& sealed, std::size_t chunk_size, unsigned threads, Paths paths = {}) {
+inline OpenResult open(const Bytes& sealed, std::size_t chunk_size, unsigned threads, Paths paths = {},
+                       std::size_t item_bytes = core::kPipelineItemBytes) {
   io::MemoryReader in(sealed, paths.in);
   io::MemoryWriter out(paths.out);
   OpenResult r;
   try {
-    core::run_pipeline(codec(core::Direction::open, chunk_size), in, out, config(threads));
+    core::run_pipeline(codec(core::Direction::open, chunk_size), in, out, config(threads, item_bytes));
   } catch (const core::Error& e) {
     r.error = e;
   }
