@@ -93,34 +93,18 @@ struct Kernel {
 
   static __m128i counters(__m128i first) { return first; }
 
-  // All of the input is loaded before the rounds: opening hashes the same blocks it decrypts (hashed == in),
-  // so each ciphertext block is loaded once, for the multiply and for the last round.
+  // Opening hashes the blocks it decrypts (hashed == in): they are loaded once, before the rounds, for the
+  // multiply and for the last round. Sealing hashes the previous batch's output: its blocks are loaded as the
+  // rounds need them and the input only at the last round, so nothing is kept across the rounds (with 128-bit
+  // registers, preloading there spills 8 blocks to the stack and back every batch). In the driver's open
+  // loop hashed and in are the same expression, so the compiler keeps only the first branch there.
   template <bool Hash>
   [[gnu::always_inline]] static void crypt_batch(const GcmKey& k, __m128i& ctr, __m128i& s, std::uint8_t* out,
                                                  const std::uint8_t* in, const std::uint8_t* hashed) {
-    __m128i c[kWidth];
-#pragma GCC unroll 8
-    for (std::size_t j = 0; j < kWidth; ++j) c[j] = load(in + 16 * j);
-    __m128i b[kWidth];
-#pragma GCC unroll 8
-    for (std::size_t j = 0; j < kWidth; ++j)
-      b[j] = _mm_xor_si128(bswap(add32(ctr, static_cast<int>(j))), k.rk[0]);
-    ctr = add32(ctr, kWidth);
-    Wide acc{};
-    if constexpr (Hash) acc = mul(_mm_xor_si128(s, bswap(load(hashed))), k.h[kWidth - 1], k.hk[kWidth - 1]);
-#pragma GCC unroll 13
-    for (int r = 1; r < kRounds; ++r) {
-#pragma GCC unroll 8
-      for (std::size_t j = 0; j < kWidth; ++j) b[j] = _mm_aesenc_si128(b[j], k.rk[r]);
-      if constexpr (Hash) {
-        if (r < static_cast<int>(kWidth))
-          mul_acc(acc, bswap(load(hashed + 16 * r)), k.h[kWidth - 1 - r], k.hk[kWidth - 1 - r]);
-        if (r == static_cast<int>(kWidth)) s = reduce(acc);
-      }
-    }
-#pragma GCC unroll 8
-    for (std::size_t j = 0; j < kWidth; ++j)
-      store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[kRounds], c[j])));
+    if (Hash && hashed == in)
+      crypt_batch_from<true, true>(k, ctr, s, out, in, in);
+    else
+      crypt_batch_from<Hash, false>(k, ctr, s, out, in, hashed);
   }
 
   static __m128i ghash_batch(const GcmKey& k, __m128i s, const std::uint8_t* p) {
@@ -139,6 +123,54 @@ struct Kernel {
         store(out + off, _mm_xor_si128(ks, load(in + off)));
       else
         store_partial(out + off, _mm_xor_si128(ks, load_partial(in + off, n)), n);
+    }
+  }
+
+ private:
+  // HashIn: the hashed blocks are the input blocks, loaded into c[] up front.
+  template <bool Hash, bool HashIn>
+  [[gnu::always_inline]] static void crypt_batch_from(const GcmKey& k, __m128i& ctr, __m128i& s,
+                                                      std::uint8_t* out, const std::uint8_t* in,
+                                                      const std::uint8_t* hashed) {
+    __m128i c[kWidth];
+    if constexpr (HashIn) {
+#pragma GCC unroll 8
+      for (std::size_t j = 0; j < kWidth; ++j) c[j] = load(in + 16 * j);
+    }
+    const auto hashed_block = [&](std::size_t j) {
+      if constexpr (HashIn)
+        return c[j];
+      else
+        return load(hashed + 16 * j);
+    };
+    __m128i b[kWidth];
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j)
+      b[j] = _mm_xor_si128(bswap(add32(ctr, static_cast<int>(j))), k.rk[0]);
+    ctr = add32(ctr, kWidth);
+    Wide acc{};
+    if constexpr (Hash)
+      acc = mul(_mm_xor_si128(s, bswap(hashed_block(0))), k.h[kWidth - 1], k.hk[kWidth - 1]);
+#pragma GCC unroll 13
+    for (int r = 1; r < kRounds; ++r) {
+#pragma GCC unroll 8
+      for (std::size_t j = 0; j < kWidth; ++j) b[j] = _mm_aesenc_si128(b[j], k.rk[r]);
+      if constexpr (Hash) {
+        if (r < static_cast<int>(kWidth)) {
+          const auto j = static_cast<std::size_t>(r);
+          mul_acc(acc, bswap(hashed_block(j)), k.h[kWidth - 1 - j], k.hk[kWidth - 1 - j]);
+        }
+        if (r == static_cast<int>(kWidth)) s = reduce(acc);
+      }
+    }
+#pragma GCC unroll 8
+    for (std::size_t j = 0; j < kWidth; ++j) {
+      __m128i x;
+      if constexpr (HashIn)
+        x = c[j];
+      else
+        x = load(in + 16 * j);
+      store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[kRounds], x)));
     }
   }
 };
