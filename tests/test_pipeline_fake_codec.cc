@@ -223,9 +223,11 @@ TEST_CASE("the first failure in record order wins, and nothing from it on is wri
           const std::size_t frame = kFrameHeader + kRecordBytes;
           REQUIRE(written.size() >= 17 * frame);
           REQUIRE(Bytes(written.begin(), written.begin() + 17 * frame) == expected_frames(input, 17));
-          REQUIRE(test::failed_output_problem(written, all, frame, 17, paths.out) == "");
-          for (const std::size_t failed : {19u, 20u})
-            REQUIRE(test::failed_output_problem(written, all, frame, failed, paths.out) == "");
+          for (const std::size_t failed : {17u, 19u, 20u}) {
+            const std::string problem = test::failed_output_problem(written, all, frame, failed, paths.out);
+            INFO("record " << failed << ": " << problem);
+            REQUIRE(problem.empty());
+          }
         }
       }
     }
@@ -253,11 +255,14 @@ TEST_CASE("a codec that throws fails the run at its record") {
         REQUIRE(Bytes(written.begin(),
                       written.begin() + std::min(written.size(), 5 * (kFrameHeader + kRecordBytes))) ==
                 expected_frames(input, 5));
-        if (paths.out == io::MemoryAccess::sequential)
+        if (paths.out == io::MemoryAccess::sequential) {
           REQUIRE(written == expected_frames(input, 5));
-        else
-          REQUIRE(test::failed_output_problem(written, expected_frames(input, 20),
-                                              kFrameHeader + kRecordBytes, 5, paths.out) == "");
+        } else {
+          const std::string problem = test::failed_output_problem(written, expected_frames(input, 20),
+                                                                  kFrameHeader + kRecordBytes, 5, paths.out);
+          INFO(problem);
+          REQUIRE(problem.empty());
+        }
       }
     }
   }
