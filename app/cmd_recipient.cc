@@ -11,13 +11,9 @@
 namespace pcrypt::app {
 
 int run_keygen_identity(const KeygenArgs& args) {
-  const core::Identity identity =
-      args.pq ? core::generate_hybrid_identity() : core::generate_x25519_identity();
-  const std::string recipient = args.pq ? core::format_hybrid_recipient(identity.hybrid->public_key())
-                                        : core::format_x25519_recipient(identity.public_key);
-  const std::string secret =
-      args.pq ? core::format_hybrid_identity(identity.secret) : core::format_x25519_identity(identity.secret);
-  const std::string text = "# public key: " + recipient + "\n" + secret + "\n";
+  const core::door::NewIdentity identity = core::door::generate_identity(args.pq);
+  const std::string& text = identity.text;
+  const std::string& recipient = identity.recipient;
 
   const std::string path = is_standard_stream(args.output) ? std::string() : args.output;
   if (!path.empty()) check_output_path(Input{}, path, args.force);

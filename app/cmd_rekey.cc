@@ -17,18 +17,11 @@
 #include "app/report.h"
 #include "app/run_files.h"
 #include "app/size_arg.h"
-#include "core/age/armor.h"
-#include "core/age/file.h"
-#include "core/age/rekey.h"
+#include "core/door/encrypted_file.h"
+#include "core/door/limits.h"
 #include "core/error.h"
 #include "core/keys/recipient.h"
-#include "core/pcrypt/format.h"
-#include "core/pcrypt/keys.h"
-#include "core/pcrypt/rekey.h"
-#include "core/pcrypt/slot_words.h"
 #include "io/atomic_file.h"
-#include "io/copy_range.h"
-#include "io/fd_stream.h"
 #include "io/file_info.h"
 
 namespace pcrypt::app {
@@ -73,7 +66,7 @@ std::vector<std::size_t> slot_numbers(const std::vector<std::string>& texts) {
   std::vector<std::size_t> numbers;
   numbers.reserve(texts.size());
   for (const std::string& t : texts)
-    numbers.push_back(static_cast<std::size_t>(parse_count(t, "--remove-slot", 1, core::kMaxSlots)));
+    numbers.push_back(static_cast<std::size_t>(parse_count(t, "--remove-slot", 1, core::door::kMaxSlots)));
   return numbers;
 }
 
@@ -105,121 +98,14 @@ io::Permissions rewrite_permissions(bool in_place) {
   return in_place ? io::Permissions::same_as_target : io::Permissions::owner_only;
 }
 
-// --new-file-key: decrypt and re-encrypt in one pass; slots for the opening credentials, then the added ones.
-int reencrypt(const RekeyArgs& args, Verbosity verbosity, Input& input, const core::ParsedHeader& parsed,
-              const SecretBytes& file_key, const std::vector<core::Credential>& opening,
-              core::RekeyChanges& changes) {
-  const core::DecryptOptions open_options = decrypt_options(opening_args(args));
-  core::NewFileKeySlots plan = core::new_file_key_slots(parsed, opening, std::move(changes.add),
-                                                        open_options.kdf_ceiling, changes.kek_cache);
-  // Who keeps access and who loses it, said before the work starts: the point of a new file key.
-  std::string kept, dropped;
-  for (const std::size_t i : plan.kept)
-    kept += (kept.empty() ? "" : ", ") + core::describe_slot(parsed.header, i);
-  for (const std::size_t i : plan.dropped)
-    dropped += (dropped.empty() ? "" : ", ") + core::describe_slot(parsed.header, i);
-  spdlog::warn("new file key: kept {} (re-made for the credentials given); dropped {}",
-               kept.empty() ? std::string("no old slot") : kept,
-               dropped.empty() ? std::string("none") : dropped);
-  const std::vector<core::Credential>& slots = plan.credentials;
-  core::EncryptOptions options = encrypt_options(opening_args(args));
-  options.kdf = changes.kdf;
-  options.kek_cache = changes.kek_cache;
-  const bool in_place = args.output.empty();
-  const std::string out_path = in_place ? args.file : args.output;
-  io::AtomicFileWriter out(out_path, in_place || args.force, io::TempFile::unnamed_if_supported,
-                           rewrite_permissions(in_place));
-  ProgressLine progress("re-encrypting", input.size, progress_wanted(verbosity == Verbosity::quiet, false));
-  options.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
-  try {
-    core::reencrypt_stream(parsed, file_key, *input.reader, out, slots, options);
-  } catch (const core::Error& e) {
-    throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
-  }
-  out.commit();
-  progress.finish();
-  spdlog::info("re-encrypted {} under a new file key with {} slot(s)", out_path, slots.size());
-  return 0;
-}
-
-// An age file's --new-file-key: the stanzas of the result are the opening credentials' (an identity as its
-// recipient, a passphrase as itself) and the added ones; the payload is opened and sealed again in one pass.
-// A binary file stays binary, an armored one armored.
-int reencrypt_age(const RekeyArgs& args, const Input& input, core::age::AgeInput& age,
-                  const SecretBytes& file_key, const std::vector<core::Credential>& opening,
-                  core::RekeyChanges& changes, io::AtomicFileWriter& out) {
-  std::vector<core::Credential> credentials;
-  for (const core::Credential& c : opening)
-    if (c.kind != core::Credential::Kind::key_file)
-      core::keep_access(c, credentials);  // none opens age files
-  for (core::Credential& c : changes.add) credentials.push_back(std::move(c));
-  spdlog::warn(
-      "new file key: the result has {} stanza(s), for the credentials given; every other recipient "
-      "of {} loses access",
-      credentials.size(), input.name);
-  core::age::EncryptOptions options = age_encrypt_options(opening_args(args));
-  std::optional<core::age::ArmorWriter> armored;
-  if (age.armored()) armored.emplace(out);
-  io::Writer& target = armored ? static_cast<io::Writer&>(*armored) : out;
-  try {
-    core::age::reencrypt_stream(age, file_key, target, credentials, options);
-  } catch (const core::Error& e) {
-    throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
-  }
-  target.commit();
-  return 0;
-}
-
-// An age file: a new header (core/age/rekey.h), then the payload nonce and payload unchanged. A binary file's
-// are copied as bytes (core's copy_range, reflinks where the file system has them); an armored file is
-// armored again around the new header and the decoded rest, so it stays armored.
-int rekey_age_file(const RekeyArgs& args, const Input& input, DecryptionInput& opened,
-                   core::RekeyChanges& changes, const std::string& out_path, bool in_place) {
-  core::age::AgeInput& age = opened.age();
-  const core::age::DecryptOptions open_options = age_decrypt_options(opening_args(args));
-  const SecretBytes file_key = [&] {
-    try {
-      return core::age::unlock(age, opened.credentials(), open_options.max_scrypt_log2);
-    } catch (const core::Error& e) {
-      throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
-    }
-  }();
-  changes.add = added_credentials(args);
-  changes.opening = &opened.credentials();
-  io::AtomicFileWriter out(out_path, in_place || args.force, io::TempFile::unnamed_if_supported,
-                           rewrite_permissions(in_place));
-  if (args.new_file_key) return reencrypt_age(args, input, age, file_key, opened.credentials(), changes, out);
-  const std::string header = core::age::rekey_header(
-      age.header(), file_key, changes, core::age::kDefaultScryptLog2, open_options.max_scrypt_log2);
-  const auto* header_bytes = reinterpret_cast<const std::uint8_t*>(header.data());
-  std::uint64_t rest_bytes = 0;
-  if (age.armored()) {
-    core::age::ArmorWriter armored(out);
-    armored.write(header_bytes, header.size());
-    std::vector<std::uint8_t> buf(1 << 16);
-    while (const std::size_t n = age.rest().read(buf.data(), buf.size())) {
-      armored.write(buf.data(), n);
-      rest_bytes += n;
-    }
-    armored.commit();  // the END line, then `out` committed
-  } else {
-    out.write(header_bytes, header.size());
-    const auto* reader = dynamic_cast<const io::FdReader*>(input.reader.get());
-    if (reader == nullptr) throw std::logic_error("rekey: the input is not a file descriptor");
-    rest_bytes = io::copy_range(reader->fd(), age.header().total_bytes, out.fd(), input.name, out_path);
-    out.commit();
-  }
-  spdlog::info("rekeyed age file {}: {} stanza(s) -> header of {} bytes, {} bytes after it copied unchanged",
-               out_path, age.header().stanzas.size(), header.size(), rest_bytes);
-  return 0;
-}
-
 int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   const CryptArgs opening = opening_args(args);
   require_credential(opening, PassphrasePurpose::decrypt);
-  const core::DecryptOptions open_options = decrypt_options(opening);
-  core::RekeyChanges changes;
-  changes.kdf = encrypt_options(opening).kdf;
+  DecryptChoices open_choices = decrypt_choices(opening);
+  core::door::RekeyRequest request;
+  core::RekeyChanges& changes = request.changes;
+  request.new_file_key = args.new_file_key;
+  core::door::NewFileSettings settings = encrypt_choices(opening).settings.file;
   changes.remove_slots = slot_numbers(args.remove_slots);
   const bool removes =
       !args.remove_slots.empty() || !args.remove_keys.empty() || !args.remove_recipients.empty();
@@ -253,39 +139,41 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   else
     check_output_path(input, out_path, args.force);
 
-  core::PassphraseKekCache cache;
-  changes.kek_cache = &cache;
-  // The payload is read from `input` itself, which the header's reading left at the payload: nothing needs
-  // the header's bytes replayed.
+  core::door::RunCache cache;
+  open_choices.limits.kek_cache = cache.get();
+  settings.kek_cache = cache.get();
+  changes.kdf = settings.argon2id;
+  // The header is read once; the payload is read from `input` itself, where the header's reading left it.
   DecryptionInput opened(opening, *input.reader, input.name);
-  if (opened.is_age()) return rekey_age_file(args, input, opened, changes, out_path, in_place);
-  const core::ParsedHeader& parsed = opened.parsed();
-  const std::vector<core::Credential>& credentials = opened.credentials();
-  const SecretBytes file_key = [&] {
-    try {
-      return core::unlock_file_key(parsed, credentials, open_options.kdf_ceiling, &cache);
-    } catch (const core::Error& e) {
-      throw core::Error(e.kind(), with_file_context(e.what(), input.name), e.hint());
-    }
-  }();
+  opened.unlock(open_choices.limits);
   changes.add = added_credentials(args);
-  changes.opening = &credentials;
-  if (args.new_file_key) return reencrypt(args, verbosity, input, parsed, file_key, credentials, changes);
   // In place the target is the input itself, a regular file: replacing it is the point. Opened before the
   // new slots' Argon2id runs, so an interruption at any later moment finds (and removes) the temporary.
   io::AtomicFileWriter out(out_path, in_place || args.force, io::TempFile::unnamed_if_supported,
                            rewrite_permissions(in_place));
-  const std::vector<std::uint8_t> header = core::rekey_header(parsed, file_key, changes);
-  out.write(header.data(), header.size());
-  const auto* reader = dynamic_cast<const io::FdReader*>(input.reader.get());
-  if (reader == nullptr) throw std::logic_error("rekey: the input is not a file descriptor");
-  const std::uint64_t payload =
-      io::copy_range(reader->fd(), parsed.total_bytes(), out.fd(), input.name, out_path);
-  out.commit();
-  spdlog::info(
-      "rekeyed {}: {} slot(s) -> {} slot(s), header {} -> {} bytes, {} payload bytes copied unchanged",
-      out_path, parsed.header.slots.size(), header[core::kFixedHeaderBytes - 1], parsed.total_bytes(),
-      header.size(), payload);
+  const core::door::FileDescription& before = opened.file().description();
+  ProgressLine progress("re-encrypting", input.size,
+                        progress_wanted(verbosity == Verbosity::quiet || !args.new_file_key, false));
+  open_choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
+  const core::door::RekeyResult result = naming_input(
+      input.name, [&] { return opened.file().rekey(std::move(request), out, settings, open_choices.run); });
+  progress.finish();
+  const auto listed = [](const std::vector<std::string>& words, const char* none) {
+    std::string text;
+    for (const std::string& w : words) text += (text.empty() ? "" : ", ") + w;
+    return text.empty() ? std::string(none) : text;
+  };
+  if (args.new_file_key) {
+    // Who keeps access and who loses it: the point of a new file key.
+    spdlog::warn("new file key: kept {} (re-made for the credentials given); dropped {}",
+                 listed(result.kept, "no old slot"), listed(result.dropped, "none"));
+    spdlog::info("re-encrypted {} under a new file key with {} {}(s)", out_path, result.slots_after,
+                 before.slot_noun);
+  } else {
+    spdlog::info("rekeyed {}: {} {}(s) -> {} {}(s), header {} -> {} bytes, {} bytes after it copied unchanged",
+                 out_path, result.slots_before, before.slot_noun, result.slots_after, before.slot_noun,
+                 result.header_bytes_before, result.header_bytes_after, result.copied_bytes);
+  }
   spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
   return 0;
 }

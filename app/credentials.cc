@@ -11,59 +11,24 @@
 
 #include "app/endpoints.h"
 #include "app/environment.h"
-#include "app/header_peek.h"
 #include "app/public_key_credentials.h"
 #include "app/report.h"
-#include "app/secret_file.h"
-#include "core/age/detect.h"
+#include "core/door/credential_files.h"
 #include "core/error.h"
-#include "core/keys/key_file.h"
-#include "core/pcrypt/file_description.h"
-#include "core/pcrypt/format.h"
 #include "io/file_info.h"
 
 namespace pcrypt::app {
 namespace {
 
-// Key files are tiny (FORMAT.md §7 caps them at 4 KiB); reading a little more lets the parser report the
-// oversize instead of us silently truncating.
-constexpr std::size_t kKeyFileReadLimit = std::size_t{64} * 1024;
-
-// A missing key file: encrypting, a new one can be made; decrypting, a new key opens nothing.
-std::string missing_key_file_hint(const std::string& path, PassphrasePurpose purpose) {
-  if (purpose == PassphrasePurpose::encrypt) return "create one with 'pcrypt keygen -o " + path + "'";
-  return "check the path: only the key file the data was encrypted with opens it ('pcrypt info FILE' lists "
-         "what does)";
-}
-
-core::Credential read_key_file(const std::string& path, PassphrasePurpose purpose) {
-  SecretBytes text(kKeyFileReadLimit);
-  const std::size_t len =
-      read_secret_file(path, "key file", text.data(), text.size(), missing_key_file_hint(path, purpose));
-  // `-k secret.pcrypt` (the file to decrypt given as the key) is a common slip; say so plainly.
-  if (len >= core::kMagic.size() && std::memcmp(text.data(), core::kMagic.data(), core::kMagic.size()) == 0)
-    throw core::Error(core::ErrorKind::usage, path + " is an encrypted pcrypt file, not a key file",
-                      "give it as the FILE to decrypt, and its key file with -k KEYFILE");
-  // An identity, a public key or an age file given to -k: name it and the option that takes it.
-  if (const auto other = core::recognise_other_file(text.span().first(len));
-      other && other->kind != core::OtherFile::Kind::pcrypt_key_file)
-    throw core::Error(core::ErrorKind::usage, path + " is " + other->what + ", not a pcrypt key file",
-                      other->hint);
-  return core::parse_key_file(core::key_file_text(text).substr(0, len), path);
+core::door::KeyFileUse key_file_use(PassphrasePurpose purpose) {
+  return purpose == PassphrasePurpose::encrypt ? core::door::KeyFileUse::encrypt
+                                               : core::door::KeyFileUse::decrypt;
 }
 
 }  // namespace
 
 std::vector<core::Credential> read_key_or_identity_file(const std::string& path) {
-  SecretBytes text(kKeyFileReadLimit);
-  const std::size_t len = read_secret_file(path, "key or identity file", text.data(), text.size());
-  const auto other = core::recognise_other_file(text.span().first(len));
-  if (other && (other->kind == core::OtherFile::Kind::identity ||
-                other->kind == core::OtherFile::Kind::ssh_private_key))
-    return gather_identities({path});
-  std::vector<core::Credential> out;
-  out.push_back(read_key_file(path, PassphrasePurpose::decrypt));
-  return out;
+  return core::door::read_key_or_identity_file(path, terminal_reading());
 }
 
 namespace {
@@ -77,7 +42,7 @@ bool same_secret(const core::Credential& a, const core::Credential& b) {
 // (or be tried twice): identity is the key itself, not the path. Warns once per key, on the first repeat.
 void add_key_file(std::vector<core::Credential>& credentials, std::vector<std::string>& paths,
                   std::vector<bool>& warned, const std::string& path, PassphrasePurpose purpose) {
-  core::Credential key = read_key_file(path, purpose);
+  core::Credential key = core::door::read_key_file(path, key_file_use(purpose));
   for (std::size_t i = 0; i < credentials.size(); ++i) {
     if (!same_secret(credentials[i], key)) continue;
     if (!warned[i] && path == paths[i])
@@ -120,17 +85,6 @@ std::vector<core::Credential> gather_key_files(const CryptArgs& args, Passphrase
   return credentials;
 }
 
-// Header errors name the input, as every error about the input's bytes does.
-template <typename Open>
-auto naming_input(const std::string& name, Open open) {
-  try {
-    return open();
-  } catch (const core::Error& e) {
-    if (e.kind() != core::ErrorKind::header) throw;
-    throw core::Error(e.kind(), with_file_context(e.what(), name), e.hint());
-  }
-}
-
 }  // namespace
 
 void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
@@ -169,16 +123,9 @@ DecryptionKeys::DecryptionKeys(const CryptArgs& args)
   }
 }
 
-const std::vector<core::Credential>& DecryptionKeys::for_header(const core::FileHeader& header,
-                                                                const std::string& file) {
-  return choose(count_slots(header, core::SlotKind::passphrase), header.slots.size(), describe_slots(header),
-                file);
-}
-
-const std::vector<core::Credential>& DecryptionKeys::for_age_header(const core::age::Header& header,
-                                                                    const std::string& file) {
-  return choose(core::age::count_stanzas(header, "scrypt"), header.stanzas.size(),
-                core::age::describe_stanzas(header), file);
+const std::vector<core::Credential>& DecryptionKeys::for_file(const core::door::FileDescription& described,
+                                                              const std::string& file) {
+  return choose(described.passphrase_slots, described.slots, described.slots_in_words, file);
 }
 
 const std::vector<core::Credential>& DecryptionKeys::choose(std::size_t passphrase_slots, std::size_t slots,
@@ -214,31 +161,14 @@ const std::vector<core::Credential>& DecryptionKeys::choose(std::size_t passphra
 
 DecryptionInput::DecryptionInput(const CryptArgs& args, io::Reader& in, const std::string& name,
                                  DecryptionKeys* run_keys)
-    : own_keys_(run_keys == nullptr ? std::make_optional<DecryptionKeys>(args) : std::nullopt),
-      detected_(in, 0) {
+    : own_keys_(run_keys == nullptr ? std::make_optional<DecryptionKeys>(args) : std::nullopt), name_(name) {
   DecryptionKeys& keys = run_keys != nullptr ? *run_keys : *own_keys_;
-  // Read exactly the magic first: a pcrypt input must be left where its header ends (range reads and rekey
-  // go on with `in` itself), so only a file that is not pcrypt's is read further ahead.
-  const auto magic = detected_.peek(core::kMagic.size());
-  const bool pcrypt = std::equal(magic.begin(), magic.end(), core::kMagic.begin(), core::kMagic.end());
-  const auto format = pcrypt ? core::age::FileFormat::pcrypt
-                             : core::age::detect_format(detected_.peek(core::age::kDetectBytes));
-  if (format == core::age::FileFormat::age_binary || format == core::age::FileFormat::age_armored) {
-    age_ = naming_input(name, [&] { return std::make_unique<core::age::AgeInput>(detected_); });
-    credentials_ = &keys.for_age_header(age_->header(), name);
-    return;
-  }
-  naming_input(name, [&] {
-    peeked_.emplace(detected_);
-    return true;
-  });
-  credentials_ = &keys.for_header(peeked_->header(), name);
+  file_ = naming_input(name, [&] { return std::make_unique<core::door::EncryptedFile>(in); });
+  credentials_ = &keys.for_file(file_->description(), name);
 }
 
-void DecryptionInput::require_pcrypt(const std::string& what) const {
-  if (is_age())
-    throw core::Error(core::ErrorKind::usage, what + " is not supported on age files yet",
-                      "decrypt the whole file with 'pcrypt decrypt'");
+std::string DecryptionInput::unlock(const core::door::UnlockLimits& limits) {
+  return naming_input(name_, [&] { return file_->unlock(*credentials_, limits); });
 }
 
 }  // namespace pcrypt::app

@@ -6,13 +6,10 @@
 #include <vector>
 
 #include "app/cli.h"
-#include "app/header_peek.h"
 #include "app/passphrase.h"
-#include "core/age/buffered_input.h"
-#include "core/age/file.h"
+#include "app/report.h"
+#include "core/door/encrypted_file.h"
 #include "core/keys/credential.h"
-#include "core/pcrypt/crypt.h"
-#include "core/pcrypt/format.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {
@@ -42,12 +39,11 @@ class DecryptionKeys {
  public:
   explicit DecryptionKeys(const CryptArgs& args);
 
-  // The credentials for a file with this header (`file` names it in messages), valid until the next call:
-  // the passphrase, when given, is lent as the vector's last element and taken back by the next call.
-  const std::vector<core::Credential>& for_header(const core::FileHeader& header, const std::string& file);
-  // The same choice for an age file, whose scrypt stanzas are its passphrase slots.
-  const std::vector<core::Credential>& for_age_header(const core::age::Header& header,
-                                                      const std::string& file);
+  // The credentials for a file so described (`file` names it in messages), valid until the next call: the
+  // passphrase, when given, is lent as the vector's last element and taken back by the next call. (An age
+  // file's scrypt stanzas are its passphrase slots.)
+  const std::vector<core::Credential>& for_file(const core::door::FileDescription& described,
+                                                const std::string& file);
 
  private:
   // The rules above, given the header's passphrase slots, all its slots, and how to name them.
@@ -61,11 +57,10 @@ class DecryptionKeys {
   std::string role_;                    // said in the prompt (CryptArgs::passphrase_role)
 };
 
-// An encrypted input opened the way decrypt opens it; verify, range reads and rekey open theirs with it too,
-// so the same file and options get the same credentials, prompts and refusals in every command: its keys
-// (DecryptionKeys), then its format, detected from its first bytes (pcrypt, binary age or armored age), then
-// its header, read once (pcrypt's replayed by reader(), since a pipe cannot be read twice;
-// core::Error(header) naming the input if it is malformed), then the credentials its header calls for.
+// An encrypted input opened the way decrypt opens it; verify, range reads, rekey and info open theirs with it
+// too, so the same file and options get the same credentials, prompts and refusals in every command: its
+// keys (DecryptionKeys), then the file through the door (core::door::EncryptedFile: format and header read
+// once; core::Error(header) naming the input if it is malformed), then the credentials its header calls for.
 class DecryptionInput {
  public:
   // `in` is named `name` in messages. `run_keys`: the keys of a run over several files, or nullptr for this
@@ -75,24 +70,30 @@ class DecryptionInput {
   DecryptionInput(const DecryptionInput&) = delete;  // credentials() may point into own_keys_
   DecryptionInput& operator=(const DecryptionInput&) = delete;
 
-  // An age file (binary or armored): then age() is its header and payload, and reader()/parsed() may not be
-  // used.
-  bool is_age() const { return age_ != nullptr; }
-  core::age::AgeInput& age() { return *age_; }
-  // Commands that do not handle age files yet call this first: core::Error(usage) naming `what`.
-  void require_pcrypt(const std::string& what) const;
-  // A pcrypt file: the whole input, header included.
-  PeekedInput& reader() { return *peeked_; }
-  const core::ParsedHeader& parsed() const { return peeked_->parsed(); }
+  core::door::EncryptedFile& file() { return *file_; }
   const std::vector<core::Credential>& credentials() const { return *credentials_; }
+  // file().unlock() with these credentials (header errors named by the input); returns the opening slot in
+  // words ("" when the format does not say).
+  std::string unlock(const core::door::UnlockLimits& limits);
 
  private:
   std::optional<DecryptionKeys> own_keys_;  // first: read before the header
-  core::age::BufferedInput detected_;       // the input, its first bytes peeked at to tell the format
-  std::optional<PeekedInput> peeked_;       // a pcrypt file's header
-  std::unique_ptr<core::age::AgeInput> age_;
+  std::string name_;
+  std::unique_ptr<core::door::EncryptedFile> file_;
   const std::vector<core::Credential>* credentials_ = nullptr;
 };
+
+// Header and payload errors are about the input: the message names it (standard input included). Anything
+// else, I/O errors with their errno included, goes on unchanged.
+template <typename Work>
+auto naming_input(const std::string& name, Work work) {
+  try {
+    return work();
+  } catch (const core::Error& e) {
+    if (e.kind() != core::ErrorKind::header && e.kind() != core::ErrorKind::payload) throw;
+    throw core::Error(e.kind(), with_file_context(e.what(), name), e.hint());
+  }
+}
 
 // The credentials in a file that is either a key file or an identity file (age/pcrypt identities, OpenSSH
 // keys), told apart by its contents: `rekey --remove-key`, `info -k`.

@@ -7,7 +7,7 @@
 #include "core/byte_size.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
-#include "core/pcrypt/format.h"
+#include "core/door/limits.h"
 #include "core/pipeline.h"
 
 namespace pcrypt::app {
@@ -30,13 +30,13 @@ std::uint64_t parse_kdf_memory(const std::string& text, const char* option) {
     throw core::Error(core::ErrorKind::usage,
                       given + " is not a whole number of KiB (" + std::to_string(bytes) + " bytes)",
                       "Argon2id memory is counted in KiB: use a multiple of 1024 bytes, e.g. 64MiB");
-  if (bytes / 1024 < core::kMinKdfMemoryKib)
+  if (bytes / 1024 < core::door::kMinKdfMemoryKib)
     throw core::Error(core::ErrorKind::usage,
                       given + " is below the minimum of " +
-                          core::format_bytes(std::uint64_t{core::kMinKdfMemoryKib} * 1024));
-  if (bytes / 1024 > core::kMaxKdfMemoryKib)
+                          core::format_bytes(std::uint64_t{core::door::kMinKdfMemoryKib} * 1024));
+  if (bytes / 1024 > core::door::kMaxKdfMemoryKib)
     throw core::Error(core::ErrorKind::usage,
-                      given + " is above the maximum of " + std::to_string(core::kMaxKdfMemoryKib) + " KiB");
+                      given + " is above the maximum of " + std::to_string(core::door::kMaxKdfMemoryKib) + " KiB");
   return bytes;
 }
 
@@ -50,39 +50,11 @@ unsigned effective_threads(unsigned requested) {
   return core::pipeline_workers(requested);
 }
 
-core::EncryptOptions encrypt_options(const CryptArgs& args) {
-  core::EncryptOptions options;
-  if (!args.chunk_size.empty()) {
-    const std::uint64_t chunk = core::parse_size(args.chunk_size, "--chunk-size");
-    if (!core::chunk_size_in_range(chunk))
-      throw core::Error(core::ErrorKind::usage, "--chunk-size " + args.chunk_size + " is out of range",
-                        "the chunk size must be between " + core::format_bytes(core::kMinChunkSize) +
-                            " and " + core::format_bytes(core::kMaxChunkSize));
-    options.chunk_size = static_cast<std::size_t>(chunk);
-  }
-  options.threads = parse_threads(args.threads);
-  options.engine = &chosen_engine(args.engine);
-  if (!args.kdf_memory.empty())
-    options.kdf.memlimit_bytes = parse_kdf_memory(args.kdf_memory, "--kdf-memory");
-  if (!args.kdf_ops.empty())
-    options.kdf.opslimit = parse_count(args.kdf_ops, "--kdf-ops", core::kMinKdfOps, core::kMaxKdfOps);
-  return options;
-}
-
-core::DecryptOptions decrypt_options(const CryptArgs& args) {
-  core::DecryptOptions options;
-  options.threads = parse_threads(args.threads);
-  options.engine = &chosen_engine(args.engine);
-  if (!args.max_kdf_memory.empty())
-    options.kdf_ceiling.memlimit_bytes = parse_kdf_memory(args.max_kdf_memory, "--max-kdf-memory");
-  if (!args.max_kdf_ops.empty())
-    options.kdf_ceiling.opslimit =
-        parse_count(args.max_kdf_ops, "--max-kdf-ops", core::kMinKdfOps, core::kMaxKdfOps);
-  return options;
-}
-
-bool encrypts_to_age(const CryptArgs& args) {
+EncryptChoices encrypt_choices(const CryptArgs& args) {
+  EncryptChoices choices;
+  core::door::EncryptSettings& settings = choices.settings;
   const bool age = args.format == "age";
+  if (!args.format.empty()) settings.file.format = core::door::parse_format(args.format);
   if (args.armor && !age)
     throw core::Error(core::ErrorKind::usage, "-a/--armor is for age files", "add --format age");
   if (age && !args.chunk_size.empty())
@@ -91,22 +63,39 @@ bool encrypts_to_age(const CryptArgs& args) {
   if (age && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     throw core::Error(core::ErrorKind::usage, "--kdf-memory/--kdf-ops cannot be used with --format age",
                       "age passphrases use scrypt with age's work factor 2^18");
-  return age;
+  settings.armor = args.armor;
+  if (!args.chunk_size.empty()) settings.file.chunk_size = parse_chunk_size(args.chunk_size);
+  choices.run.threads = parse_threads(args.threads);
+  settings.file.engine = &chosen_engine(args.engine);
+  if (!args.kdf_memory.empty())
+    settings.file.argon2id.memlimit_bytes = parse_kdf_memory(args.kdf_memory, "--kdf-memory");
+  if (!args.kdf_ops.empty())
+    settings.file.argon2id.opslimit = parse_count(args.kdf_ops, "--kdf-ops", core::door::kMinKdfOps, core::door::kMaxKdfOps);
+  return choices;
 }
 
-core::age::EncryptOptions age_encrypt_options(const CryptArgs& args) {
-  core::age::EncryptOptions options;
-  options.threads = parse_threads(args.threads);
-  return options;
-}
-
-core::age::DecryptOptions age_decrypt_options(const CryptArgs& args) {
-  core::age::DecryptOptions options;
-  options.threads = parse_threads(args.threads);
+DecryptChoices decrypt_choices(const CryptArgs& args) {
+  DecryptChoices choices;
+  choices.run.threads = parse_threads(args.threads);
+  choices.limits.engine = &chosen_engine(args.engine);
+  if (!args.max_kdf_memory.empty())
+    choices.limits.argon2id_ceiling.memlimit_bytes = parse_kdf_memory(args.max_kdf_memory, "--max-kdf-memory");
+  if (!args.max_kdf_ops.empty())
+    choices.limits.argon2id_ceiling.opslimit =
+        parse_count(args.max_kdf_ops, "--max-kdf-ops", core::door::kMinKdfOps, core::door::kMaxKdfOps);
   if (!args.max_work_factor.empty())
-    options.max_scrypt_log2 = static_cast<unsigned>(
-        parse_count(args.max_work_factor, "--max-work-factor", 1, core::age::kMaxScryptLog2));
-  return options;
+    choices.limits.max_scrypt_log2 =
+        static_cast<unsigned>(parse_count(args.max_work_factor, "--max-work-factor", 1, core::door::kMaxScryptLog2));
+  return choices;
+}
+
+std::size_t parse_chunk_size(const std::string& text) {
+  const std::uint64_t chunk = core::parse_size(text, "--chunk-size");
+  if (!core::door::chunk_size_in_range(chunk))
+    throw core::Error(core::ErrorKind::usage, "--chunk-size " + text + " is out of range",
+                      "the chunk size must be between " + core::format_bytes(core::door::kMinChunkSize) + " and " +
+                          core::format_bytes(core::door::kMaxChunkSize));
+  return static_cast<std::size_t>(chunk);
 }
 
 }  // namespace pcrypt::app

@@ -1,26 +1,37 @@
-// From CLI text to core option structs: every size and count is checked here, before any file is opened or
-// any passphrase asked for, so a typo costs nothing.
+// From CLI text to the door's settings (core/door/encrypted_file.h): every size and count is checked here,
+// before any file is opened or any passphrase asked for, so a typo costs nothing.
 #pragma once
 
 #include "app/cli.h"
-#include "core/age/file.h"
-#include "core/pcrypt/crypt.h"
+#include "core/door/encrypted_file.h"
 
 namespace pcrypt::app {
 
-core::EncryptOptions encrypt_options(const CryptArgs& args);
-core::DecryptOptions decrypt_options(const CryptArgs& args);
+// encrypt's choices: the format (--format; -a/--armor without age is core::Error(usage)), chunk size,
+// engine, Argon2id costs, threads.
+struct EncryptChoices {
+  core::door::EncryptSettings settings;
+  core::door::RunOptions run;
+  core::PassphraseKekCache* kek_cache = nullptr;  // set by run_files: one Argon2id run for a run's files
+};
+// Opening a file: the work factors it may ask for (--max-kdf-memory/-ops, --max-work-factor), engine,
+// threads.
+struct DecryptChoices {
+  core::door::UnlockLimits limits;
+  core::door::RunOptions run;
+  core::PassphraseKekCache* kek_cache = nullptr;
+};
 
-// encrypt --format age: whether it was asked for; -a/--armor without it is core::Error(usage).
-bool encrypts_to_age(const CryptArgs& args);
-core::age::EncryptOptions age_encrypt_options(const CryptArgs& args);
-// Reading age files: threads and --max-work-factor.
-core::age::DecryptOptions age_decrypt_options(const CryptArgs& args);
+EncryptChoices encrypt_choices(const CryptArgs& args);
+DecryptChoices decrypt_choices(const CryptArgs& args);
 
 // --engine, else $PCRYPT_ENGINE, else the fastest; core::Error(usage) when unknown or unsupported here.
 const aes::Engine& chosen_engine(const std::string& option);
 
 // Workers the pipeline will actually run (0 = one per core this process may use), for -v.
 unsigned effective_threads(unsigned requested);
+
+// The door's limits on what can be set, in the options' words.
+std::size_t parse_chunk_size(const std::string& text);
 
 }  // namespace pcrypt::app

@@ -14,4 +14,9 @@ std::string requested_engine(const std::string& option) {
   return env != nullptr ? env : "";
 }
 
+std::string plugin_search_path() {
+  const char* path = std::getenv("PATH");
+  return path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+}
+
 }  // namespace pcrypt::app

@@ -12,4 +12,7 @@ const char* passphrase_from_environment();
 // The engine name to use: `option` (--engine) if given, else $PCRYPT_ENGINE, else "" (the fastest).
 std::string requested_engine(const std::string& option);
 
+// Where age plugins are looked for: $PATH, else the usual /usr/local/bin:/usr/bin:/bin.
+std::string plugin_search_path();
+
 }  // namespace pcrypt::app

@@ -14,6 +14,7 @@
 #include "app/endpoints.h"
 #include "app/logging.h"
 #include "app/parse_errors.h"
+#include "app/environment.h"
 #include "app/plugin_ui.h"
 #include "app/report.h"
 #include "bench/bench.h"
@@ -63,7 +64,7 @@ int run(int argc, char** argv) {
   CLI::App app{"", "pcrypt"};
   ParsedArgs args;
   const Subcommands sub = define_cli(app, args);
-  const BenchCommand bench = add_bench_command(app);
+  const BenchCommand bench = add_bench_command(app, &requested_engine);
   name_untyped_values(app);
   HelpRewrite words = rewrite_help_command(app, argc, argv);
   if (words.error) {
@@ -86,7 +87,7 @@ int run(int argc, char** argv) {
     return kExitUsage;
   }
   setup_logging(args.verbosity());
-  core::age::set_plugin_ui(terminal_plugin_ui());
+  core::set_plugin_host(core::PluginHost{plugin_search_path(), terminal_plugin_ui()});
 
   try {
     return dispatch(sub, bench, args);

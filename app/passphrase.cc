@@ -11,7 +11,7 @@
 #include <span>
 
 #include "app/environment.h"
-#include "app/secret_file.h"
+#include "core/door/secret_file.h"
 #include "app/tty_prompt.h"
 #include "core/error.h"
 #include "io/file_info.h"
@@ -81,7 +81,7 @@ std::optional<std::size_t> read_if_stream(const std::string& path, SecretBytes& 
 SecretBytes read_passphrase_file(const std::string& path) {
   SecretBytes buf(kMaxPassphraseBytes + 1);
   if (const std::optional<std::size_t> len = read_if_stream(path, buf)) return first_line(buf, *len, path);
-  const std::size_t len = read_secret_file(path, "passphrase file", buf.data(), buf.size());
+  const std::size_t len = core::door::read_secret_file(path, "passphrase file", buf.data(), buf.size());
   return first_line(buf, len, path);
 }
 

@@ -18,7 +18,7 @@ bool same_ignoring_case(const std::string& a, const std::string& b) {
   return true;
 }
 
-class TerminalPluginUi final : public core::age::PluginUi {
+class TerminalPluginUi final : public core::PluginUi {
  public:
   bool message(const std::string& program, const std::string& text) override {
     // Not through spdlog: -q must not hide "touch your security key".
@@ -71,7 +71,7 @@ class TerminalPluginUi final : public core::age::PluginUi {
 
 }  // namespace
 
-std::shared_ptr<core::age::PluginUi> terminal_plugin_ui() {
+std::shared_ptr<core::PluginUi> terminal_plugin_ui() {
   return std::make_shared<TerminalPluginUi>();
 }
 

@@ -5,10 +5,10 @@
 
 #include <memory>
 
-#include "core/age/plugin.h"
+#include "core/keys/plugin_host.h"
 
 namespace pcrypt::app {
 
-std::shared_ptr<core::age::PluginUi> terminal_plugin_ui();
+std::shared_ptr<core::PluginUi> terminal_plugin_ui();
 
 }  // namespace pcrypt::app

@@ -10,7 +10,6 @@
 #include <cstdio>
 
 #include "core/byte_size.h"
-#include "core/pcrypt/slot_words.h"
 
 namespace pcrypt::app {
 namespace {
@@ -145,13 +144,11 @@ void ProgressLine::update(std::uint64_t bytes) {
   shown_ = true;
 }
 
-std::function<void(const core::FileHeader&, std::size_t)> unlocked_reporter(
-    ProgressLine& progress, std::chrono::steady_clock::time_point& start) {
-  return [&progress, &start](const core::FileHeader& header, std::size_t slot) {
-    spdlog::info("opened by {}", core::describe_slot(header, slot));
-    progress.restart();
-    start = std::chrono::steady_clock::now();
-  };
+void report_unlocked(const std::string& opened_by, ProgressLine& progress,
+                     std::chrono::steady_clock::time_point& start) {
+  if (!opened_by.empty()) spdlog::info("opened by {}", opened_by);
+  progress.restart();
+  start = std::chrono::steady_clock::now();
 }
 
 void ProgressLine::restart() {

@@ -18,7 +18,6 @@
 #include <string_view>
 #include <utility>
 
-#include "core/pcrypt/format.h"
 
 namespace pcrypt::app {
 
@@ -81,10 +80,11 @@ class ProgressLine {
   std::size_t drawn_width_ = 0;
 };
 
-// DecryptOptions::unlocked for decrypt and verify: -v names the slot that opened the file, and the payload's
-// clock (the progress rate, and `start` for -v's summary) starts then, after any prompt and Argon2id.
-std::function<void(const core::FileHeader&, std::size_t)> unlocked_reporter(
-    ProgressLine& progress, std::chrono::steady_clock::time_point& start);
+// Once a file is unlocked (decrypt, verify, ranges): -v names the slot that opened it (`opened_by`, "" when
+// the format does not say), and the payload's clock (the progress rate, and `start` for -v's summary)
+// starts then, after any prompt and Argon2id.
+void report_unlocked(const std::string& opened_by, ProgressLine& progress,
+                     std::chrono::steady_clock::time_point& start);
 
 // Whether progress should be drawn: asked for (--progress), or stderr is a terminal and not --quiet. Scripts
 // (stderr a file or a pipe) get nothing unless they ask.

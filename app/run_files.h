@@ -11,7 +11,7 @@
 
 #include "app/cli.h"
 #include "app/credentials.h"
-#include "core/pcrypt/keys.h"
+#include "core/door/encrypted_file.h"
 
 namespace pcrypt::app {
 
@@ -27,8 +27,8 @@ void check_several(const CryptArgs& args);
 // made in one run share a salt, cached by salt and costs).
 template <typename Options, typename Gather, typename OneFile>
 int run_files(const CryptArgs& args, Verbosity verbosity, Options options, Gather gather, OneFile one_file) {
-  core::PassphraseKekCache cache;
-  options.kek_cache = &cache;
+  core::door::RunCache cache;
+  options.kek_cache = cache.get();
   int code = 0;
   if (args.files.size() <= 1) {
     one_file(args, verbosity, options, nullptr);

@@ -10,7 +10,6 @@
 #include <optional>
 #include <string>
 
-#include "app/environment.h"
 #include "bench/experiments.h"
 #include "bench/interrupt.h"
 #include "bench/machine.h"
@@ -33,6 +32,7 @@ struct Options {
   double max_time = 0;
   std::size_t warmups = 0;
   std::string engine;
+  std::function<std::string(const std::string&)> requested_engine;
   std::string data_size;    // keystream
   std::string sizes;        // throughput
   std::size_t runs = 0;     // throughput
@@ -102,7 +102,7 @@ int run(const Options& o) {
   const bool keystream = o.keystream->parsed(), throughput = o.throughput->parsed(),
              engines = o.engines->parsed();
   const bool summary = !keystream && !throughput && !engines;
-  const std::string engine = requested_engine(o.engine);
+  const std::string engine = o.requested_engine ? o.requested_engine(o.engine) : o.engine;
 
   // Defaults per mode: full experiment, the short summary (no experiment named), or --quick (test suite).
   bench::Context ctx;
@@ -171,8 +171,10 @@ int run(const Options& o) {
 
 }  // namespace
 
-BenchCommand add_bench_command(CLI::App& root) {
+BenchCommand add_bench_command(CLI::App& root,
+                               std::function<std::string(const std::string& option)> requested_engine) {
   auto o = std::make_shared<Options>();
+  o->requested_engine = std::move(requested_engine);
   CLI::App* b = root.add_subcommand(
       "bench", "Measure encryption speed on this machine (replicates published experiments)");
   o->bench = b;

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
 
 namespace pcrypt::app {
 
@@ -11,6 +12,9 @@ struct BenchCommand {
   std::function<int()> run;  // runs what was parsed; returns the process exit code
 };
 
-BenchCommand add_bench_command(CLI::App& root);
+// `requested_engine(option)`: the engine name to use given --engine's value (the CLI adds $PCRYPT_ENGINE;
+// "" means the fastest). The bench reads no environment itself.
+BenchCommand add_bench_command(CLI::App& root,
+                               std::function<std::string(const std::string& option)> requested_engine);
 
 }  // namespace pcrypt::app

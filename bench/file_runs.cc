@@ -89,9 +89,19 @@ struct Scratch {
 
 }  // namespace
 
+void encrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out, const std::vector<core::Credential>& creds) {
+  core::door::encrypt(in, out, creds, crypt.settings, crypt.run);
+}
+
+void decrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out, const std::vector<core::Credential>& creds) {
+  core::door::EncryptedFile file(in);
+  file.unlock(creds, crypt.limits);
+  file.decrypt(out, crypt.run);
+}
+
 FileRuns run_through_files(const Context& ctx, const std::string& dir, std::span<const std::uint8_t> input,
                            const XXH128_hash_t& input_hash, const std::vector<core::Credential>& creds,
-                           const core::EncryptOptions& eo, const core::DecryptOptions& dopt, std::size_t runs,
+                           const Crypt& crypt, std::size_t runs,
                            double max_time) {
   const std::string base = dir + "/pcrypt-bench-" + std::to_string(::getpid());
   Scratch scratch{{base + ".plain", base + ".pcrypt", base + ".out"}};
@@ -108,12 +118,12 @@ FileRuns run_through_files(const Context& ctx, const std::string& dir, std::span
   auto encrypt = [&] {
     FdReader in(plain);
     FdWriter out(sealed);
-    core::encrypt_stream(in, out, creds, eo);
+    encrypt_with(crypt, in, out, creds);
   };
   auto decrypt = [&] {
     FdReader in(sealed);
     FdWriter out(opened);
-    core::decrypt_stream(in, out, creds, dopt);
+    decrypt_with(crypt, in, out, creds);
   };
   FileRuns fr;
   for (std::size_t w = 0; w < ctx.method.warmups && !ctx.stop(); ++w) {
@@ -130,8 +140,8 @@ FileRuns run_through_files(const Context& ctx, const std::string& dir, std::span
   }
   fr.note =
       "files: " + core::format_bytes(input.size(), core::ByteStyle::exact) +
-      " plaintext file -> encrypt_stream -> ciphertext file -> "
-      "decrypt_stream -> output file, plain read(2)/write(2) without fsync (page cache); the output file is "
+      " plaintext file -> encrypt -> ciphertext file -> "
+      "decrypt -> output file, plain read(2)/write(2) without fsync (page cache); the output file is "
       "hashed with XXH3-128 after each run, outside the timing; scratch files are deleted afterwards";
   return fr;
 }

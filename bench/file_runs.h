@@ -9,9 +9,19 @@
 #include <vector>
 
 #include "bench/context.h"
-#include "core/pcrypt/crypt.h"
+#include "core/door/encrypted_file.h"
 
 namespace pcrypt::app::bench {
+
+// One configuration's encryption and decryption, through the door as every client does it.
+struct Crypt {
+  core::door::EncryptSettings settings;
+  core::door::UnlockLimits limits;
+  core::door::RunOptions run;
+};
+void encrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out, const std::vector<core::Credential>& creds);
+void decrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out, const std::vector<core::Credential>& creds);
+
 
 struct FileRuns {
   std::vector<double> encrypt, decrypt;
@@ -21,7 +31,7 @@ struct FileRuns {
 
 FileRuns run_through_files(const Context& ctx, const std::string& dir, std::span<const std::uint8_t> input,
                            const XXH128_hash_t& input_hash, const std::vector<core::Credential>& creds,
-                           const core::EncryptOptions& eo, const core::DecryptOptions& dopt, std::size_t runs,
+                           const Crypt& crypt, std::size_t runs,
                            double max_time);
 
 }  // namespace pcrypt::app::bench

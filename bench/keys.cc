@@ -13,8 +13,9 @@
 #include "bench/columns.h"
 #include "bench/experiments.h"
 #include "core/keys/recipient.h"
-#include "core/pcrypt/recipient_slot.h"
+#include "core/door/encrypted_file.h"
 #include "core/pq/mlkem768.h"
+#include "io/memory_stream.h"
 
 namespace pcrypt::app::bench {
 
@@ -40,13 +41,21 @@ void run_keys(const Context& ctx, const EnginesOptions& options) {
   randombytes_buf(scalar.data(), scalar.size());
   crypto_scalarmult_base(point.data(), scalar.data());
 
-  SecretBytes file_key(core::recipient_slot::file_key_size);
-  randombytes_buf(file_key.data(), file_key.size());
-  const core::Identity x25519 = core::generate_x25519_identity();
-  const core::Identity hybrid = core::generate_hybrid_identity();
-  const core::Recipient x25519_r = core::recipient_of(x25519), hybrid_r = core::recipient_of(hybrid);
-  const std::vector<std::uint8_t> x25519_slot = core::recipient_slot::wrap(file_key, x25519_r);
-  const std::vector<std::uint8_t> hybrid_slot = core::recipient_slot::wrap(file_key, hybrid_r);
+  // The recipient slots measured through the door, as every client makes and opens them: a new header with
+  // one slot (its file key, the slot, the header MAC) and the unlocking of that header by the identity.
+  std::vector<core::Credential> x25519_to, hybrid_to, x25519_by, hybrid_by;
+  x25519_by.push_back(core::Credential::of(core::generate_x25519_identity()));
+  hybrid_by.push_back(core::Credential::of(core::generate_hybrid_identity()));
+  x25519_to.push_back(core::Credential::of(core::recipient_of(*x25519_by[0].identity)));
+  hybrid_to.push_back(core::Credential::of(core::recipient_of(*hybrid_by[0].identity)));
+  const core::door::NewFileSettings pcrypt_file;
+  const std::vector<std::uint8_t> x25519_header = core::door::start_file(x25519_to, pcrypt_file).header;
+  const std::vector<std::uint8_t> hybrid_header = core::door::start_file(hybrid_to, pcrypt_file).header;
+  const auto unlock = [](const std::vector<std::uint8_t>& header, const std::vector<core::Credential>& by) {
+    io::MemoryReader in(header);
+    core::door::EncryptedFile file(in);
+    return !file.unlock(by, core::door::UnlockLimits{}).empty();
+  };
 
   std::uint64_t failures = 0;
   const std::vector<std::pair<std::string, std::function<void()>>> ops = {
@@ -55,13 +64,13 @@ void run_keys(const Context& ctx, const EnginesOptions& options) {
       {"ML-KEM-768 keygen (from seed)", [&] { mlkem::keygen_from_seed(seed, ek, dk); }},
       {"ML-KEM-768 encaps", [&] { failures += !mlkem::encaps(ek, ct, ss); }},
       {"ML-KEM-768 decaps", [&] { failures += !mlkem::decaps(dk, ct, ss); }},
-      {"slot kind 3 wrap (X25519)", [&] { escape(core::recipient_slot::wrap(file_key, x25519_r).data()); }},
-      {"slot kind 3 unwrap (X25519)",
-       [&] { failures += !core::recipient_slot::unwrap(x25519_slot, x25519).has_value(); }},
-      {"slot kind 5 wrap (ML-KEM-768 + X25519)",
-       [&] { escape(core::recipient_slot::wrap(file_key, hybrid_r).data()); }},
-      {"slot kind 5 unwrap (ML-KEM-768 + X25519)",
-       [&] { failures += !core::recipient_slot::unwrap(hybrid_slot, hybrid).has_value(); }},
+      {"slot kind 3 wrap (X25519), in a new header",
+       [&] { escape(core::door::start_file(x25519_to, pcrypt_file).header.data()); }},
+      {"slot kind 3 unwrap (X25519), header unlocked", [&] { failures += !unlock(x25519_header, x25519_by); }},
+      {"slot kind 5 wrap (ML-KEM-768 + X25519), in a new header",
+       [&] { escape(core::door::start_file(hybrid_to, pcrypt_file).header.data()); }},
+      {"slot kind 5 unwrap (ML-KEM-768 + X25519), header unlocked",
+       [&] { failures += !unlock(hybrid_header, hybrid_by); }},
   };
   for (const auto& entry : ops) {
     const std::string& name = entry.first;
@@ -86,8 +95,9 @@ void run_keys(const Context& ctx, const EnginesOptions& options) {
   }
   if (failures != 0) throw std::runtime_error("bench: a public-key operation failed on its own input");
   t.notes = {
-      "us/op = mean time / ops; ops/s = ops / mean time; slot rows include the HPKE or BLAKE2b key "
-      "schedule and the AEAD of the 32-byte file key, unwrap the copy of the file key into secure memory",
+      "us/op = mean time / ops; ops/s = ops / mean time; slot rows go through the door (core/door/): wrap "
+      "makes a new pcrypt header with that one slot (file key, HPKE or X25519 key schedule, AEAD of the "
+      "file key, header MAC), unwrap opens such a header from memory and unlocks it with the identity",
       method_note(ctx.method) + "; each sample repeats the operation enough times to last about " +
           std::to_string(options.sample_seconds).substr(0, 5) + " s (calibration doubles as warm-up)"};
   ctx.emit(t);

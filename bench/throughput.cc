@@ -1,5 +1,5 @@
 // The MT-AES experiment: random data encrypted and decrypted through the real parallel pipeline
-// (core::encrypt_stream / decrypt_stream with a key-file credential), several runs per configuration, with
+// (the door's encrypt and decrypt with a key-file credential), several runs per configuration, with
 // correct summary statistics and an XXH3-128 check that decryption gave back the input.
 //
 // Both directions write into preallocated memory positionally, as the pipeline writes a regular file: the
@@ -24,8 +24,7 @@
 #include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/keys/key_file.h"
-#include "core/pcrypt/crypt.h"
-#include "core/pcrypt/payload.h"
+#include "core/records.h"
 #include "io/memory_stream.h"
 
 namespace pcrypt::app::bench {
@@ -133,23 +132,21 @@ void run_throughput(const Context& ctx, const ThroughputOptions& options) {
       for (unsigned threads : thread_counts) {
         if (ctx.stop()) break;
         const Config config{size, threads, chunk};
-        core::EncryptOptions eo;
-        eo.chunk_size = chunk;
-        eo.threads = threads;
-        eo.engine = engine;
-        core::DecryptOptions dopt;
-        dopt.threads = threads;
-        dopt.engine = engine;
+        Crypt crypt;
+        crypt.settings.file.chunk_size = chunk;
+        crypt.settings.file.engine = engine;
+        crypt.limits.engine = engine;
+        crypt.run.threads = threads;
 
         auto encrypt = [&] {
           ciphertext.clear();
           io::MemoryReader in(input, io::MemoryAccess::positional);
-          core::encrypt_stream(in, ciphertext, creds, eo);
+          encrypt_with(crypt, in, ciphertext, creds);
         };
         auto decrypt = [&] {
           plaintext.clear();
           io::MemoryReader in(ciphertext.data(), io::MemoryAccess::positional);
-          core::decrypt_stream(in, plaintext, creds, dopt);
+          decrypt_with(crypt, in, plaintext, creds);
         };
         auto plaintext_hash = [&] { return XXH3_128bits(plaintext.data().data(), plaintext.data().size()); };
 
@@ -181,8 +178,8 @@ void run_throughput(const Context& ctx, const ThroughputOptions& options) {
         t.notes = {
             "input: " + core::format_bytes(size, core::ByteStyle::exact) +
                 " from randombytes_buf, XXH3-128 " + to_hex(input_hash) +
-                "; each run encrypts it with core::encrypt_stream (key-file credential) into memory, then "
-                "decrypts that with core::decrypt_stream into memory, and the decrypted copy is hashed "
+                "; each run encrypts it through the door (core::door::encrypt, key-file credential) into memory, then "
+                "decrypts that through the door into memory, and the decrypted copy is hashed "
                 "(untimed); both read and write positionally, as the pipeline does with regular files (each "
                 "worker copies its own chunks in and its own records out)",
             "rates are plaintext bytes / time (MB = 10^6 B) for both directions; " +
@@ -193,7 +190,7 @@ void run_throughput(const Context& ctx, const ThroughputOptions& options) {
 
         if (!options.dir.empty() && !ctx.stop()) {
           const FileRuns fr =
-              run_through_files(ctx, options.dir, input, input_hash, creds, eo, dopt, options.runs, max_time);
+              run_through_files(ctx, options.dir, input, input_hash, creds, crypt, options.runs, max_time);
           if (!fr.encrypt.empty()) {
             Table ft = runs_table(config, "files in " + options.dir, std::string(engine->name));
             for (std::size_t r = 0; r < fr.encrypt.size(); ++r)

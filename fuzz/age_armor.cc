@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/age/armor.h"
-#include "core/age/buffered_input.h"
+#include "io/buffered_input.h"
 #include "core/error.h"
 #include "io/memory_stream.h"
 
@@ -15,7 +15,7 @@ namespace {
 
 std::vector<std::uint8_t> dearmor(const std::uint8_t* data, std::size_t size) {
   pcrypt::io::MemoryReader raw({data, size});
-  pcrypt::core::age::BufferedInput in(raw);
+  pcrypt::io::BufferedInput in(raw);
   pcrypt::core::age::ArmorReader armor(in);
   std::vector<std::uint8_t> out;
   std::uint8_t buf[4096];

@@ -13,7 +13,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   pcrypt::io::MemoryReader raw({data, size});
-  pcrypt::core::age::BufferedInput in(raw);
+  pcrypt::io::BufferedInput in(raw);
   try {
     const pcrypt::core::age::Header header = pcrypt::core::age::parse_header(in);
     if (header.total_bytes > size || header.stanzas.empty()) std::abort();

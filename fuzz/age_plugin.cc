@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/age/buffered_input.h"
+#include "io/buffered_input.h"
 #include "core/age/plugin.h"
 #include "core/age/plugin_channel.h"
 #include "core/error.h"
@@ -34,7 +34,7 @@ class Replay final : public pcrypt::core::age::PluginConnection {
  private:
   std::string program_ = "age-plugin-fuzz";
   pcrypt::io::MemoryReader raw_;
-  pcrypt::core::age::BufferedInput in_;
+  pcrypt::io::BufferedInput in_;
 };
 
 }  // namespace

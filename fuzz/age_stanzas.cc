@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/age/buffered_input.h"
+#include "io/buffered_input.h"
 #include "core/age/header.h"
 #include "core/age/stanzas.h"
 #include "core/error.h"
@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     size -= start + 2;
   }
   pcrypt::io::MemoryReader raw({data, size});
-  pcrypt::core::age::BufferedInput in(raw);
+  pcrypt::io::BufferedInput in(raw);
   try {
     const pcrypt::core::age::Header header = pcrypt::core::age::parse_header(in);
     const pcrypt::SecretBytes key = pcrypt::core::age::unwrap_file_key(header, credentials(), 10);

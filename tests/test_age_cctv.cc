@@ -129,7 +129,7 @@ Outcome run(const Vector& v, pcrypt::io::MemoryAccess access) {
   pcrypt::io::MemoryWriter out(access);
   Outcome o;
   try {
-    pcrypt::core::age::BufferedInput in(raw);
+    pcrypt::io::BufferedInput in(raw);
     // As age's own test harness does, the vector says whether it is armored; decrypt's detection from the
     // first bytes is checked on the vectors whose armor starts well (a damaged BEGIN line is not detected).
     using Armor = pcrypt::core::age::AgeInput::Armor;

@@ -40,7 +40,7 @@ std::string ArmorReader::next_line() {
   return line;
 }
 
-ArmorReader::ArmorReader(BufferedInput& in) : in_(in) {
+ArmorReader::ArmorReader(io::BufferedInput& in) : in_(in) {
   while (true) {
     const auto b = in_.peek(1);
     if (b.empty() || !is_space(b[0])) break;

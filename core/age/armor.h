@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/age/buffered_input.h"
+#include "io/buffered_input.h"
 #include "io/stream.h"
 
 namespace pcrypt::core::age {
@@ -25,7 +25,7 @@ bool looks_armored(std::span<const std::uint8_t> first_bytes);
 // checked the whole armor. No random access (positional() is nullptr): the pipeline reads it in order.
 class ArmorReader final : public io::Reader {
  public:
-  explicit ArmorReader(BufferedInput& in);
+  explicit ArmorReader(io::BufferedInput& in);
   std::size_t read(std::uint8_t* buf, std::size_t n) override;
   std::string name() const override { return in_.name(); }
 
@@ -34,7 +34,7 @@ class ArmorReader final : public io::Reader {
   [[noreturn]] void fail(const std::string& what) const;
   std::string next_line();  // without its LF / CRLF; sets ended_without_eol_ at end of input
 
-  BufferedInput& in_;
+  io::BufferedInput& in_;
   std::vector<std::uint8_t> decoded_;
   std::size_t decoded_pos_ = 0;
   bool done_ = false;

@@ -3,7 +3,7 @@
 #include "core/age/detect.h"
 #include "core/age/payload.h"
 #include "core/error.h"
-#include "core/pcrypt/rekey.h"
+#include "core/reencrypt.h"
 
 namespace pcrypt::core::age {
 
@@ -21,19 +21,19 @@ PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
   return stats;
 }
 
-AgeInput::AgeInput(BufferedInput& in, Armor armor) : raw_(in) {
+AgeInput::AgeInput(io::BufferedInput& in, Armor armor) : raw_(in) {
   in.set_read_ahead(4096);  // an age input is read through `in` to its end: no need to stop at exact bytes
   const bool armored = armor == Armor::detect
                            ? detect_format(in.peek(kDetectBytes)) == FileFormat::age_armored
                            : armor == Armor::yes;
   if (armored) {
     armor_ = std::make_unique<ArmorReader>(raw_);
-    decoded_ = std::make_unique<BufferedInput>(*armor_);
+    decoded_ = std::make_unique<io::BufferedInput>(*armor_);
   }
   header_ = parse_header(rest());
 }
 
-SecretBytes unlock(const AgeInput& input, const std::vector<Credential>& credentials,
+SecretBytes unlock(const AgeInput& input, std::span<const Credential> credentials,
                    unsigned max_scrypt_log2) {
   SecretBytes file_key = unwrap_file_key(input.header(), credentials, max_scrypt_log2);
   if (!mac_matches(input.header(), file_key))

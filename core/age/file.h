@@ -7,10 +7,11 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/age/armor.h"
-#include "core/age/buffered_input.h"
+#include "io/buffered_input.h"
 #include "core/age/header.h"
 #include "core/age/primitives.h"
 #include "core/age/stanzas.h"
@@ -48,25 +49,25 @@ class AgeInput {
   // the CCTV vectors do: an input known to be armored whose BEGIN line is damaged is an armor failure).
   enum class Armor { detect, yes, no };
   // `in` stands at the first byte of the file (its read-ahead, e.g. from format detection, is kept).
-  explicit AgeInput(BufferedInput& in, Armor armor = Armor::detect);
+  explicit AgeInput(io::BufferedInput& in, Armor armor = Armor::detect);
   AgeInput(const AgeInput&) = delete;
   AgeInput& operator=(const AgeInput&) = delete;
 
   const Header& header() const { return header_; }
   bool armored() const { return armor_ != nullptr; }
   // The input right after the header: the payload nonce, then the records.
-  BufferedInput& rest() { return armor_ ? *decoded_ : raw_; }
+  io::BufferedInput& rest() { return armor_ ? *decoded_ : raw_; }
 
  private:
-  BufferedInput& raw_;
+  io::BufferedInput& raw_;
   std::unique_ptr<ArmorReader> armor_;
-  std::unique_ptr<BufferedInput> decoded_;
+  std::unique_ptr<io::BufferedInput> decoded_;
   Header header_;
 };
 
 // The file key: the first credential that opens a stanza (core/age/stanzas.h), checked against the header
 // MAC (Error(header) "header MAC mismatch" when it does not match).
-SecretBytes unlock(const AgeInput& input, const std::vector<Credential>& credentials,
+SecretBytes unlock(const AgeInput& input, std::span<const Credential> credentials,
                    unsigned max_scrypt_log2);
 
 // Reads the payload nonce (Error(header) if the input ends first), leaving input.rest() at record 0: the

@@ -39,7 +39,7 @@ std::vector<std::string> split_arguments(std::string_view rest) {
 }
 
 // Reads one '\n'-terminated line, refusing end of input and the header-size bound.
-std::string next_line(BufferedInput& in, std::uint64_t start) {
+std::string next_line(io::BufferedInput& in, std::uint64_t start) {
   const std::uint64_t used = in.consumed() - start;
   if (used >= kMaxHeaderBytes) malformed("header longer than 1 MiB");
   std::string line = in.read_line(kMaxHeaderBytes - used);
@@ -52,7 +52,7 @@ std::string next_line(BufferedInput& in, std::uint64_t start) {
   return line;
 }
 
-Stanza read_stanza_after(BufferedInput& in, std::uint64_t start, std::string_view arg_line) {
+Stanza read_stanza_after(io::BufferedInput& in, std::uint64_t start, std::string_view arg_line) {
   Stanza stanza;
   stanza.args = split_arguments(arg_line.substr(kStanzaPrefix.size()));
   while (true) {
@@ -67,7 +67,7 @@ Stanza read_stanza_after(BufferedInput& in, std::uint64_t start, std::string_vie
 
 }  // namespace
 
-Header parse_header(BufferedInput& in) {
+Header parse_header(io::BufferedInput& in) {
   const std::uint64_t start = in.consumed();
   Header header;
   std::string first = in.read_line(256);
@@ -104,7 +104,7 @@ Header parse_header(BufferedInput& in) {
   return header;
 }
 
-Stanza read_stanza(BufferedInput& in) {
+Stanza read_stanza(io::BufferedInput& in) {
   const std::uint64_t start = in.consumed();
   const std::string line = next_line(in, start);
   if (line.rfind(kStanzaPrefix, 0) != 0) malformed("a line that is not a stanza ('-> ')");

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/aes/secret_bytes.h"
-#include "core/age/buffered_input.h"
+#include "io/buffered_input.h"
 
 namespace pcrypt::core::age {
 
@@ -42,14 +42,14 @@ struct Header {
 
 // Reads and checks one header from `in`, leaving `in` just after the MAC line's '\n'. Throws Error(header)
 // saying what is wrong (never mentioning armor: that word is kept for the armor's own errors).
-Header parse_header(BufferedInput& in);
+Header parse_header(io::BufferedInput& in);
 
 // One stanza in its text form ("-> ARG...\n" and the body lines), appended to `out`. The plugin protocol
 // (core/age/plugin_channel.h) speaks in the same stanzas.
 void append_stanza(std::string& out, const Stanza& stanza);
 // Reads one stanza ("-> " line and body lines) from `in`, strictly as parse_header does; Error(header) if it
 // is malformed or the input ends first.
-Stanza read_stanza(BufferedInput& in);
+Stanza read_stanza(io::BufferedInput& in);
 
 // The header bytes the MAC covers for these stanzas ("age-encryption.org/v1\n" ... "---").
 std::string serialize_without_mac(const std::vector<Stanza>& stanzas);

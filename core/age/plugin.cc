@@ -13,29 +13,9 @@
 namespace pcrypt::core::age {
 namespace {
 
-// Answers every request with `fail`: what a process with no terminal (or a library caller that set none)
-// can honestly say.
-class NoUi final : public PluginUi {
- public:
-  bool message(const std::string&, const std::string&) override { return false; }
-  std::optional<bool> confirm(const std::string&, const std::string&, const std::string&,
-                              const std::string&) override {
-    return std::nullopt;
-  }
-  std::optional<std::string> request_public(const std::string&, const std::string&) override {
-    return std::nullopt;
-  }
-  std::optional<SecretBytes> request_secret(const std::string&, const std::string&) override {
-    return std::nullopt;
-  }
-};
-
-std::mutex ui_mutex;
-std::shared_ptr<PluginUi> current_ui = std::make_shared<NoUi>();
 
 std::shared_ptr<PluginUi> ui() {
-  std::lock_guard lock(ui_mutex);
-  return current_ui;
+  return plugin_host().ui;
 }
 
 std::string text_of(const std::vector<std::uint8_t>& body) {
@@ -130,11 +110,6 @@ std::string error_report(const PluginConnection& channel, const Stanza& s,
 }
 
 }  // namespace
-
-void set_plugin_ui(std::shared_ptr<PluginUi> new_ui) {
-  std::lock_guard lock(ui_mutex);
-  current_ui = new_ui ? std::move(new_ui) : std::make_shared<NoUi>();
-}
 
 bool is_plugin_name(std::string_view name) {
   if (name.empty()) return false;

@@ -16,28 +16,12 @@
 #include "core/aes/secret_bytes.h"
 #include "core/age/header.h"
 #include "core/age/plugin_channel.h"
+#include "core/keys/plugin_host.h"
 
 namespace pcrypt::core::age {
 
-// What a plugin may ask of the user in its interactive phase. Each request names the plugin's program
-// ("age-plugin-yubikey"). A UI that cannot show something says so (false / nullopt), and the plugin gets
-// `fail`, as the protocol says; it then decides whether that is fatal.
-class PluginUi {
- public:
-  virtual ~PluginUi() = default;
-  // `msg`: a message to show (e.g. "touch your YubiKey"). True once shown.
-  virtual bool message(const std::string& program, const std::string& text) = 0;
-  // `confirm`: yes (true) or no (false) between the two labels (`no` empty when there is only one choice).
-  virtual std::optional<bool> confirm(const std::string& program, const std::string& text,
-                                      const std::string& yes, const std::string& no) = 0;
-  // `request-public` (shown as typed) and `request-secret` (not echoed, e.g. a PIN).
-  virtual std::optional<std::string> request_public(const std::string& program, const std::string& text) = 0;
-  virtual std::optional<SecretBytes> request_secret(const std::string& program, const std::string& text) = 0;
-};
-
-// The user's terminal is one per process, so its UI is set once, before any plugin runs (app/main.cc sets a
-// terminal UI; without one every request is answered `fail` and messages are not shown).
-void set_plugin_ui(std::shared_ptr<PluginUi> ui);
+// The user a plugin talks to and where its program is found: core/keys/plugin_host.h.
+using core::PluginUi;
 
 // A plugin name ("yubikey"): 1 or more of a-z 0-9 + - . _ (it becomes part of a program name on PATH).
 bool is_plugin_name(std::string_view name);

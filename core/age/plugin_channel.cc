@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "core/keys/plugin_host.h"
 
 extern char** environ;
 
@@ -23,13 +24,15 @@ namespace {
 // The longest stanza a plugin may send: a few KiB is what real plugins use; this only bounds a hostile one.
 constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 20;
 
-// The first executable regular file named `program` in $PATH's folders (an empty entry is the current
+// The first executable regular file named `program` in the plugin host's search path
+// (core/keys/plugin_host.h, ':'-separated as $PATH; an empty entry is the current
 // folder, as execvp has it), or "". Looked up here rather than left to posix_spawnp, whose "not found" is
 // lost where the spawn cannot wait for the exec (qemu-user, some libcs): the plugin would seem to start and
 // then die.
 std::string find_on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  const std::string path = plugin_host().search_path;
+  std::string_view dirs = path;
+  if (dirs.empty()) return {};
   while (true) {
     const std::size_t colon = dirs.find(':');
     const std::string_view dir = dirs.substr(0, colon);
@@ -72,7 +75,7 @@ PluginChannel::PluginChannel(const std::string& plugin_name, std::string_view st
   fd_ = fds[0];
   reader_ = std::make_unique<io::FdReader>(fd_, program_, false);
   // No read-ahead: a plugin's next message may depend on our reply, so never wait for more than one byte.
-  input_ = std::make_unique<BufferedInput>(*reader_, 0);
+  input_ = std::make_unique<io::BufferedInput>(*reader_, 0);
 }
 
 PluginChannel::~PluginChannel() {
@@ -104,7 +107,7 @@ void PluginChannel::send(const Stanza& stanza) {
   }
 }
 
-Stanza read_plugin_message(BufferedInput& in, const std::string& program) {
+Stanza read_plugin_message(io::BufferedInput& in, const std::string& program) {
   const std::uint64_t start = in.consumed();
   if (in.peek(1).empty()) throw Error(ErrorKind::io, program + " exited in the middle of the exchange");
   try {

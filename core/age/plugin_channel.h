@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/age/buffered_input.h"
+#include "io/buffered_input.h"
 #include "core/age/header.h"
 #include "io/fd_stream.h"
 
@@ -38,7 +38,7 @@ class PluginConnection {
 };
 
 // receive() for a plugin whose output is `in`: one stanza, read as the header's are, with the errors above.
-Stanza read_plugin_message(BufferedInput& in, const std::string& program);
+Stanza read_plugin_message(io::BufferedInput& in, const std::string& program);
 
 class PluginChannel final : public PluginConnection {
  public:
@@ -64,7 +64,7 @@ class PluginChannel final : public PluginConnection {
   int fd_ = -1;
   pid_t pid_ = -1;
   std::unique_ptr<io::FdReader> reader_;
-  std::unique_ptr<BufferedInput> input_;
+  std::unique_ptr<io::BufferedInput> input_;
 };
 
 }  // namespace pcrypt::core::age

@@ -9,17 +9,16 @@
 
 #include "core/aes/secret_bytes.h"
 #include "core/age/header.h"
-#include "core/pcrypt/rekey.h"
+#include "core/rekey_policy.h"
 
 namespace pcrypt::core::age {
 
 // The new header: the kept stanzas in their order (unknown types included: they may be a plugin's), then one
-// per added credential. Throws Error(header) if `file_key` does not authenticate `header`; Error(usage) for
-// nothing to change, a stanza number out of range or given twice, an identity (--remove-key) that opens no
-// stanza, a recipient (--remove-recipient) with no stanza (an X25519 one: unless an opening identity is
-// its own, since X25519 stanzas are anonymous), an added recipient that already has a kept stanza, an added
-// key file (age has none), a result with no stanza, and a result that breaks age's rules: an scrypt stanza
-// is the only stanza, and post-quantum stanzas are not mixed with classical ones (check_no_quantum_mix).
+// per added credential. The stanzas removed and the additions refused are rekey's one policy for both
+// formats (core/rekey_policy.h). Throws Error(header) if `file_key` does not authenticate `header`;
+// Error(usage) for nothing to change, what the policy refuses, an added key file (age has none), a result
+// with no stanza, and a result that breaks age's rules: an scrypt stanza is the only stanza, and
+// post-quantum stanzas are not mixed with classical ones (check_no_quantum_mix).
 std::string rekey_header(const Header& header, const SecretBytes& file_key, const RekeyChanges& changes,
                          unsigned scrypt_log2, unsigned max_scrypt_log2);
 

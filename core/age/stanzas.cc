@@ -403,7 +403,7 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
   return stanzas;
 }
 
-SecretBytes unwrap_file_key(const Header& header, const std::vector<Credential>& credentials,
+SecretBytes unwrap_file_key(const Header& header, std::span<const Credential> credentials,
                             unsigned max_scrypt_log2) {
   const std::size_t scrypt_stanzas = count_stanzas(header, "scrypt");
   if (scrypt_stanzas > 0 && header.stanzas.size() > 1)

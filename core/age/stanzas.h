@@ -14,6 +14,7 @@
 // age 1.3 refuses); files from others that mix them are read.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "core/aes/secret_bytes.h"
@@ -55,7 +56,7 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
 // `max_scrypt_log2` (the hint names --max-work-factor); an mlkem768x25519 stanza whose X25519 share is a
 // low-order point; none opens (the message says so; its hint asks for an AGE-SECRET-KEY-PQ-1… identity when
 // the file has mlkem768x25519 stanzas and none was given). Does not check the header MAC.
-SecretBytes unwrap_file_key(const Header& header, const std::vector<Credential>& credentials,
+SecretBytes unwrap_file_key(const Header& header, std::span<const Credential> credentials,
                             unsigned max_scrypt_log2);
 
 // Whether `credential` opens `stanza` to `file_key` (rekey --remove-key; rekey's duplicate check). Errors as

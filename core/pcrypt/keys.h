@@ -11,6 +11,7 @@
 
 #include "core/aes/secret_bytes.h"
 #include "core/keys/credential.h"
+#include "core/keys/kdf_limits.h"
 #include "core/pcrypt/format.h"
 
 namespace pcrypt::core {
@@ -21,13 +22,7 @@ inline constexpr char kLabelPassphraseKek[] = "PCPASSWD";
 inline constexpr char kLabelHeaderMac[] = "PCHDRMAC";
 inline constexpr char kLabelPayload[] = "PCPAYLOD";
 
-// Argon2id cost (libsodium crypto_pwhash units). Defaults are chosen in core (docs/FORMAT.md says why).
-struct KdfLimits {
-  std::uint64_t opslimit;
-  std::uint64_t memlimit_bytes;
-};
-KdfLimits default_kdf_params();   // what encrypt uses
-KdfLimits default_kdf_ceiling();  // the most decrypt accepts unless raised by the user
+// Argon2id costs: KdfLimits, default_kdf_params() and default_kdf_ceiling() (core/keys/kdf_limits.h).
 
 // A fresh random 32-byte file key.
 SecretBytes new_file_key();

@@ -12,16 +12,6 @@
 
 namespace pcrypt::core {
 
-// ~0.6 s on the development machine (FORMAT.md §5.1 has the measurements).
-KdfLimits default_kdf_params() {
-  return KdfLimits{4, std::uint64_t{256} << 20};
-}
-
-// 4x the default memory and 4x its passes (FORMAT.md §5.3).
-KdfLimits default_kdf_ceiling() {
-  return KdfLimits{16, std::uint64_t{1} << 30};
-}
-
 bool slot_within_ceiling(const KeySlot& slot, const KdfLimits& ceiling) {
   if (slot.kind != SlotKind::passphrase) return true;
   return slot.kdf_ops <= ceiling.opslimit &&

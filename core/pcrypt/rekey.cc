@@ -14,111 +14,40 @@
 namespace pcrypt::core {
 namespace {
 
-// The SSH public key blob of an SSH recipient, nullptr for the anonymous kinds (X25519, post-quantum).
-const std::vector<std::uint8_t>* ssh_blob(const Recipient& r) {
-  if (const auto* ed = std::get_if<SshEd25519Recipient>(&r)) return &ed->blob;
-  if (const auto* rsa = std::get_if<SshRsaRecipient>(&r)) return &rsa->key.blob;
-  return nullptr;
-}
-
-// The old slots that are for `recipient`: SSH slots with its tag; X25519 and post-quantum slots that an
-// opening identity with this very recipient opens (the only way to recognise an anonymous slot).
-std::vector<std::size_t> slots_of_recipient(const ParsedHeader& parsed, const Recipient& recipient,
-                                            const std::vector<Credential>* opening) {
-  std::vector<std::size_t> found;
-  const std::vector<KeySlot>& slots = parsed.header.slots;
-  if (const std::vector<std::uint8_t>* blob = ssh_blob(recipient)) {
-    const SlotKind kind =
-        std::holds_alternative<SshRsaRecipient>(recipient) ? SlotKind::ssh_rsa : SlotKind::ssh_ed25519;
-    const std::array<std::uint8_t, 4> tag = recipient_slot::ssh_tag(*blob);
-    for (std::size_t i = 0; i < slots.size(); ++i)
-      if (slots[i].kind == kind && slots[i].recipient_slot.size() >= 5 &&
-          std::equal(tag.begin(), tag.end(), slots[i].recipient_slot.begin() + 1))
-        found.push_back(i);
-    return found;
+// The policy's questions (core/rekey_policy.h), answered from the header and the unlocked file key.
+class PcryptSlots final : public SlotQuestions {
+ public:
+  PcryptSlots(const ParsedHeader& parsed, const SecretBytes& file_key, PassphraseKekCache* cache)
+      : parsed_(parsed), file_key_(file_key), cache_(cache) {}
+  std::size_t count() const override { return parsed_.header.slots.size(); }
+  std::string noun() const override { return "slot"; }
+  std::string words(std::size_t index) const override { return describe_slot(parsed_.header, index); }
+  bool opened_by(std::size_t index, const Credential& credential) const override {
+    const KeySlot& slot = parsed_.header.slots[index];
+    if (!may_open(slot, credential) || !slot_within_ceiling(slot, default_kdf_ceiling())) return false;
+    const std::optional<SecretBytes> key = open_slot(slot, credential, cache_);
+    return key && key->size() == file_key_.size() &&
+           sodium_memcmp(key->data(), file_key_.data(), key->size()) == 0;
   }
-  if (opening == nullptr) return found;
-  for (const Credential& c : *opening) {
-    if (c.kind != Credential::Kind::identity || !c.identity || c.identity->kind == Identity::Kind::plugin ||
-        !same_recipient(recipient_of(*c.identity), recipient))
-      continue;
-    for (std::size_t i = 0; i < slots.size(); ++i)
-      if (may_open(slots[i], c) && open_slot(slots[i], c)) found.push_back(i);
-  }
-  return found;
-}
-
-std::string slot_list(const FileHeader& header, const std::vector<std::size_t>& indices) {
-  std::string out;
-  for (std::size_t i = 0; i < indices.size(); ++i)
-    out += (i == 0 ? "" : ", ") + describe_slot(header, indices[i]);
-  return out;
-}
-
-std::vector<bool> slots_to_remove(const RekeyChanges& changes, const ParsedHeader& parsed) {
-  const std::vector<std::size_t>& numbers = changes.remove_slots;
-  const std::size_t slot_count = parsed.header.slots.size();
-  std::vector<bool> remove(slot_count, false);
-  for (const std::size_t n : numbers) {
-    if (n < 1 || n > slot_count)
-      throw Error(ErrorKind::usage,
-                  "there is no slot " + std::to_string(n) + " (the file has " + std::to_string(slot_count) +
-                      (slot_count == 1 ? " slot)" : " slots)"),
-                  "'pcrypt info FILE' lists the slots");
-    if (remove[n - 1]) throw Error(ErrorKind::usage, "slot " + std::to_string(n) + " is given twice");
-    remove[n - 1] = true;
-  }
-  for (const Credential& c : changes.remove_opened_by) {
-    const std::vector<std::size_t> opened = slots_opened_by(parsed, c, default_kdf_ceiling());
-    if (opened.empty())
-      throw Error(ErrorKind::usage,
-                  std::string("a ") + (c.kind == Credential::Kind::key_file ? "key file" : "identity") +
-                      " given with --remove-key opens no slot of this file",
-                  "'pcrypt info FILE -k KEYFILE' (or -i) says which slot a credential opens");
-    for (const std::size_t i : opened) remove[i] = true;
-  }
-  for (const Recipient& r : changes.remove_recipients) {
-    const std::vector<std::size_t> found = slots_of_recipient(parsed, r, changes.opening);
-    if (found.empty() && std::holds_alternative<X25519Recipient>(r))
-      throw Error(ErrorKind::usage,
-                  "X25519 recipient slots are anonymous: no slot can be found from an age1... public key",
-                  "give the identity instead: --remove-key IDENTITY-FILE");
-    if (found.empty() && is_post_quantum(r))
-      throw Error(
-          ErrorKind::usage,
-          "post-quantum recipient slots are anonymous: no slot can be found from an age1pq1... public key",
-          "give the identity instead: --remove-key IDENTITY-FILE");
-    if (found.empty())
-      throw Error(ErrorKind::usage, "the recipient given with --remove-recipient has no slot in this file",
-                  "'pcrypt info FILE' lists the slots and the tags of SSH ones");
-    for (const std::size_t i : found) remove[i] = true;
-  }
-  return remove;
-}
-
-// An added key file or recipient that already has a slot the result keeps would only duplicate it.
-void refuse_duplicates(const ParsedHeader& parsed, const RekeyChanges& changes,
-                       const std::vector<bool>& remove) {
-  const std::vector<KeySlot>& slots = parsed.header.slots;
-  for (const Credential& c : changes.add) {
-    std::vector<std::size_t> has;
-    if (c.kind == Credential::Kind::key_file) {
-      for (std::size_t i = 0; i < slots.size(); ++i)
-        if (may_open(slots[i], c) && open_slot(slots[i], c)) has.push_back(i);
-    } else if (c.kind == Credential::Kind::recipient && c.recipient) {
-      has = slots_of_recipient(parsed, *c.recipient, changes.opening);
+  bool carries_tag_of(std::size_t index, const Recipient& recipient) const override {
+    const KeySlot& slot = parsed_.header.slots[index];
+    const std::vector<std::uint8_t>* blob = nullptr;
+    SlotKind kind = SlotKind::ssh_ed25519;
+    if (const auto* ed = std::get_if<SshEd25519Recipient>(&recipient)) blob = &ed->blob;
+    if (const auto* rsa = std::get_if<SshRsaRecipient>(&recipient)) {
+      blob = &rsa->key.blob;
+      kind = SlotKind::ssh_rsa;
     }
-    std::erase_if(has, [&remove](std::size_t i) { return remove[i]; });
-    if (!has.empty())
-      throw Error(
-          ErrorKind::usage,
-          std::string("a ") +
-              (c.kind == Credential::Kind::key_file ? "key file given with --add-key already opens "
-                                                    : "recipient given with --add-recipient already has ") +
-              slot_list(parsed.header, has),
-          "remove the old slot in the same run (--remove-slot N) to replace it");
+    if (blob == nullptr || slot.kind != kind || slot.recipient_slot.size() < 5) return false;
+    const std::array<std::uint8_t, 4> tag = recipient_slot::ssh_tag(*blob);
+    return std::equal(tag.begin(), tag.end(), slot.recipient_slot.begin() + 1);
   }
-}
+
+ private:
+  const ParsedHeader& parsed_;
+  const SecretBytes& file_key_;
+  PassphraseKekCache* cache_;
+};
 
 void check_slot_counts(const std::vector<KeySlot>& slots) {
   const auto passphrases = static_cast<std::size_t>(std::count_if(
@@ -141,14 +70,14 @@ std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretB
                                        const RekeyChanges& changes) {
   if (!header_mac_matches(file_key, parsed))
     throw Error(ErrorKind::header, "the header does not authenticate under this file key");
-  if (changes.remove_slots.empty() && changes.remove_opened_by.empty() && changes.remove_recipients.empty() &&
-      changes.add.empty())
+  if (changes.changes_nothing())
     throw Error(ErrorKind::usage, "nothing to change",
                 "add a slot with --add-key/--add-passphrase, or remove one with --remove-slot N");
 
   const std::vector<KeySlot>& old_slots = parsed.header.slots;
-  const std::vector<bool> remove = slots_to_remove(changes, parsed);
-  refuse_duplicates(parsed, changes, remove);
+  const PcryptSlots questions(parsed, file_key, changes.kek_cache);
+  const std::vector<bool> remove = slots_to_remove(questions, changes);
+  refuse_duplicate_additions(questions, changes, remove);
   FileHeader header = parsed.header;
   header.slots.clear();
   for (std::size_t i = 0; i < old_slots.size(); ++i)
@@ -183,18 +112,6 @@ bool same_secret(const Credential& a, const Credential& b) {
 }
 
 }  // namespace
-
-void keep_access(const Credential& opening, std::vector<Credential>& out) {
-  // An identity keeps its access as a slot (or stanza) for its own public key.
-  if (opening.kind == Credential::Kind::identity && opening.identity) {
-    out.push_back(Credential::of(recipient_of(*opening.identity)));
-    return;
-  }
-  // Built in place: GCC 12 at -O3 misreports a moved temporary Credential as uninitialised.
-  Credential& copy = out.emplace_back();
-  copy.kind = opening.kind;
-  copy.secret = SecretBytes(opening.secret.span());
-}
 
 NewFileKeySlots new_file_key_slots(const ParsedHeader& parsed, const std::vector<Credential>& opening,
                                    std::vector<Credential> added, const KdfLimits& ceiling,

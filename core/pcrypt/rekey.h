@@ -12,32 +12,16 @@
 #include "core/pcrypt/crypt.h"
 #include "core/pcrypt/format.h"
 #include "core/pcrypt/keys.h"
+#include "core/reencrypt.h"
+#include "core/rekey_policy.h"
 
 namespace pcrypt::core {
 
-struct RekeyChanges {
-  // Slots to drop, numbered from 1 as `pcrypt info` numbers them (in the header being changed).
-  std::vector<std::size_t> remove_slots;
-  // Also drop every slot each of these opens (key files, identities: `--remove-key`); one that opens none is
-  // Error(usage). Numbers shift after each removal; credentials do not.
-  std::vector<Credential> remove_opened_by;
-  // Also drop the slots of these recipients (`--remove-recipient`): SSH ones by their tag (§10.3). X25519
-  // slots are anonymous, so an X25519 recipient is Error(usage) with a hint to give its identity instead.
-  std::vector<Recipient> remove_recipients;
-  // The credentials that opened the file, if known: an identity among them recognises its own (anonymous)
-  // X25519 slot, so adding its recipient again is refused as a duplicate.
-  const std::vector<Credential>* opening = nullptr;
-  // One new slot each, appended after the kept slots in this order.
-  std::vector<Credential> add;
-  KdfLimits kdf = default_kdf_params();  // costs of new passphrase slots
-  PassphraseKekCache* kek_cache = nullptr;
-};
 
-// The new header (fields and MAC) as bytes. Throws Error(header) if `file_key` does not authenticate
-// `parsed` (never rewrite a header nobody verified), Error(usage) for nothing to change, a slot number out of
-// range or given twice, a removal credential or recipient that has no slot, an added key file or recipient
-// that already has a slot the result keeps (a duplicate), removing every slot, or a result with more slots
-// than the format allows (§3.2).
+// The new header (fields and MAC) as bytes. The slots removed and the additions refused are rekey's one
+// policy for both formats (core/rekey_policy.h: RekeyChanges). Throws Error(header) if `file_key` does not
+// authenticate `parsed` (never rewrite a header nobody verified), Error(usage) for nothing to change, what
+// the policy refuses, removing every slot, or a result with more slots than the format allows (§3.2).
 std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretBytes& file_key,
                                        const RekeyChanges& changes);
 
@@ -50,9 +34,6 @@ struct NewFileKeySlots {
   std::vector<std::size_t> kept;
   std::vector<std::size_t> dropped;
 };
-// Appends to `out` the credential that keeps `opening`'s access under a new file key (either format): an
-// identity as its own recipient, a key file or passphrase as itself.
-void keep_access(const Credential& opening, std::vector<Credential>& out);
 NewFileKeySlots new_file_key_slots(const ParsedHeader& parsed, const std::vector<Credential>& opening,
                                    std::vector<Credential> added, const KdfLimits& ceiling,
                                    PassphraseKekCache* cache = nullptr);
@@ -70,11 +51,5 @@ namespace pcrypt::core {
 PipelineStats reencrypt_stream(const ParsedHeader& parsed, const SecretBytes& old_file_key,
                                io::Reader& payload_in, io::Writer& out,
                                const std::vector<Credential>& credentials, const EncryptOptions& options);
-
-// The pass itself, for either format: each record of `payload_in` (at `from`'s record 0) opened with `from`
-// and sealed with `to`, same index and length, written to `out` after whatever the caller wrote first.
-struct KeyedPayload;
-PipelineStats reencrypt_payload(const KeyedPayload& from, const KeyedPayload& to, io::Reader& payload_in,
-                                io::Writer& out, const PipelineConfig& config);
 
 }  // namespace pcrypt::core

@@ -5,96 +5,38 @@
 #include <exception>
 #include <stdexcept>
 
-#include "core/age/detect.h"
-#include "core/age/file.h"
+#include "core/door/encrypted_file.h"
 #include "core/error.h"
-#include "core/pcrypt/payload.h"
 #include "core/pipeline.h"
+#include "core/records.h"
 #include "io/memory_stream.h"
 
 namespace pcrypt::python {
 namespace {
 
-// A file's first bytes as an input that notes whether a reader asked for more than they hold.
-class PrefixReader final : public io::Reader {
- public:
-  explicit PrefixReader(std::span<const std::uint8_t> prefix) : prefix_(prefix) {}
-  std::size_t read(std::uint8_t* buf, std::size_t n) override {
-    const std::size_t got = std::min(n, prefix_.size() - pos_);
-    if (got < n) ran_out_ = true;
-    if (got > 0) std::memcpy(buf, prefix_.data() + pos_, got);
-    pos_ += got;
-    return got;
-  }
-  std::string name() const override { return "the file's first bytes"; }
-  bool ran_out() const { return ran_out_; }
-
- private:
-  std::span<const std::uint8_t> prefix_;
-  std::size_t pos_ = 0;
-  bool ran_out_ = false;
-};
-
-// The header in `prefix` unlocked, and its payload's layout and cipher.
+// The header in `prefix` unlocked through the door, and its payload's layout and cipher.
 core::KeyedPayload unlock_payload(std::span<const std::uint8_t> prefix,
                                   const std::vector<core::Credential>& credentials,
-                                  const core::KdfLimits& ceiling) {
+                                  const core::door::UnlockLimits& limits) {
   io::MemoryReader in(prefix);
-  core::age::BufferedInput buffered(in, 0);
-  const core::age::FileFormat format = core::age::detect_format(buffered.peek(core::age::kDetectBytes));
-  if (format == core::age::FileFormat::age_armored)
+  core::door::EncryptedFile file(in);
+  if (file.description().armored)
     throw core::Error(
         core::ErrorKind::usage, "an armored age file cannot be read by ranges",
         "decrypt it whole with pcrypt.decrypt, or remove the armor (age -d | age -e without -a)");
-  if (format == core::age::FileFormat::age_binary) {
-    core::age::AgeInput age(buffered, core::age::AgeInput::Armor::no);
-    const SecretBytes file_key = core::age::unlock(age, credentials, core::age::kDefaultMaxScryptLog2);
-    return core::age::open_payload(age, file_key, core::age::default_chacha_backend());
-  }
-  const core::UnlockedHeader unlocked = core::unlock_header(buffered, credentials, ceiling);
-  return core::keyed_payload(unlocked.parsed, unlocked.file_key);
+  file.unlock(credentials, limits);
+  return file.take_payload();
 }
 
 }  // namespace
 
 bool header_incomplete(std::span<const std::uint8_t> prefix) {
-  PrefixReader in(prefix);
-  core::age::BufferedInput buffered(in, 0);
-  try {
-    const core::age::FileFormat format = core::age::detect_format(buffered.peek(core::age::kDetectBytes));
-    if (format == core::age::FileFormat::age_binary) {
-      const core::age::AgeInput age(buffered, core::age::AgeInput::Armor::no);
-      return prefix.size() < age.header().total_bytes + core::age::kPayloadNonceBytes;
-    }
-    if (format == core::age::FileFormat::age_armored) return false;  // refused by the Decryptor
-    core::read_header(buffered);
-    return false;
-  } catch (const core::Error&) {
-    // A parse that failed after running out of bytes may only have needed more of them; one that failed
-    // inside the prefix is malformed, and the Decryptor reports it.
-    return in.ran_out();
-  }
-}
-
-LocalFile::LocalFile(const std::string& path)
-    : reader_(io::open_input(path)), access_(reader_->positional()) {
-  if (access_ == nullptr)
-    throw core::Error(core::ErrorKind::usage, path + " is not a regular file",
-                      "pcrypt.open reads by ranges; decrypt a stream with pcrypt.decrypt");
-}
-
-std::size_t FileWindow::read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const {
-  if (offset >= file_size_) return 0;
-  n = static_cast<std::size_t>(std::min<std::uint64_t>(n, file_size_ - offset));
-  if (offset < begin_ || offset - begin_ + n > window_.size())
-    throw std::logic_error("FileWindow: a read outside the fetched records");
-  std::memcpy(buf, window_.data() + (offset - begin_), n);
-  return n;
+  return core::door::header_incomplete(prefix);
 }
 
 Decryptor::Decryptor(std::span<const std::uint8_t> header_prefix,
-                     const std::vector<core::Credential>& credentials, const core::KdfLimits& ceiling)
-    : payload_(unlock_payload(header_prefix, credentials, ceiling)) {}
+                     const std::vector<core::Credential>& credentials, const core::door::UnlockLimits& limits)
+    : payload_(unlock_payload(header_prefix, credentials, limits)) {}
 
 std::uint64_t Decryptor::plaintext_size(std::uint64_t file_size) const {
   const core::PayloadLayout& layout = payload_.layout;

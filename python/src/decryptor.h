@@ -14,10 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/age/header.h"
-#include "core/age/payload.h"
+#include "core/door/encrypted_file.h"
+#include "core/door/limits.h"
 #include "core/keys/credential.h"
-#include "core/pcrypt/keys.h"
 #include "core/range.h"
 #include "io/fd_stream.h"
 #include "io/stream.h"
@@ -83,7 +82,7 @@ class Decryptor {
   // core::Error(usage)). Throws core::Error(header) as decrypt does for a malformed header or wrong
   // credentials.
   Decryptor(std::span<const std::uint8_t> header_prefix, const std::vector<core::Credential>& credentials,
-            const core::KdfLimits& ceiling);
+            const core::door::UnlockLimits& limits);
 
   // Where record 0 starts: after the header (and an age file's 16-byte payload nonce).
   std::size_t header_bytes() const { return payload_.layout.payload_offset; }
@@ -115,7 +114,7 @@ class Decryptor {
 // (up to 255 slots, or many post-quantum or RSA recipients) are read in growing prefixes while
 // header_incomplete says so, up to kHeaderMaxBytes (age's bound; pcrypt's largest header is below it).
 inline constexpr std::size_t kHeaderProbeBytes = 16 << 10;
-inline constexpr std::size_t kHeaderMaxBytes = core::age::kMaxHeaderBytes + core::age::kPayloadNonceBytes;
+inline constexpr std::size_t kHeaderMaxBytes = core::door::kMaxHeaderBytes;
 
 // Whether `prefix` ends inside the header it starts (or, for age, before its payload nonce). False when the
 // header is complete, and when it is malformed before the prefix ends (the Decryptor then says how).

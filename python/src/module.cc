@@ -1,5 +1,5 @@
-// pcrypt._pcrypt: the C++ side of the Python package (docs/PYTHON.md). Thin: every operation is the core's
-// (core/pcrypt/crypt.h, core/age/file.h, core/range.h) or the CLI's (credentials, key generation), called
+// pcrypt._pcrypt: the C++ side of the Python package (docs/PYTHON.md). Thin: every operation goes through
+// the door (core/door/: open, unlock, decrypt, verify, encrypt, credential files, key generation), called
 // with the GIL released, and every core::Error becomes a pcrypt.errors exception carrying the CLI's message,
 // hint and exit code. The Python modules beside it (python/pcrypt/) build the file objects and the fsspec
 // filesystem.
@@ -13,17 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.h"
-#include "app/commands.h"
-#include "app/public_key_credentials.h"
-#include "core/age/armor.h"
-#include "core/age/describe.h"
-#include "core/age/detect.h"
-#include "core/age/file.h"
+#include "core/door/credential_files.h"
+#include "core/door/encrypted_file.h"
+#include "core/door/limits.h"
 #include "core/error.h"
-#include "core/pcrypt/crypt.h"
-#include "core/pcrypt/keys.h"
-#include "core/pcrypt/verify.h"
+#include "core/keys/key_file.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
 #include "io/memory_stream.h"
@@ -63,13 +57,6 @@ void raise_pcrypt_error(int exit_code, const std::string& message, const std::st
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
 }
 
-core::KdfLimits kdf_params(std::optional<std::uint64_t> memory, std::optional<std::uint64_t> ops) {
-  core::KdfLimits kdf = core::default_kdf_params();
-  if (memory) kdf.memlimit_bytes = *memory;
-  if (ops) kdf.opslimit = *ops;
-  return kdf;
-}
-
 CredentialArgs decryption_args(Paths keys, Paths identities, Passphrase passphrase) {
   return CredentialArgs{std::move(keys), std::move(identities), {}, {}, std::move(passphrase)};
 }
@@ -79,86 +66,44 @@ CredentialArgs encryption_args(Paths keys, Paths recipients, Paths recipient_fil
       std::move(keys), {}, std::move(recipients), std::move(recipient_files), std::move(passphrase)};
 }
 
-// The options of a pcrypt-format encryption (pcrypt.encrypt, the Sealer); age's fix chunks and KDF
-// themselves.
-core::EncryptOptions pcrypt_options(std::size_t chunk_size, unsigned threads,
-                                    std::optional<std::uint64_t> kdf_memory,
-                                    std::optional<std::uint64_t> kdf_ops) {
-  core::EncryptOptions options;
-  options.chunk_size = chunk_size;
-  options.threads = threads;
-  options.kdf = kdf_params(kdf_memory, kdf_ops);
-  return options;
+// What pcrypt.encrypt and the Sealer make: a file of `format` ("pcrypt" or "age"); age fixes its own chunks
+// and KDF.
+core::door::NewFileSettings file_settings(const std::string& format, std::size_t chunk_size,
+                                          std::optional<std::uint64_t> kdf_memory,
+                                          std::optional<std::uint64_t> kdf_ops) {
+  core::door::NewFileSettings settings;
+  settings.format = core::door::parse_format(format);
+  settings.chunk_size = chunk_size;
+  if (kdf_memory) settings.argon2id.memlimit_bytes = *kdf_memory;
+  if (kdf_ops) settings.argon2id.opslimit = *kdf_ops;
+  return settings;
 }
 
-core::age::EncryptOptions age_options(unsigned threads) {
-  core::age::EncryptOptions options;
-  options.threads = threads;
-  return options;
-}
-
+// As `pcrypt encrypt [--format age [-a]]` writes it; the output appears only once complete.
 void encrypt_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
-                  const core::EncryptOptions& options, bool force) {
+                  const core::door::EncryptSettings& settings, unsigned threads, bool force) {
   const std::vector<core::Credential> credentials = encryption_credentials(args);
   const std::unique_ptr<io::FdReader> in = io::open_input(src);
   io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::owner_only);
-  core::encrypt_stream(*in, out, credentials, options);
-  out.commit();
+  core::door::encrypt(*in, out, credentials, settings, core::door::RunOptions{threads, nullptr});
 }
 
-// An age file, as `pcrypt encrypt --format age [-a]` writes it; the armor finishes the output on commit.
-void encrypt_age_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
-                      const core::age::EncryptOptions& options, bool armor, bool force) {
-  const std::vector<core::Credential> credentials = encryption_credentials(args);
-  const std::unique_ptr<io::FdReader> in = io::open_input(src);
-  io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::owner_only);
-  std::optional<core::age::ArmorWriter> armored;
-  if (armor) armored.emplace(out);
-  io::Writer& target = armor ? static_cast<io::Writer&>(*armored) : out;
-  core::age::encrypt_stream(*in, target, credentials, options);
-  target.commit();
-}
-
-// "pcrypt" or "age" (pcrypt.encrypt's and pcrypt.open's `format`).
-bool age_format(const std::string& format) {
-  if (format == "age") return true;
-  if (format == "pcrypt") return false;
-  throw core::Error(core::ErrorKind::usage, "unknown format '" + format + "'", "use 'pcrypt' or 'age'");
-}
-
-// Whether `in` is an age file (binary or armored), from its first bytes, which `in` keeps: as the CLI, the
-// format is the file's to say.
-bool is_age(core::age::BufferedInput& in) {
-  const core::age::FileFormat format = core::age::detect_format(in.peek(core::age::kDetectBytes));
-  return format == core::age::FileFormat::age_binary || format == core::age::FileFormat::age_armored;
-}
-
-// Decrypts `src` (either format) into `out`, which is not committed; returns the plaintext size. Without
-// `out`, verifies: every chunk authenticated and nothing written, as `pcrypt verify` does.
+// Decrypts `src` (either format, as the file says) into `out`, committed on success; returns the plaintext
+// size. Without `out`, verifies: every chunk authenticated and nothing written, as `pcrypt verify` does.
 std::uint64_t decrypt_into(const std::string& src, io::Writer* out, const CredentialArgs& args,
                            unsigned threads) {
   const std::vector<core::Credential> credentials = decryption_credentials(args);
   const std::unique_ptr<io::FdReader> file = io::open_input(src);
-  core::age::BufferedInput in(*file, 0);
-  if (is_age(in)) {
-    core::age::AgeInput age(in);
-    core::age::DecryptOptions options;
-    options.threads = threads;
-    io::NullWriter nothing;
-    return core::age::decrypt_stream(age, out ? *out : nothing, credentials, options).plaintext_bytes;
-  }
-  core::DecryptOptions options;
-  options.threads = threads;
-  return (out ? core::decrypt_stream(in, *out, credentials, options)
-              : core::verify_stream(in, credentials, options))
-      .plaintext_bytes;
+  core::door::EncryptedFile encrypted(*file);
+  encrypted.unlock(credentials, core::door::UnlockLimits{});
+  const core::door::RunOptions run{threads, nullptr};
+  return (out ? encrypted.decrypt(*out, run) : encrypted.verify(run)).plaintext_bytes;
 }
 
 void decrypt_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
                   unsigned threads, bool force) {
   io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::umask);
   decrypt_into(src, &out, args, threads);
-  out.commit();
 }
 
 std::uint64_t verify_file(const std::string& src, const CredentialArgs& args, unsigned threads) {
@@ -167,34 +112,30 @@ std::uint64_t verify_file(const std::string& src, const CredentialArgs& args, un
 
 std::string info(const std::string& src) {
   const std::unique_ptr<io::FdReader> file = io::open_input(src);
-  core::age::BufferedInput in(*file, 0);
-  if (is_age(in)) {
-    const core::age::AgeInput age(in);
-    return core::age::describe(age,
-                               file->positional() ? std::optional(file->positional()->size()) : std::nullopt);
-  }
-  return core::describe_header(in);
+  const core::door::EncryptedFile encrypted(*file);
+  return encrypted.info(file->positional() ? std::optional(file->positional()->size()) : std::nullopt);
 }
 
 std::optional<std::string> keygen(const std::string& path, bool identity, bool force) {
-  app::KeygenArgs args;
-  args.output = path;
-  args.force = force;
-  args.identity = identity;
   if (path.empty() || path == "-")
     throw core::Error(core::ErrorKind::usage, "keygen needs a path", "secrets are written to a 0600 file");
+  io::AtomicFileWriter out(path, force, io::TempFile::unnamed_if_supported, io::Permissions::owner_only);
   if (!identity) {
-    app::run_keygen(args);
+    const SecretBytes text = core::generate_key_file();
+    out.write(text.data(), text.size());
+    out.commit();
     return std::nullopt;
   }
-  app::run_keygen_identity(args);
-  return app::recipient_text(app::read_identity_files({path}).front());
+  const core::door::NewIdentity made = core::door::generate_identity(false);
+  out.write(reinterpret_cast<const std::uint8_t*>(made.text.data()), made.text.size());
+  out.commit();
+  return made.recipient;
 }
 
 std::vector<std::string> recipients(const Paths& identity_files) {
   std::vector<std::string> out;
-  for (const core::Identity& identity : app::read_identity_files(identity_files))
-    out.push_back(app::recipient_text(identity));
+  for (const core::Identity& identity : core::door::read_identity_files(identity_files, {}))
+    out.push_back(core::door::recipient_text(identity));
   return out;
 }
 
@@ -236,16 +177,16 @@ PYBIND11_MODULE(_pcrypt, m) {
          const std::string& format, bool armor) {
         const CredentialArgs args = encryption_args(std::move(keys), std::move(recipient_list),
                                                     std::move(recipient_files), std::move(passphrase));
-        if (age_format(format)) {
-          encrypt_age_file(src, dst, args, age_options(threads), armor, force);
-          return;
-        }
-        if (armor) throw core::Error(core::ErrorKind::usage, "armor is for age files", "add format=\"age\"");
-        encrypt_file(src, dst, args, pcrypt_options(chunk_size, threads, kdf_memory, kdf_ops), force);
+        core::door::EncryptSettings settings;
+        settings.file = file_settings(format, chunk_size, kdf_memory, kdf_ops);
+        settings.armor = armor;
+        if (armor && settings.file.format != core::door::Format::age)
+          throw core::Error(core::ErrorKind::usage, "armor is for age files", "add format=\"age\"");
+        encrypt_file(src, dst, args, settings, threads, force);
       },
       py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("keys") = Paths(),
       py::arg("recipients") = Paths(), py::arg("recipient_files") = Paths(),
-      py::arg("passphrase") = no_passphrase, py::arg("chunk_size") = core::kDefaultChunkSize,
+      py::arg("passphrase") = no_passphrase, py::arg("chunk_size") = core::door::kDefaultChunkSize,
       py::arg("threads") = 0u, py::arg("force") = false,
       py::arg("kdf_memory") = std::optional<std::uint64_t>(),
       py::arg("kdf_ops") = std::optional<std::uint64_t>(), py::arg("format") = "pcrypt",
@@ -299,8 +240,7 @@ PYBIND11_MODULE(_pcrypt, m) {
              py::gil_scoped_release unlocked;
              const CredentialArgs args =
                  decryption_args(std::move(keys), std::move(identities), std::move(passphrase));
-             return std::make_unique<Decryptor>(bytes, decryption_credentials(args),
-                                                core::default_kdf_ceiling());
+             return std::make_unique<Decryptor>(bytes, decryption_credentials(args), core::door::UnlockLimits{});
            }),
            py::arg("header_prefix"), py::kw_only(), py::arg("keys") = Paths(),
            py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase)
@@ -338,13 +278,12 @@ PYBIND11_MODULE(_pcrypt, m) {
              const std::vector<core::Credential> credentials =
                  encryption_credentials(encryption_args(std::move(keys), std::move(recipient_list),
                                                         std::move(recipient_files), std::move(passphrase)));
-             if (age_format(format)) return std::make_unique<Sealer>(credentials, age_options(threads));
-             return std::make_unique<Sealer>(credentials,
-                                             pcrypt_options(chunk_size, threads, kdf_memory, kdf_ops));
+             return std::make_unique<Sealer>(credentials, file_settings(format, chunk_size, kdf_memory, kdf_ops),
+                                             threads);
            }),
            py::kw_only(), py::arg("keys") = Paths(), py::arg("recipients") = Paths(),
            py::arg("recipient_files") = Paths(), py::arg("passphrase") = no_passphrase,
-           py::arg("chunk_size") = core::kDefaultChunkSize, py::arg("threads") = 0u,
+           py::arg("chunk_size") = core::door::kDefaultChunkSize, py::arg("threads") = 0u,
            py::arg("kdf_memory") = std::optional<std::uint64_t>(),
            py::arg("kdf_ops") = std::optional<std::uint64_t>(), py::arg("format") = "pcrypt")
       .def_property_readonly("header",

@@ -6,45 +6,20 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/age/payload.h"
-#include "core/engine_choice.h"
 #include "core/pipeline.h"
 
 namespace pcrypt::python {
 
-Sealer::Start Sealer::pcrypt_start(const std::vector<core::Credential>& credentials,
-                                   const core::EncryptOptions& options) {
-  core::NewHeader header = core::new_header(credentials, options);
-  core::ChunkCipher cipher = core::payload_cipher(core::engine_for(options.engine), header.file_key);
-  const std::uint64_t header_bytes = header.bytes.size();
-  return Start{std::move(header.bytes), std::move(cipher),
-               core::PayloadLayout{options.chunk_size, header_bytes}};
-}
+Sealer::Sealer(const std::vector<core::Credential>& credentials, const core::door::NewFileSettings& settings,
+               unsigned threads)
+    : Sealer(core::door::start_file(credentials, settings), threads) {}
 
-Sealer::Start Sealer::age_start(const std::vector<core::Credential>& credentials,
-                                const core::age::EncryptOptions& options) {
-  const SecretBytes file_key = core::age::new_file_key();
-  const std::string text = core::age::serialize_header(
-      core::age::wrap_file_key(file_key, credentials, options.scrypt_log2), file_key);
-  const core::age::PayloadNonce nonce = core::age::new_payload_nonce();
-  std::vector<std::uint8_t> header(text.begin(), text.end());
-  header.insert(header.end(), nonce.begin(), nonce.end());
-  return Start{std::move(header), core::age::payload_cipher(file_key, nonce, options.backend),
-               core::age::payload_layout(text.size())};
-}
-
-Sealer::Sealer(Start start, unsigned threads)
-    : chunk_size_(start.layout.chunk_size),
+Sealer::Sealer(core::NewFile start, unsigned threads)
+    : chunk_size_(start.payload.layout.chunk_size),
       threads_(core::pipeline_workers(threads)),
       header_(std::move(start.header)),
-      cipher_(std::move(start.cipher)),
-      records_(cipher_, start.layout) {}
-
-Sealer::Sealer(const std::vector<core::Credential>& credentials, const core::EncryptOptions& options)
-    : Sealer(pcrypt_start(credentials, options), options.threads) {}
-
-Sealer::Sealer(const std::vector<core::Credential>& credentials, const core::age::EncryptOptions& options)
-    : Sealer(age_start(credentials, options), options.threads) {}
+      cipher_(std::move(start.payload.cipher)),
+      records_(cipher_, start.payload.layout) {}
 
 std::size_t Sealer::chunks_in(std::size_t len, bool last) const {
   if (finished_) throw std::invalid_argument("the stream is already finished");

@@ -1,8 +1,7 @@
 // Streaming encryption for Python writers (pcrypt.open(path, "wb"), the fsspec filesystem's "wb"): the
 // caller pushes plaintext and gets back records to write after the header, in order. The records are those
-// encrypt_stream writes (core::PayloadRecords, the same cipher), sealed in parallel within each call: a
-// pcrypt file's (core/pcrypt/crypt.h), or an age file's (core/age/file.h: the header then the payload nonce,
-// then 64 KiB ChaCha20-Poly1305 chunks under the same record rules).
+// the door's encrypt writes (core::PayloadRecords over the keyed payload of core::door::start_file), sealed
+// in parallel within each call, in either format.
 #pragma once
 
 #include <cstddef>
@@ -10,20 +9,17 @@
 #include <optional>
 #include <vector>
 
-#include "core/age/file.h"
-#include "core/pcrypt/crypt.h"
-#include "core/pcrypt/payload.h"
+#include "core/door/encrypted_file.h"
+#include "core/records.h"
 
 namespace pcrypt::python {
 
 class Sealer {
  public:
-  // A pcrypt file: the header from core::new_header (Error(usage) for no credential or a chunk size out of
-  // range).
-  Sealer(const std::vector<core::Credential>& credentials, const core::EncryptOptions& options);
-  // An age file: the header (core::age::wrap_file_key's rules: Error(usage) for what age forbids) and the
-  // payload nonce are header().
-  Sealer(const std::vector<core::Credential>& credentials, const core::age::EncryptOptions& options);
+  // A new file of settings.format through the door (core::door::start_file: Error(usage) for no credential,
+  // a chunk size out of range, or what age forbids); header() is everything before record 0.
+  Sealer(const std::vector<core::Credential>& credentials, const core::door::NewFileSettings& settings,
+         unsigned threads);
   Sealer(const Sealer&) = delete;  // records_ refers to cipher_
   Sealer& operator=(const Sealer&) = delete;
 
@@ -42,17 +38,7 @@ class Sealer {
  private:
   std::size_t chunks_in(std::size_t len, bool last) const;
 
-  // The parts the two constructors make, in the order the members need them.
-  struct Start {
-    std::vector<std::uint8_t> header;
-    core::ChunkCipher cipher;
-    core::PayloadLayout layout;
-  };
-  static Start pcrypt_start(const std::vector<core::Credential>& credentials,
-                            const core::EncryptOptions& options);
-  static Start age_start(const std::vector<core::Credential>& credentials,
-                         const core::age::EncryptOptions& options);
-  Sealer(Start start, unsigned threads);
+  Sealer(core::NewFile start, unsigned threads);
 
   std::size_t chunk_size_;
   unsigned threads_;

@@ -1,4 +1,4 @@
-// An input read ahead in blocks, so that age's text header can be read line by line without a system call
+// An input read ahead in blocks, so that a text header (age's) can be read line by line without a system call
 // per byte and the payload can start exactly after it: format detection peeks at the first bytes, the header
 // parser takes lines, and what was read ahead is handed to the payload first. On a regular file the
 // read-ahead is given back instead (positional() seeks the file to just after what was consumed), so the
@@ -13,13 +13,13 @@
 
 #include "io/stream.h"
 
-namespace pcrypt::core::age {
+namespace pcrypt::io {
 
-class BufferedInput final : public io::Reader {
+class BufferedInput final : public Reader {
  public:
   // read_ahead: how much more than asked for each read of `in` may take. 0 reads exactly what is asked, so
   // that after a peek `in` stands where the peeked bytes end (for a caller that goes on with `in` itself).
-  explicit BufferedInput(io::Reader& in, std::size_t read_ahead = 4096) : in_(in), read_ahead_(read_ahead) {}
+  explicit BufferedInput(Reader& in, std::size_t read_ahead = 4096) : in_(in), read_ahead_(read_ahead) {}
   void set_read_ahead(std::size_t bytes) { read_ahead_ = bytes; }
 
   // The first min(n, input size) bytes not yet consumed, without consuming them.
@@ -32,13 +32,13 @@ class BufferedInput final : public io::Reader {
 
   std::size_t read(std::uint8_t* buf, std::size_t n) override;
   std::string name() const override { return in_.name(); }
-  io::PositionalReader* positional() override;
+  PositionalReader* positional() override;
 
  private:
   bool fill(std::size_t want);  // reads until at least `want` bytes are buffered; false at end of input
   std::size_t buffered() const { return buf_.size() - pos_; }
 
-  io::Reader& in_;
+  Reader& in_;
   std::size_t read_ahead_;
   std::vector<std::uint8_t> buf_;
   std::size_t pos_ = 0;
@@ -46,4 +46,4 @@ class BufferedInput final : public io::Reader {
   bool eof_ = false;
 };
 
-}  // namespace pcrypt::core::age
+}  // namespace pcrypt::io

@@ -1,9 +1,9 @@
-#include "core/age/buffered_input.h"
+#include "io/buffered_input.h"
 
 #include <algorithm>
 #include <cstring>
 
-namespace pcrypt::core::age {
+namespace pcrypt::io {
 
 bool BufferedInput::fill(std::size_t want) {
   while (buffered() < want && !eof_) {
@@ -53,8 +53,8 @@ std::size_t BufferedInput::read(std::uint8_t* buf, std::size_t n) {
   return got;
 }
 
-io::PositionalReader* BufferedInput::positional() {
-  io::PositionalReader* p = in_.positional();
+PositionalReader* BufferedInput::positional() {
+  PositionalReader* p = in_.positional();
   if (p == nullptr) return nullptr;
   // Give the read-ahead back: the input then stands exactly after what was consumed.
   if (buffered() > 0) {
@@ -66,4 +66,4 @@ io::PositionalReader* BufferedInput::positional() {
   return p;
 }
 
-}  // namespace pcrypt::core::age
+}  // namespace pcrypt::io

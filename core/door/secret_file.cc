@@ -1,4 +1,4 @@
-#include "app/secret_file.h"
+#include "core/door/secret_file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "io/fd_stream.h"
 
-namespace pcrypt::app {
+namespace pcrypt::core::door {
 
 std::size_t read_secret_file(const std::string& path, const std::string& what, std::uint8_t* buf,
                              std::size_t capacity, const std::string& missing_hint) {
@@ -27,4 +27,4 @@ std::size_t read_secret_file(const std::string& path, const std::string& what, s
   }
 }
 
-}  // namespace pcrypt::app
+}  // namespace pcrypt::core::door

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace pcrypt::app {
+namespace pcrypt::core::door {
 
 // Reads at most `capacity` bytes of the file at `path` into buf and returns how many were read. Throws
 // core::Error(io): "cannot open <what> <path>: <reason>" (with `missing_hint` as the hint when the file does
@@ -14,4 +14,4 @@ namespace pcrypt::app {
 std::size_t read_secret_file(const std::string& path, const std::string& what, std::uint8_t* buf,
                              std::size_t capacity, const std::string& missing_hint = {});
 
-}  // namespace pcrypt::app
+}  // namespace pcrypt::core::door

@@ -1,0 +1,169 @@
+#include "core/door/credential_files.h"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <string_view>
+
+#include <cstring>
+
+#include "core/aes/secret_bytes.h"
+#include "core/door/secret_file.h"
+#include "core/error.h"
+#include "core/keys/key_file.h"
+#include "core/pcrypt/file_description.h"
+#include "core/pcrypt/format.h"
+
+namespace pcrypt::core::door {
+namespace {
+
+// Identity and recipients files are small text files; a bigger one is a mistake (a data file given by
+// accident), reported by the parser as whatever it finds in the first part.
+constexpr std::size_t kTextFileLimit = 1 << 20;
+
+std::string source_path(const std::string& path) {
+  return path == "-" ? std::string("/dev/stdin") : path;
+}
+
+std::string_view as_text(const SecretBytes& buf, std::size_t len) {
+  return {reinterpret_cast<const char*>(buf.data()), len};
+}
+
+// Key files are tiny (FORMAT.md §7 caps them at 4 KiB); reading a little more lets the parser report the
+// oversize instead of us silently truncating.
+constexpr std::size_t kKeyFileReadLimit = std::size_t{64} * 1024;
+
+// A missing key file: encrypting, a new one can be made; decrypting, a new key opens nothing.
+std::string missing_key_file_hint(const std::string& path, KeyFileUse use) {
+  if (use == KeyFileUse::encrypt) return "create one with 'pcrypt keygen -o " + path + "'";
+  return "check the path: only the key file the data was encrypted with opens it ('pcrypt info FILE' lists "
+         "what does)";
+}
+
+// The passphrase of a protected OpenSSH key, from the caller (as age asks on the terminal), or a refusal.
+std::function<SecretBytes(const std::string&)> ssh_passphrase_source(const CredentialReading& reading) {
+  if (reading.ssh_key_passphrase) return reading.ssh_key_passphrase;
+  return [](const std::string& key_name) -> SecretBytes { refuse_protected_ssh_key(key_name); };
+}
+
+}  // namespace
+
+void refuse_protected_ssh_key(const std::string& key_name) {
+  throw Error(ErrorKind::usage,
+              "SSH key " + key_name + " is protected by a passphrase and there is no terminal to ask for it",
+              "run pcrypt from a terminal, or decrypt a copy of the key: cp KEY copy && ssh-keygen -p -N '' -f "
+              "copy");
+}
+
+Credential read_key_file(const std::string& path, KeyFileUse use) {
+  SecretBytes text(kKeyFileReadLimit);
+  const std::size_t len =
+      read_secret_file(path, "key file", text.data(), text.size(), missing_key_file_hint(path, use));
+  // `-k secret.pcrypt` (the file to decrypt given as the key) is a common slip; say so plainly.
+  if (len >= kMagic.size() && std::memcmp(text.data(), kMagic.data(), kMagic.size()) == 0)
+    throw Error(ErrorKind::usage, path + " is an encrypted pcrypt file, not a key file",
+                "give it as the FILE to decrypt, and its key file with -k KEYFILE");
+  // An identity, a public key or an age file given to -k: name it and the option that takes it.
+  if (const auto other = recognise_other_file(text.span().first(len));
+      other && other->kind != OtherFile::Kind::pcrypt_key_file)
+    throw Error(ErrorKind::usage, path + " is " + other->what + ", not a pcrypt key file", other->hint);
+  return parse_key_file(key_file_text(text).substr(0, len), path);
+}
+
+std::vector<Credential> read_key_or_identity_file(const std::string& path, const CredentialReading& reading) {
+  SecretBytes text(kKeyFileReadLimit);
+  const std::size_t len = read_secret_file(path, "key or identity file", text.data(), text.size());
+  const auto other = recognise_other_file(text.span().first(len));
+  if (other && (other->kind == OtherFile::Kind::identity || other->kind == OtherFile::Kind::ssh_private_key))
+    return gather_identities({path}, reading);
+  std::vector<Credential> out;
+  out.push_back(read_key_file(path, KeyFileUse::decrypt));
+  return out;
+}
+
+std::vector<core::Credential> gather_recipients(const std::vector<std::string>& recipients,
+                                                const std::vector<std::string>& recipient_files,
+                                                bool data_from_stdin,
+                                                const std::vector<std::string>& identity_files,
+                                                const CredentialReading& reading) {
+  std::vector<core::Recipient> all;
+  all.reserve(recipients.size());
+  for (const std::string& text : recipients) all.push_back(core::parse_recipient(text));
+  for (const std::string& path : recipient_files) {
+    if (path == "-" && data_from_stdin)
+      throw core::Error(core::ErrorKind::usage,
+                        "-R - reads recipients from standard input, which is the data",
+                        "give the data as FILE, or the recipients in a file");
+    SecretBytes buf(kTextFileLimit);
+    const std::size_t len = read_secret_file(source_path(path), "recipients file", buf.data(), buf.size());
+    const std::string name = path == "-" ? std::string("standard input") : path;
+    std::vector<std::string> ignored;
+    for (core::Recipient& r : core::parse_recipients_file(as_text(buf, len), name, &ignored))
+      all.push_back(std::move(r));
+    if (reading.warn)
+      for (const std::string& line : ignored) reading.warn(name + ": " + line);
+  }
+  for (const core::Identity& id : read_identity_files(identity_files, reading)) all.push_back(core::recipient_of(id));
+  std::vector<core::Credential> out;
+  std::vector<core::Recipient> seen;
+  for (core::Recipient& r : all) {
+    if (std::any_of(seen.begin(), seen.end(),
+                    [&r](const core::Recipient& s) { return core::same_recipient(s, r); }))
+      continue;  // one slot per key is enough; a second would only grow the header
+    seen.push_back(r);
+    out.push_back(core::Credential::of(std::move(r)));
+  }
+  return out;
+}
+
+std::vector<core::Identity> read_identity_files(const std::vector<std::string>& paths,
+                                                const CredentialReading& reading) {
+  std::vector<core::Identity> out;
+  for (const std::string& path : paths) {
+    SecretBytes buf(kTextFileLimit);
+    const std::size_t len = read_secret_file(source_path(path), "identity file", buf.data(), buf.size(),
+                                             "create one with 'pcrypt keygen --identity -o " + path + "'");
+    // A key file or an age file given to -i: name it and the option that takes it.
+    const auto other = core::recognise_other_file(buf.span().first(len));
+    if (other && other->kind == core::OtherFile::Kind::pcrypt_key_file)
+      throw core::Error(core::ErrorKind::usage, path + " is a pcrypt key file, not an identity",
+                        "give a key file with -k KEYFILE");
+    if (other && other->kind == core::OtherFile::Kind::age_file)
+      throw core::Error(core::ErrorKind::usage, path + " is " + other->what + ", not an identity",
+                        other->hint);
+    for (core::Identity& id : core::parse_identity_file(as_text(buf, len), path, ssh_passphrase_source(reading)))
+      out.push_back(std::move(id));
+  }
+  return out;
+}
+
+std::vector<core::Credential> gather_identities(const std::vector<std::string>& paths,
+                                               const CredentialReading& reading) {
+  std::vector<core::Credential> out;
+  for (core::Identity& id : read_identity_files(paths, reading)) out.push_back(core::Credential::of(std::move(id)));
+  return out;
+}
+
+std::string recipient_text(const core::Identity& identity) {
+  if (identity.kind == core::Identity::Kind::plugin)
+    core::recipient_of(identity);  // throws: only the plugin knows
+  if (identity.kind == core::Identity::Kind::x25519)
+    return core::format_x25519_recipient(identity.public_key);
+  if (identity.kind == core::Identity::Kind::mlkem768_x25519)
+    return core::format_hybrid_recipient(identity.hybrid->public_key());
+  const std::vector<std::uint8_t>& blob = identity.blob;
+  std::string b64(sodium_base64_ENCODED_LEN(blob.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
+  sodium_bin2base64(b64.data(), b64.size(), blob.data(), blob.size(), sodium_base64_VARIANT_ORIGINAL);
+  b64.pop_back();  // the terminating NUL
+  return (identity.kind == core::Identity::Kind::ssh_rsa ? "ssh-rsa " : "ssh-ed25519 ") + b64;
+}
+
+NewIdentity generate_identity(bool post_quantum) {
+  const Identity identity = post_quantum ? generate_hybrid_identity() : generate_x25519_identity();
+  const std::string recipient = recipient_text(identity);
+  const std::string secret =
+      post_quantum ? format_hybrid_identity(identity.secret) : format_x25519_identity(identity.secret);
+  return NewIdentity{"# public key: " + recipient + "\n" + secret + "\n", recipient};
+}
+
+}  // namespace pcrypt::core::door

@@ -1,0 +1,325 @@
+// The door (encrypted_file.h). The only place that knows both formats: it tells them apart by their first
+// bytes, then drives either through core/opened_file.h and the format-blind record layer.
+#include "core/door/encrypted_file.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string_view>
+
+#include "core/age/armor.h"
+#include "core/age/opened_file.h"
+#include "core/age/stanzas.h"
+#include "core/error.h"
+#include "core/pcrypt/file_description.h"
+#include "core/pcrypt/format.h"
+#include "core/pcrypt/keys.h"
+#include "core/pcrypt/opened_file.h"
+#include "io/atomic_file.h"
+#include "io/copy_range.h"
+#include "io/fd_stream.h"
+#include "io/memory_stream.h"
+
+namespace pcrypt::core::door {
+namespace {
+
+// Enough to tell the formats apart (age's armor may follow leading whitespace) and to name a key file
+// given as the input.
+constexpr std::size_t kDetectBytes = 4096;
+
+enum class Detected { pcrypt, age, unknown };
+
+// The one switch on the format, by the file's first bytes.
+Detected detect(io::BufferedInput& in) {
+  const auto magic = in.peek(kMagic.size());
+  if (std::equal(magic.begin(), magic.end(), kMagic.begin(), kMagic.end())) return Detected::pcrypt;
+  constexpr std::string_view age_prefix = "age-encryption.org/";
+  const auto start = in.peek(age_prefix.size());
+  if (start.size() == age_prefix.size() && std::memcmp(start.data(), age_prefix.data(), age_prefix.size()) == 0)
+    return Detected::age;
+  return age::looks_armored(in.peek(kDetectBytes)) ? Detected::age : Detected::unknown;
+}
+
+// Counts what goes through to `out`: the size of an armored file as written.
+class CountingWriter final : public io::Writer {
+ public:
+  explicit CountingWriter(io::Writer& out) : out_(out) {}
+  void write(const std::uint8_t* buf, std::size_t n) override {
+    out_.write(buf, n);
+    bytes_ += n;
+  }
+  void commit() override { out_.commit(); }
+  std::string name() const override { return out_.name(); }
+  std::uint64_t bytes() const { return bytes_; }
+
+ private:
+  io::Writer& out_;
+  std::uint64_t bytes_ = 0;
+};
+
+// `out`, or ASCII armor around it (through a counter, to report the armored size).
+class Target {
+ public:
+  Target(io::Writer& out, bool armor) : out_(out) {
+    if (!armor) return;
+    counter_.emplace(out);
+    armor_.emplace(*counter_);
+  }
+  io::Writer& writer() { return armor_ ? static_cast<io::Writer&>(*armor_) : out_; }
+  // Commits (armor: its last lines, then `out`); returns the armored size, or `binary_bytes` unarmored.
+  std::uint64_t commit(std::uint64_t binary_bytes) {
+    writer().commit();
+    return counter_ ? counter_->bytes() : binary_bytes;
+  }
+
+ private:
+  io::Writer& out_;
+  std::optional<CountingWriter> counter_;
+  std::optional<age::ArmorWriter> armor_;
+};
+
+PipelineConfig pipeline_config(const RunOptions& options) {
+  return PipelineConfig{options.threads, options.progress};
+}
+
+}  // namespace
+
+std::string format_name(Format format) {
+  return format == Format::age ? "age" : "pcrypt";
+}
+
+Format parse_format(const std::string& name) {
+  if (name == "age") return Format::age;
+  if (name == "pcrypt") return Format::pcrypt;
+  throw Error(ErrorKind::usage, "unknown format '" + name + "'", "use 'pcrypt' or 'age'");
+}
+
+EncryptedFile::EncryptedFile(io::Reader& in) : input_(in, 0), source_(in) {
+  switch (detect(input_)) {
+    case Detected::age:
+      file_ = age::open_age_file(input_);
+      return;
+    case Detected::unknown:
+      if (const auto other = recognise_other_file(input_.peek(kDetectBytes)))
+        throw Error(ErrorKind::header, "not a pcrypt file: this is " + other->what, other->hint);
+      [[fallthrough]];
+    case Detected::pcrypt:
+      file_ = open_pcrypt_file(input_);  // an unknown input gets the header parser's own refusal
+  }
+}
+
+EncryptedFile::~EncryptedFile() = default;
+
+const FileDescription& EncryptedFile::description() const {
+  return file_->description();
+}
+
+std::string EncryptedFile::info(std::optional<std::uint64_t> file_bytes) const {
+  return file_->info(file_bytes);
+}
+
+std::string EncryptedFile::slot_words(std::size_t index) const {
+  return file_->slot_words(index);
+}
+
+std::vector<std::string> EncryptedFile::slots_opened_by(const Credential& credential,
+                                                        const UnlockLimits& limits) {
+  std::vector<std::string> words;
+  for (const std::size_t i : file_->slots_opened_by(credential, limits)) words.push_back(slot_words(i));
+  return words;
+}
+
+std::string EncryptedFile::unlock(const std::vector<Credential>& credentials, const UnlockLimits& limits) {
+  const std::optional<std::size_t> slot = file_->unlock(credentials, limits);
+  opening_ = &credentials;
+  unlocked_ = true;
+  return slot ? slot_words(*slot) : std::string();
+}
+
+namespace {
+
+void require_unlocked(bool unlocked) {
+  if (!unlocked) throw std::logic_error("EncryptedFile: unlock() must come first");
+}
+
+}  // namespace
+
+const KeyedPayload& EncryptedFile::payload() {
+  require_unlocked(unlocked_);
+  return file_->payload();
+}
+
+KeyedPayload EncryptedFile::take_payload() {
+  require_unlocked(unlocked_);
+  unlocked_ = false;
+  return std::move(file_->payload());
+}
+
+Transfer EncryptedFile::decrypt(io::Writer& out, const RunOptions& options) {
+  const KeyedPayload& keyed = payload();
+  const PipelineStats stats = run_pipeline(PayloadCodec(Direction::open, keyed.cipher, keyed.layout),
+                                           file_->payload_input(), out, pipeline_config(options));
+  out.commit();
+  const std::uint64_t header = description().header_bytes;
+  return Transfer{stats.plaintext_bytes, header + stats.ciphertext_bytes, header, stats.chunks};
+}
+
+Transfer EncryptedFile::verify(const RunOptions& options) {
+  io::DiscardWriter nowhere;
+  return decrypt(nowhere, options);
+}
+
+RangeRead EncryptedFile::read_range(const ByteRange& range, io::Writer& out, const RunOptions& options) {
+  const KeyedPayload& keyed = payload();
+  RangeOptions range_options;
+  range_options.threads = options.threads;
+  range_options.progress = options.progress;
+  RangeRead read;
+  // Positional reads take the header at offset 0; an input that starts elsewhere (standard input left
+  // mid-file by another program) and armor, whose offsets are not the payload's, are read in order.
+  io::PositionalReader* file = description().armored ? nullptr : file_->payload_input().positional();
+  if (file != nullptr && file->position() == keyed.layout.payload_offset) {
+    read.positional = true;
+    read.result = decrypt_range(*file, keyed, range, out, range_options);
+  } else {
+    read.result = decrypt_range_stream(file_->payload_input(), keyed, range, out, range_options);
+  }
+  out.commit();
+  return read;
+}
+
+RekeyResult EncryptedFile::rekey(RekeyRequest request, io::Writer& out, const NewFileSettings& settings,
+                                 const RunOptions& options) {
+  require_unlocked(unlocked_);
+  const FileDescription& d = description();
+  RekeyResult result;
+  result.slots_before = d.slots;
+  result.header_bytes_before = file_->header_only_bytes();
+  RekeyChanges& changes = request.changes;
+  changes.opening = opening_;
+  if (changes.kek_cache == nullptr) changes.kek_cache = settings.kek_cache;
+  Target target(out, d.armored);
+
+  if (request.new_file_key) {
+    // Each opening credential keeps its access as a new slot (an identity as one for its own recipient);
+    // the old slots it opened are kept in that sense, the others dropped.
+    std::vector<Credential> credentials;
+    std::vector<bool> kept(d.slots, false);
+    UnlockLimits limits;
+    limits.kek_cache = changes.kek_cache;
+    for (const Credential& c : *opening_) {
+      if (d.format == Format::age && c.kind == Credential::Kind::key_file) continue;  // opens no age file
+      for (const std::size_t i : file_->slots_opened_by(c, limits)) kept[i] = true;
+      keep_access(c, credentials);
+    }
+    for (Credential& c : changes.add) {
+      const bool repeated = c.kind == Credential::Kind::key_file &&
+                            std::any_of(credentials.begin(), credentials.end(), [&](const Credential& s) {
+                              return s.kind == Credential::Kind::key_file && s.secret.size() == c.secret.size() &&
+                                     std::equal(s.secret.span().begin(), s.secret.span().end(),
+                                                c.secret.span().begin());
+                            });
+      if (repeated) throw Error(ErrorKind::usage, "a key file given with --add-key is also given with -k");
+      credentials.push_back(std::move(c));
+    }
+    for (std::size_t i = 0; i < kept.size(); ++i) (kept[i] ? result.kept : result.dropped).push_back(slot_words(i));
+    NewFileSettings same_chunks = settings;
+    same_chunks.chunk_size = d.chunk_size;
+    file_->reencrypt(target.writer(), credentials, same_chunks, pipeline_config(options));
+    target.commit(0);
+    result.slots_after = credentials.size();
+    return result;
+  }
+
+  const std::vector<std::uint8_t> header = file_->rekeyed_header(changes, settings);
+  result.header_bytes_after = header.size();
+  io::Writer& w = target.writer();
+  w.write(header.data(), header.size());
+  auto* fd_in = dynamic_cast<io::FdReader*>(&source_);
+  const auto* fd_out = dynamic_cast<const io::AtomicFileWriter*>(&out);
+  if (!d.armored && fd_in != nullptr && fd_out != nullptr && fd_in->positional() != nullptr) {
+    // Binary: the bytes after the header as they are, reflinked where the file system can.
+    result.copied_bytes =
+        io::copy_range(fd_in->fd(), file_->header_only_bytes(), fd_out->fd(), source_.name(), out.name());
+  } else {
+    std::vector<std::uint8_t> buf(std::size_t{1} << 16);
+    io::Reader& rest = file_->payload_input();
+    while (const std::size_t n = rest.read(buf.data(), buf.size())) {
+      w.write(buf.data(), n);
+      result.copied_bytes += n;
+    }
+  }
+  target.commit(0);
+  // Counted by reading the new header back: the count is the format's business.
+  io::MemoryReader reread(header);
+  result.slots_after = EncryptedFile(reread).description().slots;
+  return result;
+}
+
+RunCache::RunCache() : cache_(std::make_unique<PassphraseKekCache>()) {}
+RunCache::~RunCache() = default;
+std::size_t RunCache::argon2id_runs() const {
+  return cache_->argon2id_runs();
+}
+
+namespace {
+
+// A file's first bytes as an input that notes whether a reader asked for more than they hold.
+class PrefixReader final : public io::Reader {
+ public:
+  explicit PrefixReader(std::span<const std::uint8_t> prefix) : prefix_(prefix) {}
+  std::size_t read(std::uint8_t* buf, std::size_t n) override {
+    const std::size_t got = std::min(n, prefix_.size() - pos_);
+    if (got < n) ran_out_ = true;
+    if (got > 0) std::memcpy(buf, prefix_.data() + pos_, got);
+    pos_ += got;
+    return got;
+  }
+  std::string name() const override { return "the file's first bytes"; }
+  bool ran_out() const { return ran_out_; }
+
+ private:
+  std::span<const std::uint8_t> prefix_;
+  std::size_t pos_ = 0;
+  bool ran_out_ = false;
+};
+
+}  // namespace
+
+bool header_incomplete(std::span<const std::uint8_t> prefix) {
+  PrefixReader in(prefix);
+  try {
+    const EncryptedFile file(in);
+    return prefix.size() < file.description().header_bytes;
+  } catch (const Error&) {
+    // A parse that failed after running out of bytes may only have needed more of them; one that failed
+    // inside the prefix is malformed, and opening the file reports it.
+    return in.ran_out();
+  }
+}
+
+void check_credentials_for(Format format, std::size_t key_files, std::size_t recipients, bool passphrase) {
+  if (format == Format::age) age::check_credential_mix(key_files, recipients, passphrase);
+}
+
+NewFile start_file(const std::vector<Credential>& credentials, const NewFileSettings& settings) {
+  return settings.format == Format::age ? age::new_age_file(credentials, settings)
+                                        : new_pcrypt_file(credentials, settings);
+}
+
+Transfer encrypt(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
+                 const EncryptSettings& settings, const RunOptions& options) {
+  if (settings.armor && settings.file.format != Format::age)
+    throw Error(ErrorKind::usage, "armor is for age files", "use the age format");
+  const NewFile file = start_file(credentials, settings.file);
+  Target target(out, settings.armor);
+  io::Writer& w = target.writer();
+  w.write(file.header.data(), file.header.size());
+  if (settings.header_written) settings.header_written();
+  const PipelineStats stats = run_pipeline(PayloadCodec(Direction::seal, file.payload.cipher, file.payload.layout),
+                                           in, w, pipeline_config(options));
+  const std::uint64_t binary = file.header.size() + stats.ciphertext_bytes;
+  return Transfer{stats.plaintext_bytes, target.commit(binary), file.header.size(), stats.chunks};
+}
+
+}  // namespace pcrypt::core::door

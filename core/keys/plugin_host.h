@@ -1,0 +1,44 @@
+// What an age plugin (an identity or recipient handled by a program `age-plugin-NAME`, core/age/plugin.h)
+// needs from the program that runs pcrypt: where to look for plugin programs, and a user to talk to. Core
+// reads neither the environment nor a terminal: the caller hands both in here (the CLI: $PATH and the
+// terminal, app/main.cc; a library user: its own), once per process, before any plugin runs.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/aes/secret_bytes.h"
+
+namespace pcrypt::core {
+
+// What a plugin may ask of the user in its interactive phase. Each request names the plugin's program
+// ("age-plugin-yubikey"). A UI that cannot show something says so (false / nullopt), and the plugin gets
+// `fail`, as the protocol says; it then decides whether that is fatal.
+class PluginUi {
+ public:
+  virtual ~PluginUi() = default;
+  // `msg`: a message to show (e.g. "touch your YubiKey"). True once shown.
+  virtual bool message(const std::string& program, const std::string& text) = 0;
+  // `confirm`: yes (true) or no (false) between the two labels (`no` empty when there is only one choice).
+  virtual std::optional<bool> confirm(const std::string& program, const std::string& text,
+                                      const std::string& yes, const std::string& no) = 0;
+  // `request-public` (shown as typed) and `request-secret` (not echoed, e.g. a PIN).
+  virtual std::optional<std::string> request_public(const std::string& program, const std::string& text) = 0;
+  virtual std::optional<SecretBytes> request_secret(const std::string& program, const std::string& text) = 0;
+};
+
+struct PluginHost {
+  // Folders searched for `age-plugin-NAME`, ':'-separated as $PATH is (an empty entry is the current
+  // folder). Empty: plugins are not found.
+  std::string search_path;
+  // nullptr: every request is answered `fail` and messages are not shown.
+  std::shared_ptr<PluginUi> ui;
+};
+
+// Sets the process's plugin host (thread-safe; plugins started afterwards use it).
+void set_plugin_host(PluginHost host);
+// A copy of the current one (never a null ui).
+PluginHost plugin_host();
+
+}  // namespace pcrypt::core
