@@ -13,6 +13,7 @@
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "core/pcrypt/keys.h"
+#include "core/pcrypt/range.h"
 #include "core/range.h"
 
 namespace pcrypt::app {

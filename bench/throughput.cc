@@ -25,7 +25,7 @@
 #include "core/error.h"
 #include "core/keys/key_file.h"
 #include "core/pcrypt/crypt.h"
-#include "core/pcrypt/payload.h"
+#include "core/records.h"
 #include "io/memory_stream.h"
 
 namespace pcrypt::app::bench {

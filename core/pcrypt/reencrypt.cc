@@ -4,6 +4,7 @@
 #include "core/pcrypt/payload.h"
 #include "core/pcrypt/rekey.h"
 #include "core/range.h"
+#include "core/records.h"
 
 namespace pcrypt::core {
 namespace {

@@ -8,7 +8,7 @@
 #include "core/age/detect.h"
 #include "core/age/file.h"
 #include "core/error.h"
-#include "core/pcrypt/payload.h"
+#include "core/pcrypt/range.h"
 #include "core/pipeline.h"
 #include "io/memory_stream.h"
 

@@ -8,6 +8,7 @@
 
 #include "core/age/payload.h"
 #include "core/engine_choice.h"
+#include "core/pcrypt/payload.h"
 #include "core/pipeline.h"
 
 namespace pcrypt::python {

@@ -12,7 +12,7 @@
 
 #include "core/age/file.h"
 #include "core/pcrypt/crypt.h"
-#include "core/pcrypt/payload.h"
+#include "core/records.h"
 
 namespace pcrypt::python {
 
