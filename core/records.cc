@@ -30,12 +30,6 @@ void make_nonce(std::uint64_t index, bool last, std::uint8_t* nonce) {
   nonce[11] = last ? 1 : 0;
 }
 
-}  // namespace
-
-// --- one chunk --------------------------------------------------------------------------------------------
-
-namespace {
-
 // aes::Gcm's seal and open, without associated data: the same contract as Aead's.
 class GcmAead final : public Aead {
  public:
@@ -54,6 +48,8 @@ class GcmAead final : public Aead {
 };
 
 }  // namespace
+
+// --- one chunk --------------------------------------------------------------------------------------------
 
 std::unique_ptr<Aead> gcm_aead(std::unique_ptr<aes::Gcm> gcm) {
   return std::make_unique<GcmAead>(std::move(gcm));
