@@ -11,9 +11,10 @@
 
 #include "bench/columns.h"
 #include "bench/experiments.h"
+#include "core/aead.h"
 #include "core/aes/engine.h"
-#include "core/age/primitives.h"
 #include "core/byte_size.h"
+#include "core/chacha/chacha20poly1305.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
 
@@ -22,10 +23,26 @@ namespace {
 
 constexpr std::size_t kBlockBufferBlocks = 256;  // 4 KiB of blocks, cycled through
 
+// One AEAD under test: an AES engine's aes::Gcm, measured directly, or ChaCha20-Poly1305 (core/chacha/).
 struct Aead {
   std::string name;
   std::string algorithm;
-  std::unique_ptr<aes::Gcm> impl;
+  std::unique_ptr<aes::Gcm> gcm;
+  std::unique_ptr<core::Aead> aead;
+
+  void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
+            const std::uint8_t* nonce) const {
+    if (gcm) {
+      gcm->seal(out, tag, in, len, nullptr, 0, nonce);
+    } else {
+      aead->seal(out, tag, in, len, std::span<const std::uint8_t, core::kAeadNonceBytes>(nonce, 12));
+    }
+  }
+  bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
+            const std::uint8_t* nonce) const {
+    if (gcm) return gcm->open(out, in, len, tag, nullptr, 0, nonce);
+    return aead->open(out, in, len, tag, std::span<const std::uint8_t, core::kAeadNonceBytes>(nonce, 12));
+  }
 };
 
 // The engines this run covers: all supported ones, or just --engine.
@@ -134,16 +151,15 @@ void run_aead(const Context& ctx, const EnginesOptions& options,
   std::vector<Aead> aeads;
   aeads.reserve(engines.size());
   for (const aes::Engine* e : engines)
-    aeads.push_back(
-        {std::string(e->name), "AES-256-GCM", e->make_gcm(std::span<const std::uint8_t, 32>(key, 32))});
-  // age's payload cipher (core/age/primitives.h), from both libraries it can use: which one is faster here
-  // decides core::age::default_chacha_backend() (docs/FORMAT.md §11.4).
+    aeads.push_back({std::string(e->name), "AES-256-GCM",
+                     e->make_gcm(std::span<const std::uint8_t, 32>(key, 32)), nullptr});
+  // age's payload cipher (core/chacha/), from both libraries it can use: which one is faster here decides
+  // chacha::default_chacha_backend() (docs/FORMAT.md §11.4).
   if (ctx.engine.empty())
-    for (const auto backend : {core::age::ChaChaBackend::openssl, core::age::ChaChaBackend::sodium})
-      aeads.push_back(
-          {"chacha20poly1305-" + std::string(core::age::backend_name(backend)),
-           "ChaCha20-Poly1305 (age payloads)",
-           core::age::make_chacha20poly1305(std::span<const std::uint8_t, 32>(key, 32), backend)});
+    for (const auto backend : {chacha::ChaChaBackend::openssl, chacha::ChaChaBackend::sodium})
+      aeads.push_back({"chacha20poly1305-" + std::string(chacha::backend_name(backend)),
+                       "ChaCha20-Poly1305 (age payloads)", nullptr,
+                       chacha::make_chacha20poly1305(std::span<const std::uint8_t, 32>(key, 32), backend)});
   sodium_memzero(key, sizeof key);
 
   Table t;
@@ -181,18 +197,18 @@ void run_aead(const Context& ctx, const EnginesOptions& options,
         ctx.progress("engines: " + a.name + " " + op + " " +
                      core::format_bytes(size, core::ByteStyle::exact));
         std::uint8_t nonce[12] = {}, tag[16];
-        a.impl->seal(ct.data(), tag, msg.data(), size, nullptr, 0, nonce);
+        a.seal(ct.data(), tag, msg.data(), size, nonce);
         std::uint64_t failures = 0;
         std::uint64_t sealed = 0;
         auto work = [&](std::uint64_t count) {
           for (std::uint64_t c = 0; c < count; ++c) {
             if (open) {
-              failures += a.impl->open(out.data(), ct.data(), size, tag, nullptr, 0, nonce) ? 0 : 1;
+              failures += a.open(out.data(), ct.data(), size, tag, nonce) ? 0 : 1;
             } else {
               // A fresh nonce per message, as real use requires (the cost is a few instructions).
               ++sealed;
               std::memcpy(nonce + 4, &sealed, sizeof sealed);
-              a.impl->seal(out.data(), tag + 0, msg.data(), size, nullptr, 0, nonce);
+              a.seal(out.data(), tag + 0, msg.data(), size, nonce);
             }
           }
           escape(out.data());

@@ -20,7 +20,7 @@
 // The reader cuts the input into items of G * input_record_bytes(), reading each one straight into a free
 // buffer of the pool. Job number `seq` lives in ring slot `seq & mask`. Workers claim jobs in sequence order
 // but finish them in any order; each has the codec process the item's records in place, in record order
-// (seal or open chunks seq * G + j, see core/pcrypt/payload.h), holding no lock meanwhile, and marks the job
+// (seal or open chunks seq * G + j, see core/records.h), holding no lock meanwhile, and marks the job
 // done. The writer waits for job `written` to be done, writes it, returns its buffer to the pool and moves on
 // to `written + 1`, so output order is input order no matter how many workers there are: -j1 and -jN produce
 // the same bytes. The pipeline knows nothing of the format: record sizes, order, the last flag and the
@@ -99,7 +99,7 @@
 // returning).
 //
 // The wording of payload errors, with the chunk index and the record's file offset, is the codec's
-// (core/pcrypt/payload.cc).
+// (core/records.cc).
 #include "core/pipeline.h"
 
 #include <sched.h>

@@ -1,7 +1,7 @@
 // The parallel pipeline: reader -> bounded pool of record buffers -> N workers -> writer, or workers that
 // read and write their own records when the streams are regular files. It cuts the input into records and
 // writes what a RecordCodec (core/record_codec.h) makes of each, in input order or at each record's own
-// offset; what a record means (the payload format) is the codec's business, see core/pcrypt/payload.h. (Full
+// offset; what a record means (the payload format) is the codec's business, see core/records.h. (Full
 // design notes live at the top of core/pipeline.cc.)
 #pragma once
 

@@ -19,10 +19,9 @@
 #include <vector>
 
 #include "core/byte_size.h"
-#include "core/engine_choice.h"
 #include "core/error.h"
-#include "core/pcrypt/payload.h"
 #include "core/pipeline.h"
+#include "core/records.h"
 
 namespace pcrypt::core {
 namespace {
@@ -178,26 +177,6 @@ PipelineConfig pipeline_config(const RangeOptions& options) {
   return PipelineConfig{options.threads, options.progress};
 }
 
-}  // namespace
-
-KeyedPayload keyed_payload(const ParsedHeader& header, const SecretBytes& file_key,
-                           const aes::Engine* engine) {
-  if (file_key.size() != kFileKeyBytes || !header_mac_matches(file_key, header))
-    throw Error(ErrorKind::header, "wrong key or passphrase, or the header was modified",
-                "the file key does not authenticate this header");
-  return KeyedPayload{PayloadLayout{header.header.chunk_size, header.total_bytes()},
-                      payload_cipher(engine_for(engine), file_key)};
-}
-
-UnlockedHeader unlock_header(io::Reader& in, const std::vector<Credential>& credentials,
-                             const KdfLimits& ceiling) {
-  ParsedHeader parsed = read_header(in);
-  SecretBytes file_key = unlock_file_key(parsed, credentials, ceiling);
-  return UnlockedHeader{std::move(parsed), std::move(file_key)};
-}
-
-namespace {
-
 // Which records a range of a seekable file needs (decrypt_range's and decrypt_range_into's one reading of
 // the rules): the payload's record count from the file size, the range clipped to the plaintext, and the
 // first and last record holding it.
@@ -241,12 +220,6 @@ RangePlan plan_range(const io::PositionalReader& file, const PayloadLayout& layo
 
 }  // namespace
 
-RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& header,
-                          const SecretBytes& file_key, const ByteRange& range, io::Writer& out,
-                          const RangeOptions& options) {
-  return decrypt_range(file, keyed_payload(header, file_key, options.engine), range, out, options);
-}
-
 RangeResult decrypt_range(const io::PositionalReader& file, const KeyedPayload& payload,
                           const ByteRange& range, io::Writer& out, const RangeOptions& options) {
   RangeResult result;
@@ -264,12 +237,6 @@ RangeResult decrypt_range(const io::PositionalReader& file, const KeyedPayload& 
   result.records_opened = stats.chunks;
   result.bytes_written = writer.written();
   return result;
-}
-
-RangeResult decrypt_range_into(const io::PositionalReader& file, const ParsedHeader& header,
-                               const SecretBytes& file_key, std::uint64_t offset, std::span<std::uint8_t> out,
-                               const RangeOptions& options) {
-  return decrypt_range_into(file, keyed_payload(header, file_key, options.engine), offset, out, options);
 }
 
 RangeResult decrypt_range_into(const io::PositionalReader& file, const KeyedPayload& payload,
@@ -343,11 +310,6 @@ RangeResult decrypt_range_into(const io::PositionalReader& file, const KeyedPayl
   result.records_opened = count;
   result.bytes_written = plan.end - offset;
   return result;
-}
-
-RangeResult decrypt_range_stream(io::Reader& in, const ParsedHeader& header, const SecretBytes& file_key,
-                                 const ByteRange& range, io::Writer& out, const RangeOptions& options) {
-  return decrypt_range_stream(in, keyed_payload(header, file_key, options.engine), range, out, options);
 }
 
 RangeResult decrypt_range_stream(io::Reader& in, const KeyedPayload& payload, const ByteRange& range,

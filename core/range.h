@@ -2,23 +2,19 @@
 // chunk size alone; age's payload is laid out the same way, in 64 KiB chunks): only the records that hold the
 // range are read and authenticated, and every byte written is authenticated. Made for programs that want part
 // of a large file, and for jobs that decrypt one file by ranges on many machines: unlock the header once
-// (unlock_header), hand each job the parsed header and the file key, and let each call decrypt_range on its
-// own copy of the file. The range functions are format-blind: they take a KeyedPayload, which
-// keyed_payload() makes for a pcrypt file and core::age::keyed_payload (core/age/payload.h) for an age file.
+// (a pcrypt file's: unlock_header, core/pcrypt/range.h), hand each job the parsed header and the file key,
+// and let each call decrypt_range on its own copy of the file. The range functions are format-blind: they
+// take a KeyedPayload, which core/pcrypt/range.h makes for a pcrypt file (with overloads taking its parsed
+// header and file key) and core::age::open_payload (core/age/file.h) for an age file.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
-#include <vector>
 
 #include "core/aes/engine.h"
-#include "core/aes/secret_bytes.h"
-#include "core/keys/credential.h"
-#include "core/pcrypt/format.h"
-#include "core/pcrypt/keys.h"
-#include "core/pcrypt/payload.h"
+#include "core/records.h"
 #include "io/stream.h"
 
 namespace pcrypt::core {
@@ -32,31 +28,15 @@ struct ByteRange {
 
 struct RangeOptions {
   unsigned threads = 0;                 // pipeline workers; 0 = online cores
-  const aes::Engine* engine = nullptr;  // a pcrypt payload's (with a header and key); nullptr = best
+  const aes::Engine* engine = nullptr;  // a pcrypt payload's (core/pcrypt/range.h); nullptr = best
   std::function<void(std::uint64_t)> progress;
 };
-
-// A header whose MAC has been verified, and the file key it wraps.
-struct UnlockedHeader {
-  ParsedHeader parsed;
-  SecretBytes file_key;
-};
-
-// Reads the header from `in` (leaving it at the payload) and unlocks it as decrypt does (FORMAT.md §5 steps
-// 1-6): Error(header) for a malformed header, wrong credentials or a modified header.
-UnlockedHeader unlock_header(io::Reader& in, const std::vector<Credential>& credentials,
-                             const KdfLimits& ceiling);
 
 // An unlocked payload: where its records lie in the file and the cipher that opens them.
 struct KeyedPayload {
   PayloadLayout layout;
   ChunkCipher cipher;
 };
-
-// A pcrypt file's: Error(header) if `file_key` does not authenticate `header` (a key from outside, e.g.
-// unlocked on another machine, must belong to this header). engine nullptr = aes::best_engine().
-KeyedPayload keyed_payload(const ParsedHeader& header, const SecretBytes& file_key,
-                           const aes::Engine* engine = nullptr);
 
 // What a range read did.
 struct RangeResult {
@@ -65,9 +45,8 @@ struct RangeResult {
   std::uint64_t plaintext_bytes = 0;  // the whole file's plaintext size, from the file size
 };
 
-// Writes plaintext bytes `range` of the pcrypt file `file` (a seekable input: header at offset 0, the
-// payload up to its size) to `out`, in order; does not commit `out`. Verifies the header MAC with `file_key`
-// (Error(header) if it does not match: a wrong key or a header that is not this file's). Reads only the
+// Writes plaintext bytes `range` of the file `file` (a seekable input: header at offset 0, the payload from
+// payload.layout.payload_offset up to its size) to `out`, in order; does not commit `out`. Reads only the
 // records that hold the range with pread, in parallel, and authenticates each one before any of its bytes is
 // written; when the range reaches the end of the plaintext the final record is read too and its last flag
 // checked, so a file cut short is detected (Error(payload)). Records outside the range are neither read nor
@@ -75,9 +54,6 @@ struct RangeResult {
 // the end; Error(payload) if the file's length is one no complete payload has.
 RangeResult decrypt_range(const io::PositionalReader& file, const KeyedPayload& payload,
                           const ByteRange& range, io::Writer& out, const RangeOptions& options);
-RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& header,
-                          const SecretBytes& file_key, const ByteRange& range, io::Writer& out,
-                          const RangeOptions& options);
 
 // The same into memory, without the pipeline: plaintext [offset, offset + out.size()) (less at the end of
 // the plaintext) into `out`, returning what decrypt_range returns. Same checks and errors, record for
@@ -89,9 +65,6 @@ RangeResult decrypt_range(const io::PositionalReader& file, const ParsedHeader& 
 RangeResult decrypt_range_into(const io::PositionalReader& file, const KeyedPayload& payload,
                                std::uint64_t offset, std::span<std::uint8_t> out,
                                const RangeOptions& options);
-RangeResult decrypt_range_into(const io::PositionalReader& file, const ParsedHeader& header,
-                               const SecretBytes& file_key, std::uint64_t offset, std::span<std::uint8_t> out,
-                               const RangeOptions& options);
 
 // The same for an input that can only be read in order (a pipe), positioned at the payload (after
 // unlock_header): the records before the range are read and discarded without being authenticated, the ones
@@ -102,7 +75,5 @@ RangeResult decrypt_range_into(const io::PositionalReader& file, const ParsedHea
 // RangeResult::plaintext_bytes is 0 unless the input ended.
 RangeResult decrypt_range_stream(io::Reader& in, const KeyedPayload& payload, const ByteRange& range,
                                  io::Writer& out, const RangeOptions& options);
-RangeResult decrypt_range_stream(io::Reader& in, const ParsedHeader& header, const SecretBytes& file_key,
-                                 const ByteRange& range, io::Writer& out, const RangeOptions& options);
 
 }  // namespace pcrypt::core

@@ -1,6 +1,6 @@
 // The one step the pipeline (core/pipeline.h) leaves to its user: what becomes of each record. The pipeline
 // knows record sizes and record order and nothing of what the bytes mean; the payload format implements this
-// interface in core/pcrypt/payload.h, tests implement fakes.
+// interface in core/records.h, tests implement fakes.
 #pragma once
 
 #include <cstddef>

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "core/pcrypt/range.h"
 #include "core/pcrypt/verify.h"
 #include "core/range.h"
 #include "tests/test_crypt_support.h"

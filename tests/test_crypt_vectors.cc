@@ -13,7 +13,7 @@
 
 #include "core/keys/recipient.h"
 #include "core/pcrypt/keys.h"
-#include "core/pcrypt/payload.h"
+#include "core/records.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;
@@ -394,8 +394,8 @@ TEST_CASE("write the refusal vectors and intermediate values", "[.generate]") {
     const core::ParsedHeader parsed = core::read_header(in);
     const auto fk = core::unlock_file_key(parsed, test::creds(key), core::default_kdf_ceiling());
     const auto pk = core::derive_subkey(fk.span(), core::kLabelPayload);
-    const core::ChunkCipher cipher(
-        aes::best_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(pk.data(), aes::kGcmKeyBytes));
+    const core::ChunkCipher cipher(core::gcm_aead(aes::best_engine().make_gcm(
+        std::span<const std::uint8_t, aes::kGcmKeyBytes>(pk.data(), aes::kGcmKeyBytes))));
     Bytes empty_last(16);
     cipher.seal(1, true, empty_last.data(), 0);
     Bytes file = cut(two_full, header + record);
@@ -478,8 +478,8 @@ TEST_CASE("the empty-final-chunk vector is authentic: only the format rule refus
   const core::Credential key = core::parse_key_file(read_text(kDir / "test.key"), "test.key");
   const auto fk = core::unlock_file_key(parsed, test::creds(key), core::default_kdf_ceiling());
   const auto pk = core::derive_subkey(fk.span(), core::kLabelPayload);
-  const core::ChunkCipher cipher(
-      aes::best_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(pk.data(), aes::kGcmKeyBytes));
+  const core::ChunkCipher cipher(core::gcm_aead(aes::best_engine().make_gcm(
+      std::span<const std::uint8_t, aes::kGcmKeyBytes>(pk.data(), aes::kGcmKeyBytes))));
   REQUIRE(file.size() == 120 + 4112 + 16);
   Bytes last(file.end() - 16, file.end());
   CHECK(cipher.open(1, true, last.data(), 0));

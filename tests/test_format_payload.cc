@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "core/pcrypt/payload.h"
+#include "core/records.h"
 #include "tests/test_pipeline_support.h"
 
 using namespace pcrypt;

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "core/pcrypt/keys.h"
-#include "core/pcrypt/payload.h"
+#include "core/records.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;
@@ -115,7 +115,8 @@ TEST_CASE("a decryptor written from FORMAT.md alone opens pcrypt files") {
 
 TEST_CASE("the chunk counter cannot overflow: index 2^64-1 is refused") {
   const Bytes key = test::random_bytes(32);
-  const core::ChunkCipher cipher(aes::select_engine(), std::span<const std::uint8_t, 32>(key.data(), 32));
+  const core::ChunkCipher cipher(
+      core::gcm_aead(aes::select_engine().make_gcm(std::span<const std::uint8_t, 32>(key.data(), 32))));
   Bytes buf(64 + 16);
   test::error_of(core::ErrorKind::payload, [&] { cipher.seal(UINT64_MAX, true, buf.data(), 64); });
   test::error_of(core::ErrorKind::payload, [&] { (void)cipher.open(UINT64_MAX, false, buf.data(), 64); });

@@ -10,8 +10,8 @@
 #include "core/aes/engine.h"
 #include "core/aes/sodium_init.h"
 #include "core/error.h"
-#include "core/pcrypt/payload.h"
 #include "core/pipeline.h"
+#include "core/records.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
 #include "tests/test_files.h"
@@ -30,7 +30,8 @@ const core::ChunkCipher& cipher() {
     REQUIRE(sodium_ready());
     std::uint8_t key[aes::kGcmKeyBytes];
     randombytes_buf(key, sizeof key);
-    return core::ChunkCipher(aes::select_engine(), std::span<const std::uint8_t, aes::kGcmKeyBytes>(key));
+    return core::ChunkCipher(
+        core::gcm_aead(aes::select_engine().make_gcm(std::span<const std::uint8_t, aes::kGcmKeyBytes>(key))));
   }();
   return c;
 }

@@ -24,8 +24,8 @@
 #include "core/aes/engine.h"
 #include "core/aes/sodium_init.h"
 #include "core/error.h"
-#include "core/pcrypt/payload.h"
 #include "core/pipeline.h"
+#include "core/records.h"
 #include "io/memory_stream.h"
 #include "io/stream.h"
 #include "tests/test_bytes.h"
@@ -37,8 +37,8 @@ inline const core::ChunkCipher& test_cipher() {
   static const core::ChunkCipher cipher = [] {
     require_sodium();
     const Bytes key = random_bytes(aes::kGcmKeyBytes);
-    return core::ChunkCipher(aes::select_engine(),
-                             std::span<const std::uint8_t, aes::kGcmKeyBytes>(key.data(), 32));
+    return core::ChunkCipher(core::gcm_aead(
+        aes::select_engine().make_gcm(std::span<const std::uint8_t, aes::kGcmKeyBytes>(key.data(), 32))));
   }();
   return cipher;
 }

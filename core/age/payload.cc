@@ -12,7 +12,7 @@ PayloadNonce new_payload_nonce() {
 
 ChunkCipher payload_cipher(const SecretBytes& file_key, const PayloadNonce& nonce, ChaChaBackend backend) {
   const SecretBytes key = hkdf_sha256(file_key.span(), nonce, "payload");
-  return ChunkCipher(make_chacha20poly1305(
+  return ChunkCipher(chacha::make_chacha20poly1305(
       std::span<const std::uint8_t, kAeadKeyBytes>(key.data(), kAeadKeyBytes), backend));
 }
 

@@ -4,7 +4,7 @@
 // 0x00. That nonce is byte for byte pcrypt's (3 zero bytes || 64-bit big-endian index || last flag) for every
 // index below 2^64, and the rules on chunk sizes are pcrypt's too (the final chunk may be full, is empty only
 // when the whole payload is; a missing final chunk, a short record, trailing data all fail): so the payload
-// is core/pcrypt/payload.h's PayloadCodec over a ChaCha20-Poly1305 ChunkCipher, in the same pipeline.
+// is core/records.h's PayloadCodec over a ChaCha20-Poly1305 ChunkCipher (core/chacha/), in the same pipeline.
 #pragma once
 
 #include <array>
@@ -12,7 +12,8 @@
 
 #include "core/aes/secret_bytes.h"
 #include "core/age/primitives.h"
-#include "core/pcrypt/payload.h"
+#include "core/chacha/chacha20poly1305.h"
+#include "core/records.h"
 
 namespace pcrypt::core::age {
 

@@ -1,8 +1,7 @@
 // The symmetric primitives age is built on (C2SP age.md "Conventions"), from OpenSSL 3.0's libcrypto (HKDF,
-// HMAC, scrypt, ChaCha20-Poly1305) and libsodium (ChaCha20-Poly1305 too): HKDF-SHA-256 with 32-byte output,
-// HMAC-SHA-256, scrypt with r = 8 and p = 1, and ChaCha20-Poly1305 (RFC 7539) behind aes::Gcm's AEAD
-// contract (96-bit nonce, 16-byte tag, in place, verify-then-release), so that the payload's record rules
-// (core/pcrypt/payload.h) run unchanged over it.
+// HMAC, scrypt): HKDF-SHA-256 with 32-byte output, HMAC-SHA-256, scrypt with r = 8 and p = 1, and the
+// one-shot ChaCha20-Poly1305 that wraps a stanza's file key. ChaCha20-Poly1305 itself is an engine of its
+// own, core/chacha/ (OpenSSL or libsodium), which the payload runs the record rules of core/records.h over.
 #pragma once
 
 #include <array>
@@ -11,13 +10,14 @@
 #include <span>
 #include <string_view>
 
-#include "core/aes/engine.h"
+#include "core/aead.h"
 #include "core/aes/secret_bytes.h"
+#include "core/chacha/chacha20poly1305.h"
 
 namespace pcrypt::core::age {
 
-inline constexpr std::size_t kAeadKeyBytes = 32;
-inline constexpr std::size_t kAeadTagBytes = 16;
+inline constexpr std::size_t kAeadKeyBytes = chacha::kKeyBytes;
+inline constexpr std::size_t kAeadTagBytes = core::kAeadTagBytes;
 
 // HKDF-SHA-256 (RFC 5869: Extract with `salt`, Expand with `info`), 32 bytes of output.
 SecretBytes hkdf_sha256(std::span<const std::uint8_t> ikm, std::span<const std::uint8_t> salt,
@@ -30,16 +30,10 @@ std::array<std::uint8_t, 32> hmac_sha256(std::span<const std::uint8_t> key,
 SecretBytes scrypt(std::span<const std::uint8_t> passphrase, std::span<const std::uint8_t> salt,
                    unsigned log2_n);
 
-// Who computes ChaCha20-Poly1305: both give the same bytes; which is faster depends on the CPU
-// (docs/FORMAT.md "age format", measured by `pcrypt bench engines`).
-enum class ChaChaBackend { openssl, sodium };
-ChaChaBackend default_chacha_backend();
-std::string_view backend_name(ChaChaBackend backend);
-
-// A keyed ChaCha20-Poly1305 with aes::Gcm's contract (seal/open const and thread-safe; a failed open zeroes
-// its output). aad must be empty for the sodium backend's fast path; age never uses any.
-std::unique_ptr<aes::Gcm> make_chacha20poly1305(std::span<const std::uint8_t, kAeadKeyBytes> key,
-                                                ChaChaBackend backend = default_chacha_backend());
+// Which library computes ChaCha20-Poly1305 for the payload (core/chacha/), by the names age's callers know.
+using chacha::backend_name;
+using chacha::ChaChaBackend;
+using chacha::default_chacha_backend;
 
 // One-shot seal/open with the all-zero nonce: how every age stanza wraps its 16-byte file key.
 std::array<std::uint8_t, 32> seal_file_key(std::span<const std::uint8_t, kAeadKeyBytes> wrap_key,

@@ -6,6 +6,7 @@
 #include "core/pcrypt/format.h"
 #include "core/pcrypt/keys.h"
 #include "core/pcrypt/payload.h"
+#include "core/records.h"
 
 namespace pcrypt::core {
 

@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "core/byte_size.h"
-#include "core/pcrypt/payload.h"
+#include "core/records.h"
 
 namespace pcrypt::core {
 namespace {

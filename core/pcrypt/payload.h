@@ -1,130 +1,17 @@
-// The payload of a pcrypt file (docs/FORMAT.md §4, "Payload"), and the only place that knows it: the STREAM
-// nonce, record sizes and offsets, sealing and opening record i of a stream, and the wording of payload
-// errors (chunk index and file offset). Nothing here assumes a pipeline: the pipeline drives it through
-// PayloadCodec, and anything that reads records on its own (a range of a seekable file) uses PayloadRecords.
-//
-// Each chunk i is sealed with AES-256-GCM under nonce 00 00 00 || i (uint64, big-endian) || last flag (01 for
-// the final chunk, else 00), with no associated data, into a record: ciphertext || 16-byte tag.
-//
-// Payload rules (identical to the "Exact rules" of docs/FORMAT.md §4):
-//  - plaintext is cut into chunks of exactly chunk_size bytes; the final chunk holds 0..chunk_size bytes and
-//    is sealed with last=true. It is empty only when the whole plaintext is empty (then it is chunk 0).
-//  - each sealed chunk is stored as ciphertext || 16-byte tag, back to back, nothing between or after.
-//  - when opening, a record is chunk_size + 16 bytes except the final one; "final" is known by reaching end
-//    of input. A missing final chunk, a short record (< 16 bytes), an empty final chunk with index > 0, a
-//    record that fails authentication (including one sealed last but followed by more data) are all
-//    Error(payload).
-//  - the chunk index starts at 0 and increases by one per chunk; index 2^64-1 is refused (counter overflow),
-//    so the nonce sequence can never wrap around.
+// pcrypt's payload (docs/FORMAT.md §4, "Payload"): the chunked-AEAD records of core/records.h (STREAM nonce,
+// record rules and their error wording, shared with age) over AES-256-GCM, under a key derived from the file
+// key. This file is the only place that says which key and which cipher.
 #pragma once
-
-#include <cstddef>
-#include <cstdint>
-#include <memory>
-#include <optional>
-#include <span>
-#include <string>
 
 #include "core/aes/engine.h"
 #include "core/aes/secret_bytes.h"
-#include "core/error.h"
-#include "core/record_codec.h"
+#include "core/records.h"
 
 namespace pcrypt::core {
 
-inline constexpr std::size_t kChunkTagBytes = 16;
-
-// Seals and opens one chunk: AES-256-GCM under the STREAM nonce (chunk index + last-chunk flag). It knows
-// nothing of record sizes; PayloadRecords below applies the rules for those.
-class ChunkCipher {
- public:
-  ChunkCipher(const aes::Engine& engine, std::span<const std::uint8_t, aes::kGcmKeyBytes> payload_key);
-  // Any keyed AEAD with aes::Gcm's contract (96-bit nonce, 16-byte tag): age's payload is the same STREAM
-  // construction over ChaCha20-Poly1305 (core/age/payload.h), so it shares these record rules.
-  explicit ChunkCipher(std::unique_ptr<aes::Gcm> aead) : gcm_(std::move(aead)) {}
-
-  // buf holds len plaintext bytes and has room for len + kChunkTagBytes; on return it holds ciphertext ||
-  // tag. Throws Error(payload) if index is past the format's chunk-count limit (counter overflow).
-  void seal(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const;
-  // buf holds len ciphertext bytes followed by the tag; on success buf[0..len) is the plaintext. On failure
-  // returns false and buf[0..len) is zeroed. Throws Error(payload) on counter overflow.
-  [[nodiscard]] bool open(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const;
-
- private:
-  std::unique_ptr<aes::Gcm> gcm_;
-};
-
-// The cipher of a file's payload: its key is KDF(file_key, "PCPAYLOD") (docs/FORMAT.md §4), never the file
-// key itself. Every path that seals or opens a payload gets its cipher here, so they cannot disagree.
+// The cipher of a file's payload: AES-256-GCM from `engine` under KDF(file_key, "PCPAYLOD") (docs/FORMAT.md
+// §4), never the file key itself. Every path that seals or opens a payload gets its cipher here, so they
+// cannot disagree.
 ChunkCipher payload_cipher(const aes::Engine& engine, const SecretBytes& file_key);
-
-// Record arithmetic for a payload that starts payload_offset bytes into its file (after the header).
-struct PayloadLayout {
-  std::size_t chunk_size = 1 << 20;  // plaintext bytes per chunk, as in the header
-  std::uint64_t payload_offset = 0;  // file offset of record 0, so that error messages point into the file
-
-  // A full sealed record: chunk_size + 16.
-  std::size_t record_bytes() const { return chunk_size + kChunkTagBytes; }
-  // File offset of record `index`'s first byte.
-  std::uint64_t record_offset(std::uint64_t index) const;
-  // Records in, and plaintext bytes carried by, a payload of `payload_bytes` bytes; nullopt when no valid
-  // payload has that length (it was cut short).
-  std::optional<std::uint64_t> record_count(std::uint64_t payload_bytes) const;
-  std::optional<std::uint64_t> plaintext_bytes(std::uint64_t payload_bytes) const;
-};
-
-// Why a record may not be released, or how much plaintext it holds.
-struct OpenedRecord {
-  std::size_t plaintext_bytes = 0;
-  std::optional<Error> error;  // Error(payload), worded with the chunk index and its file offset
-};
-
-// Seals and opens the records of one payload. Const and stateless: any thread, any record, any order.
-class PayloadRecords {
- public:
-  PayloadRecords(const ChunkCipher& cipher, PayloadLayout layout) : cipher_(cipher), layout_(layout) {}
-  const PayloadLayout& layout() const { return layout_; }
-
-  // Seals chunk `index` in place: buf holds len plaintext bytes (len == chunk_size unless last) and has room
-  // for len + 16. Returns the record length, len + 16. Throws Error(payload) on counter overflow.
-  std::size_t seal_record(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const;
-  // Opens record `index` in place: buf holds its len bytes (len == record_bytes() unless last; last: nothing
-  // follows it in the payload). On success the plaintext is buf[0..plaintext_bytes). On error nothing in buf
-  // may be released. Throws Error(payload) on counter overflow, std::logic_error for a len that breaks the
-  // rule above.
-  [[nodiscard]] OpenedRecord open_record(std::uint64_t index, bool last, std::uint8_t* buf,
-                                         std::size_t len) const;
-
- private:
-  std::optional<Error> check_record_size(std::uint64_t index, bool last, std::size_t len) const;
-  std::optional<Error> open_full_final_record(std::uint64_t index, std::uint8_t* buf, std::size_t len) const;
-  std::string where(std::uint64_t index) const;
-  Error auth_failure(std::uint64_t index) const;
-
-  const ChunkCipher& cipher_;
-  PayloadLayout layout_;
-};
-
-// The pipeline's outcome for a record of `ciphertext_bytes` opened to be written out: its plaintext, or
-// its error (which fails the run). Whole-payload and range decryption report records alike through it.
-RecordOutcome outcome_of(OpenedRecord opened, std::size_t ciphertext_bytes);
-
-enum class Direction { seal, open };
-
-// The pipeline's step for a whole payload (core/record_codec.h): sealing reads chunk_size-byte chunks and
-// writes records, opening reads records and writes plaintext. Throws Error(usage) for a zero or absurd chunk
-// size.
-class PayloadCodec final : public RecordCodec {
- public:
-  PayloadCodec(Direction direction, const ChunkCipher& cipher, PayloadLayout layout);
-  std::size_t input_record_bytes() const override;
-  std::size_t output_record_bytes() const override;
-  std::size_t buffer_bytes() const override;
-  RecordOutcome process(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const override;
-
- private:
-  Direction direction_;
-  PayloadRecords records_;
-};
 
 }  // namespace pcrypt::core

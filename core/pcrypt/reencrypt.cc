@@ -5,6 +5,7 @@
 #include "core/pcrypt/rekey.h"
 #include "core/range.h"
 #include "core/reencrypt.h"
+#include "core/records.h"
 
 namespace pcrypt::core {
 

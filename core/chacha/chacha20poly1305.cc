@@ -1,0 +1,137 @@
+#include "core/chacha/chacha20poly1305.h"
+
+#include <openssl/evp.h>
+#include <sodium.h>
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include "core/aes/secret_bytes.h"
+#include "core/aes/sodium_init.h"
+#include "core/error.h"
+
+namespace pcrypt::chacha {
+namespace {
+
+using core::kAeadNonceBytes;
+using core::kAeadTagBytes;
+
+[[noreturn]] void openssl_failed(const char* what) {
+  throw core::Error(core::ErrorKind::io, std::string("OpenSSL ") + what + " failed");
+}
+
+struct CipherCtx {
+  EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+  CipherCtx() {
+    if (ctx == nullptr) throw std::bad_alloc();
+  }
+  ~CipherCtx() { EVP_CIPHER_CTX_free(ctx); }
+  CipherCtx(const CipherCtx&) = delete;
+  CipherCtx& operator=(const CipherCtx&) = delete;
+};
+
+// EVP contexts are not thread-safe and cost an allocation: each thread keeps one and re-keys it per call
+// (ChaCha20's "key schedule" is a copy of the key, so re-keying is free).
+EVP_CIPHER_CTX* thread_ctx() {
+  thread_local CipherCtx ctx;
+  return ctx.ctx;
+}
+
+// Fetched once: OpenSSL 3.0 otherwise looks the algorithm up in its provider tables (under a lock) on every
+// EVP_*Init_ex of a chunk, which every worker thread would queue on.
+const EVP_CIPHER* chacha20_poly1305() {
+  static EVP_CIPHER* const cipher = EVP_CIPHER_fetch(nullptr, "ChaCha20-Poly1305", nullptr);
+  if (cipher == nullptr) openssl_failed("fetching ChaCha20-Poly1305");
+  return cipher;
+}
+
+int as_int(std::size_t n) {
+  if (n > static_cast<std::size_t>(INT32_MAX)) throw std::length_error("AEAD input too long for OpenSSL");
+  return static_cast<int>(n);
+}
+
+class OpenSslChaCha final : public core::Aead {
+ public:
+  explicit OpenSslChaCha(std::span<const std::uint8_t, kKeyBytes> key) : key_(kKeyBytes) {
+    std::memcpy(key_.data(), key.data(), kKeyBytes);
+  }
+  void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
+            std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
+    EVP_CIPHER_CTX* ctx = thread_ctx();
+    int n = 0;
+    if (EVP_EncryptInit_ex(ctx, chacha20_poly1305(), nullptr, key_.data(), nonce.data()) != 1)
+      openssl_failed("ChaCha20-Poly1305 init");
+    if (len > 0 && EVP_EncryptUpdate(ctx, out, &n, in, as_int(len)) != 1) openssl_failed("ChaCha20-Poly1305");
+    if (EVP_EncryptFinal_ex(ctx, out + len, &n) != 1 ||
+        EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, kAeadTagBytes, tag) != 1)
+      openssl_failed("ChaCha20-Poly1305 final");
+  }
+  bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
+            std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
+    EVP_CIPHER_CTX* ctx = thread_ctx();
+    int n = 0;
+    std::uint8_t tag_copy[kAeadTagBytes];
+    std::memcpy(tag_copy, tag, kAeadTagBytes);
+    if (EVP_DecryptInit_ex(ctx, chacha20_poly1305(), nullptr, key_.data(), nonce.data()) != 1)
+      openssl_failed("ChaCha20-Poly1305 init");
+    if (len > 0 && EVP_DecryptUpdate(ctx, out, &n, in, as_int(len)) != 1) openssl_failed("ChaCha20-Poly1305");
+    if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, kAeadTagBytes, tag_copy) != 1)
+      openssl_failed("ChaCha20-Poly1305 tag");
+    // OpenSSL compares the tag in constant time; on a mismatch the plaintext it wrote must never be released.
+    if (EVP_DecryptFinal_ex(ctx, out + len, &n) != 1) {
+      if (len > 0) sodium_memzero(out, len);
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  SecretBytes key_;
+};
+
+class SodiumChaCha final : public core::Aead {
+ public:
+  explicit SodiumChaCha(std::span<const std::uint8_t, kKeyBytes> key) : key_(kKeyBytes) {
+    require_sodium();
+    std::memcpy(key_.data(), key.data(), kKeyBytes);
+  }
+  void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
+            std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
+    crypto_aead_chacha20poly1305_ietf_encrypt_detached(out, tag, nullptr, in, len, nullptr, 0, nullptr,
+                                                       nonce.data(), key_.data());
+  }
+  bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
+            std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
+    // libsodium verifies before decrypting and leaves `out` untouched on failure: zero it as the contract
+    // says.
+    if (crypto_aead_chacha20poly1305_ietf_decrypt_detached(out, nullptr, in, len, tag, nullptr, 0,
+                                                           nonce.data(), key_.data()) == 0)
+      return true;
+    if (len > 0) sodium_memzero(out, len);
+    return false;
+  }
+
+ private:
+  SecretBytes key_;
+};
+
+}  // namespace
+
+ChaChaBackend default_chacha_backend() {
+  return ChaChaBackend::openssl;
+}
+
+std::string_view backend_name(ChaChaBackend backend) {
+  return backend == ChaChaBackend::openssl ? "openssl" : "sodium";
+}
+
+std::unique_ptr<core::Aead> make_chacha20poly1305(std::span<const std::uint8_t, kKeyBytes> key,
+                                                  ChaChaBackend backend) {
+  if (backend == ChaChaBackend::sodium) return std::make_unique<SodiumChaCha>(key);
+  return std::make_unique<OpenSslChaCha>(key);
+}
+
+}  // namespace pcrypt::chacha
