@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+extern char** environ;
+
 namespace pcrypt::app {
 
 const char* passphrase_from_environment() {
@@ -17,6 +19,12 @@ std::string requested_engine(const std::string& option) {
 std::string plugin_search_path() {
   const char* path = std::getenv("PATH");
   return path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+}
+
+std::vector<std::string> environment_for_plugins() {
+  std::vector<std::string> out;
+  for (char** entry = environ; *entry != nullptr; ++entry) out.emplace_back(*entry);
+  return out;
 }
 
 }  // namespace pcrypt::app

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace pcrypt::app {
 
@@ -14,5 +15,7 @@ std::string requested_engine(const std::string& option);
 
 // Where age plugins are looked for: $PATH, else the usual /usr/local/bin:/usr/bin:/bin.
 std::string plugin_search_path();
+// The whole environment, "NAME=value" each: what an age plugin program is started with.
+std::vector<std::string> environment_for_plugins();
 
 }  // namespace pcrypt::app

@@ -12,9 +12,9 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/endpoints.h"
+#include "app/environment.h"
 #include "app/logging.h"
 #include "app/parse_errors.h"
-#include "app/environment.h"
 #include "app/plugin_ui.h"
 #include "app/report.h"
 #include "bench/bench.h"
@@ -87,7 +87,8 @@ int run(int argc, char** argv) {
     return kExitUsage;
   }
   setup_logging(args.verbosity());
-  core::set_plugin_host(core::PluginHost{plugin_search_path(), terminal_plugin_ui()});
+  core::set_plugin_host(
+      core::PluginHost{plugin_search_path(), terminal_plugin_ui(), environment_for_plugins()});
 
   try {
     return dispatch(sub, bench, args);

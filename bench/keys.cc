@@ -12,8 +12,8 @@
 
 #include "bench/columns.h"
 #include "bench/experiments.h"
-#include "core/keys/recipient.h"
 #include "core/door/encrypted_file.h"
+#include "core/keys/recipient.h"
 #include "core/pq/mlkem768.h"
 #include "io/memory_stream.h"
 
@@ -64,12 +64,13 @@ void run_keys(const Context& ctx, const EnginesOptions& options) {
       {"ML-KEM-768 keygen (from seed)", [&] { mlkem::keygen_from_seed(seed, ek, dk); }},
       {"ML-KEM-768 encaps", [&] { failures += !mlkem::encaps(ek, ct, ss); }},
       {"ML-KEM-768 decaps", [&] { failures += !mlkem::decaps(dk, ct, ss); }},
-      {"slot kind 3 wrap (X25519), in a new header",
+      {"slot kind 3 wrap (X25519) in a new header",
        [&] { escape(core::door::start_file(x25519_to, pcrypt_file).header.data()); }},
-      {"slot kind 3 unwrap (X25519), header unlocked", [&] { failures += !unlock(x25519_header, x25519_by); }},
-      {"slot kind 5 wrap (ML-KEM-768 + X25519), in a new header",
+      {"slot kind 3 unwrap (X25519) unlocking a header",
+       [&] { failures += !unlock(x25519_header, x25519_by); }},
+      {"slot kind 5 wrap (ML-KEM-768 + X25519) in a new header",
        [&] { escape(core::door::start_file(hybrid_to, pcrypt_file).header.data()); }},
-      {"slot kind 5 unwrap (ML-KEM-768 + X25519), header unlocked",
+      {"slot kind 5 unwrap (ML-KEM-768 + X25519) unlocking a header",
        [&] { failures += !unlock(hybrid_header, hybrid_by); }},
   };
   for (const auto& entry : ops) {

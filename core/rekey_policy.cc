@@ -8,9 +8,10 @@
 namespace pcrypt::core {
 namespace {
 
-// X25519 and post-quantum recipients leave no trace of themselves in the slots they make.
+// X25519 and post-quantum (ML-KEM-768 + X25519) recipients leave no trace of themselves in the slots they
+// make; SSH and tag recipients (age1tag1, age1tagpq1) carry a public tag.
 bool is_anonymous(const Recipient& r) {
-  return std::holds_alternative<X25519Recipient>(r) || is_post_quantum(r);
+  return std::holds_alternative<X25519Recipient>(r) || std::holds_alternative<HybridRecipient>(r);
 }
 
 // The slots that are `recipient`'s: by tag, or for an anonymous kind, those an opening identity with this
@@ -29,7 +30,8 @@ std::vector<std::size_t> slots_of_recipient(const SlotQuestions& slots, const Re
         !same_recipient(recipient_of(*c.identity), recipient))
       continue;
     for (std::size_t i = 0; i < slots.count(); ++i)
-      if (slots.opened_by(i, c) && std::find(found.begin(), found.end(), i) == found.end()) found.push_back(i);
+      if (slots.opened_by(i, c) && std::find(found.begin(), found.end(), i) == found.end())
+        found.push_back(i);
   }
   return found;
 }
@@ -49,8 +51,8 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
   for (const std::size_t n : changes.remove_slots) {
     if (n < 1 || n > count)
       throw Error(ErrorKind::usage,
-                  "there is no " + noun + " " + std::to_string(n) + " (the file has " + std::to_string(count) +
-                      " " + noun + (count == 1 ? ")" : "s)"),
+                  "there is no " + noun + " " + std::to_string(n) + " (the file has " +
+                      std::to_string(count) + " " + noun + (count == 1 ? ")" : "s)"),
                   "'pcrypt info FILE' lists the " + noun + "s");
     if (remove[n - 1]) throw Error(ErrorKind::usage, noun + " " + std::to_string(n) + " is given twice");
     remove[n - 1] = true;
@@ -68,7 +70,7 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
   for (const Recipient& r : changes.remove_recipients) {
     const std::vector<std::size_t> found = slots_of_recipient(slots, r, changes.opening);
     if (found.empty() && is_anonymous(r)) {
-      const bool pq = is_post_quantum(r);
+      const bool pq = std::holds_alternative<HybridRecipient>(r);
       throw Error(ErrorKind::usage,
                   std::string(pq ? "post-quantum" : "X25519") + " recipient " + noun +
                       "s are anonymous: no " + noun + " can be found from an " + (pq ? "age1pq1" : "age1") +
@@ -76,7 +78,8 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
                   "give the identity instead: --remove-key IDENTITY-FILE");
     }
     if (found.empty())
-      throw Error(ErrorKind::usage, "the recipient given with --remove-recipient has no " + noun + " in this file",
+      throw Error(ErrorKind::usage,
+                  "the recipient given with --remove-recipient has no " + noun + " in this file",
                   "'pcrypt info FILE' lists the " + noun + "s and the tags of SSH ones");
     for (const std::size_t i : found) remove[i] = true;
   }
@@ -95,12 +98,13 @@ void refuse_duplicate_additions(const SlotQuestions& slots, const RekeyChanges& 
     }
     std::erase_if(has, [&remove](std::size_t i) { return remove[i]; });
     if (!has.empty())
-      throw Error(ErrorKind::usage,
-                  std::string("a ") +
-                      (c.kind == Credential::Kind::key_file ? "key file given with --add-key already opens "
-                                                            : "recipient given with --add-recipient already has ") +
-                      listed(slots, has),
-                  "remove the old " + slots.noun() + " in the same run (--remove-slot N) to replace it");
+      throw Error(
+          ErrorKind::usage,
+          std::string("a ") +
+              (c.kind == Credential::Kind::key_file ? "key file given with --add-key already opens "
+                                                    : "recipient given with --add-recipient already has ") +
+              listed(slots, has),
+          "remove the old " + slots.noun() + " in the same run (--remove-slot N) to replace it");
   }
 }
 

@@ -1,5 +1,6 @@
-// Which format an encrypted input is, from its first bytes: pcrypt's magic, a binary age file
-// ("age-encryption.org/"), or an armored one (whitespace, then "-----BEGIN AGE ENCRYPTED FILE-----").
+// Whether an input is an age file, from its first bytes: binary ("age-encryption.org/"), armored
+// (whitespace, then "-----BEGIN AGE ENCRYPTED FILE-----"), or neither. Which of all formats an input is, is
+// the door's to say (core/door/encrypted_file.cc), which asks this for age.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +8,7 @@
 
 namespace pcrypt::core::age {
 
-enum class FileFormat { pcrypt, age_binary, age_armored, unknown };
+enum class FileFormat { age_binary, age_armored, unknown };
 
 // How many first bytes detect_format() wants to see (fewer only when the input is shorter).
 inline constexpr std::size_t kDetectBytes = 256;

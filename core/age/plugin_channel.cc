@@ -16,8 +16,6 @@
 #include "core/error.h"
 #include "core/keys/plugin_host.h"
 
-extern char** environ;
-
 namespace pcrypt::core::age {
 namespace {
 
@@ -64,7 +62,12 @@ PluginChannel::PluginChannel(const std::string& plugin_name, std::string_view st
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
   const std::string flag = "--age-plugin=" + std::string(state_machine);
   char* argv[] = {program_.data(), const_cast<char*>(flag.c_str()), nullptr};
-  const int rc = ::posix_spawn(&pid_, executable.c_str(), &actions, nullptr, argv, environ);
+  // The plugin runs with the environment its host gives it (core/keys/plugin_host.h).
+  std::vector<std::string> environment = plugin_host().environment;
+  std::vector<char*> envp;
+  for (std::string& entry : environment) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  const int rc = ::posix_spawn(&pid_, executable.c_str(), &actions, nullptr, argv, envp.data());
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
   if (rc != 0) {

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/age/armor.h"
+#include "core/age/detect.h"
 #include "core/age/opened_file.h"
 #include "core/age/stanzas.h"
 #include "core/error.h"
@@ -15,6 +16,7 @@
 #include "core/pcrypt/format.h"
 #include "core/pcrypt/keys.h"
 #include "core/pcrypt/opened_file.h"
+#include "core/records.h"
 #include "io/atomic_file.h"
 #include "io/copy_range.h"
 #include "io/fd_stream.h"
@@ -33,11 +35,8 @@ enum class Detected { pcrypt, age, unknown };
 Detected detect(io::BufferedInput& in) {
   const auto magic = in.peek(kMagic.size());
   if (std::equal(magic.begin(), magic.end(), kMagic.begin(), kMagic.end())) return Detected::pcrypt;
-  constexpr std::string_view age_prefix = "age-encryption.org/";
-  const auto start = in.peek(age_prefix.size());
-  if (start.size() == age_prefix.size() && std::memcmp(start.data(), age_prefix.data(), age_prefix.size()) == 0)
-    return Detected::age;
-  return age::looks_armored(in.peek(kDetectBytes)) ? Detected::age : Detected::unknown;
+  return age::detect_format(in.peek(age::kDetectBytes)) == age::FileFormat::unknown ? Detected::unknown
+                                                                                    : Detected::age;
 }
 
 // Counts what goes through to `out`: the size of an armored file as written.
@@ -213,16 +212,17 @@ RekeyResult EncryptedFile::rekey(RekeyRequest request, io::Writer& out, const Ne
       keep_access(c, credentials);
     }
     for (Credential& c : changes.add) {
-      const bool repeated = c.kind == Credential::Kind::key_file &&
-                            std::any_of(credentials.begin(), credentials.end(), [&](const Credential& s) {
-                              return s.kind == Credential::Kind::key_file && s.secret.size() == c.secret.size() &&
-                                     std::equal(s.secret.span().begin(), s.secret.span().end(),
-                                                c.secret.span().begin());
-                            });
+      const bool repeated =
+          c.kind == Credential::Kind::key_file &&
+          std::any_of(credentials.begin(), credentials.end(), [&](const Credential& s) {
+            return s.kind == Credential::Kind::key_file && s.secret.size() == c.secret.size() &&
+                   std::equal(s.secret.span().begin(), s.secret.span().end(), c.secret.span().begin());
+          });
       if (repeated) throw Error(ErrorKind::usage, "a key file given with --add-key is also given with -k");
       credentials.push_back(std::move(c));
     }
-    for (std::size_t i = 0; i < kept.size(); ++i) (kept[i] ? result.kept : result.dropped).push_back(slot_words(i));
+    for (std::size_t i = 0; i < kept.size(); ++i)
+      (kept[i] ? result.kept : result.dropped).push_back(slot_words(i));
     NewFileSettings same_chunks = settings;
     same_chunks.chunk_size = d.chunk_size;
     file_->reencrypt(target.writer(), credentials, same_chunks, pipeline_config(options));
@@ -316,8 +316,9 @@ Transfer encrypt(io::Reader& in, io::Writer& out, const std::vector<Credential>&
   io::Writer& w = target.writer();
   w.write(file.header.data(), file.header.size());
   if (settings.header_written) settings.header_written();
-  const PipelineStats stats = run_pipeline(PayloadCodec(Direction::seal, file.payload.cipher, file.payload.layout),
-                                           in, w, pipeline_config(options));
+  const PipelineStats stats =
+      run_pipeline(PayloadCodec(Direction::seal, file.payload.cipher, file.payload.layout), in, w,
+                   pipeline_config(options));
   const std::uint64_t binary = file.header.size() + stats.ciphertext_bytes;
   return Transfer{stats.plaintext_bytes, target.commit(binary), file.header.size(), stats.chunks};
 }

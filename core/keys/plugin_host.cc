@@ -21,7 +21,7 @@ class NoUi final : public PluginUi {
 };
 
 std::mutex host_mutex;
-PluginHost current_host{std::string(), std::make_shared<NoUi>()};
+PluginHost current_host{std::string(), std::make_shared<NoUi>(), {}};
 
 }  // namespace
 

@@ -1,12 +1,13 @@
 // What an age plugin (an identity or recipient handled by a program `age-plugin-NAME`, core/age/plugin.h)
 // needs from the program that runs pcrypt: where to look for plugin programs, and a user to talk to. Core
-// reads neither the environment nor a terminal: the caller hands both in here (the CLI: $PATH and the
+// reads neither the environment nor a terminal: the caller hands them in here (the CLI: $PATH and the
 // terminal, app/main.cc; a library user: its own), once per process, before any plugin runs.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/aes/secret_bytes.h"
 
@@ -34,6 +35,8 @@ struct PluginHost {
   std::string search_path;
   // nullptr: every request is answered `fail` and messages are not shown.
   std::shared_ptr<PluginUi> ui;
+  // The environment a plugin program runs with ("NAME=value" each; the CLI passes its own on).
+  std::vector<std::string> environment;
 };
 
 // Sets the process's plugin host (thread-safe; plugins started afterwards use it).

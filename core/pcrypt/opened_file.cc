@@ -10,6 +10,7 @@
 #include "core/pcrypt/format.h"
 #include "core/pcrypt/keys.h"
 #include "core/pcrypt/payload.h"
+#include "core/pcrypt/range.h"
 #include "core/pcrypt/rekey.h"
 #include "core/pcrypt/slot_words.h"
 
@@ -44,7 +45,8 @@ class PcryptFile final : public OpenedFile {
     return describe_parsed_header(parsed_) + describe_payload(parsed_, file_bytes);
   }
   std::string slot_words(std::size_t index) const override { return describe_slot(parsed_.header, index); }
-  std::vector<std::size_t> slots_opened_by(const Credential& credential, const UnlockLimits& limits) override {
+  std::vector<std::size_t> slots_opened_by(const Credential& credential,
+                                           const UnlockLimits& limits) override {
     return core::slots_opened_by(parsed_, credential, limits.argon2id_ceiling, limits.kek_cache);
   }
 
@@ -96,9 +98,8 @@ std::unique_ptr<OpenedFile> open_pcrypt_file(io::Reader& in) {
 
 NewFile new_pcrypt_file(const std::vector<Credential>& credentials, const NewFileSettings& settings) {
   const NewHeader header = new_header(credentials, encrypt_options(settings));
-  return NewFile{header.bytes,
-                 KeyedPayload{PayloadLayout{settings.chunk_size, header.bytes.size()},
-                              payload_cipher(engine_for(settings.engine), header.file_key)}};
+  return NewFile{header.bytes, KeyedPayload{PayloadLayout{settings.chunk_size, header.bytes.size()},
+                                            payload_cipher(engine_for(settings.engine), header.file_key)}};
 }
 
 }  // namespace pcrypt::core

@@ -34,6 +34,22 @@ bool header_incomplete(std::span<const std::uint8_t> prefix) {
   return core::door::header_incomplete(prefix);
 }
 
+LocalFile::LocalFile(const std::string& path)
+    : reader_(io::open_input(path)), access_(reader_->positional()) {
+  if (access_ == nullptr)
+    throw core::Error(core::ErrorKind::usage, path + " is not a regular file",
+                      "pcrypt.open reads by ranges; decrypt a stream with pcrypt.decrypt");
+}
+
+std::size_t FileWindow::read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const {
+  if (offset >= file_size_) return 0;
+  n = static_cast<std::size_t>(std::min<std::uint64_t>(n, file_size_ - offset));
+  if (offset < begin_ || offset - begin_ + n > window_.size())
+    throw std::logic_error("FileWindow: a read outside the fetched records");
+  std::memcpy(buf, window_.data() + (offset - begin_), n);
+  return n;
+}
+
 Decryptor::Decryptor(std::span<const std::uint8_t> header_prefix,
                      const std::vector<core::Credential>& credentials, const core::door::UnlockLimits& limits)
     : payload_(unlock_payload(header_prefix, credentials, limits)) {}
