@@ -79,10 +79,11 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, EncryptChoices cho
 
   core::door::EncryptSettings& settings = choices.settings;
   settings.file.kek_cache = choices.kek_cache;
-  spdlog::info("format {}, engine {}, worker threads {}, chunk size {}", core::door::format_name(settings.file.format),
-               settings.file.engine->name, effective_threads(choices.run.threads),
-               core::format_bytes(settings.file.format == core::door::Format::age ? 64 * 1024
-                                                                                 : settings.file.chunk_size));
+  spdlog::info(
+      "format {}, engine {}, worker threads {}, chunk size {}", core::door::format_name(settings.file.format),
+      settings.file.engine->name, effective_threads(choices.run.threads),
+      core::format_bytes(settings.file.format == core::door::Format::age ? 64 * 1024
+                                                                         : settings.file.chunk_size));
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("encrypting", input.size,
                         progress_wanted(verbosity == Verbosity::quiet, args.progress));
@@ -93,20 +94,23 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, EncryptChoices cho
     progress.restart();
     start = std::chrono::steady_clock::now();
   };
-  const core::door::Transfer done = naming_input(
-      input.name, [&] { return core::door::encrypt(*input.reader, *out, *credentials, settings, choices.run); });
+  const core::door::Transfer done = naming_input(input.name, [&] {
+    return core::door::encrypt(*input.reader, *out, *credentials, settings, choices.run);
+  });
   progress.finish();
   log_summary(out_path, done.plaintext_bytes, done.encrypted_bytes, start);
 }
 
 // One file. `run_keys`: the run's (several files), or nullptr for a single file's own; either way its
 // credentials are chosen from its header (DecryptionInput).
-void decrypt_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choices, DecryptionKeys* run_keys) {
+void decrypt_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choices,
+                  DecryptionKeys* run_keys) {
   const std::string out_path = output_path(args, false);
   Input input = open_decrypt_input(args.file, out_path, args.force);
   DecryptionInput opened(args, *input.reader, input.name, run_keys);
 
-  spdlog::info("engine {}, worker threads {}", choices.limits.engine->name, effective_threads(choices.run.threads));
+  spdlog::info("engine {}, worker threads {}", choices.limits.engine->name,
+               effective_threads(choices.run.threads));
   // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force, io::Permissions::umask);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
@@ -139,9 +143,10 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   require_credential(args, PassphrasePurpose::encrypt);
   const EncryptChoices choices = encrypt_choices(args);
   // The format's rules on credentials are checked before any file is touched or passphrase asked for.
-  core::door::check_credentials_for(choices.settings.file.format, args.key_files.size(),
-                                    args.recipients.size() + args.recipient_files.size() + args.identity_files.size(),
-                                    wants_passphrase(args));
+  core::door::check_credentials_for(
+      choices.settings.file.format, args.key_files.size(),
+      args.recipients.size() + args.recipient_files.size() + args.identity_files.size(),
+      wants_passphrase(args));
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
   return run_files(args, verbosity, choices, &encryption_credentials, &encrypt_file);

@@ -47,10 +47,11 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
   const core::door::RangeRead read =
       naming_input(input.name, [&] { return opened.file().read_range(range, *out, choices.run); });
   progress.finish();
-  spdlog::info(read.positional ? "read the range's records in place (pread)"
-                               : "read the input in order, discarding the records before the range unauthenticated");
-  spdlog::info("wrote {} of plaintext from {} authenticated chunks", core::format_bytes(read.result.bytes_written),
-               read.result.records_opened);
+  spdlog::info(read.positional
+                   ? "read the range's records in place (pread)"
+                   : "read the input in order, discarding the records before the range unauthenticated");
+  spdlog::info("wrote {} of plaintext from {} authenticated chunks",
+               core::format_bytes(read.result.bytes_written), read.result.records_opened);
   return 0;
 }
 

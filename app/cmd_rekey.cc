@@ -170,9 +170,10 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
     spdlog::info("re-encrypted {} under a new file key with {} {}(s)", out_path, result.slots_after,
                  before.slot_noun);
   } else {
-    spdlog::info("rekeyed {}: {} {}(s) -> {} {}(s), header {} -> {} bytes, {} bytes after it copied unchanged",
-                 out_path, result.slots_before, before.slot_noun, result.slots_after, before.slot_noun,
-                 result.header_bytes_before, result.header_bytes_after, result.copied_bytes);
+    spdlog::info(
+        "rekeyed {}: {} {}(s) -> {} {}(s), header {} -> {} bytes, {} bytes after it copied unchanged",
+        out_path, result.slots_before, before.slot_noun, result.slots_after, before.slot_noun,
+        result.header_bytes_before, result.header_bytes_after, result.copied_bytes);
   }
   spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
   return 0;

@@ -17,12 +17,14 @@ namespace pcrypt::app {
 namespace {
 
 // One file. `run_keys`: the run's (several files), or nullptr for a single file's own.
-void verify_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choices, DecryptionKeys* run_keys) {
+void verify_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choices,
+                 DecryptionKeys* run_keys) {
   Input input = open_input(args.file);
   refuse_terminal_input(input);
   DecryptionInput opened(args, *input.reader, input.name, run_keys);
 
-  spdlog::info("engine {}, worker threads {}", choices.limits.engine->name, effective_threads(choices.run.threads));
+  spdlog::info("engine {}, worker threads {}", choices.limits.engine->name,
+               effective_threads(choices.run.threads));
   ProgressLine progress("verifying", input.size,
                         progress_wanted(verbosity == Verbosity::quiet, args.progress));
   choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
@@ -30,7 +32,8 @@ void verify_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choi
   auto start = std::chrono::steady_clock::now();
   report_unlocked(opened.unlock(choices.limits), progress, start);
   // Worded as decrypt words it: header and payload errors name the input.
-  const core::door::Transfer done = naming_input(input.name, [&] { return opened.file().verify(choices.run); });
+  const core::door::Transfer done =
+      naming_input(input.name, [&] { return opened.file().verify(choices.run); });
   progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("verified {} in {} chunks, {:.2f} s ({:.2f} GB/s)", core::format_bytes(done.plaintext_bytes),

@@ -5,9 +5,9 @@
 #include "app/environment.h"
 #include "app/size_arg.h"
 #include "core/byte_size.h"
+#include "core/door/limits.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
-#include "core/door/limits.h"
 #include "core/pipeline.h"
 
 namespace pcrypt::app {
@@ -35,8 +35,8 @@ std::uint64_t parse_kdf_memory(const std::string& text, const char* option) {
                       given + " is below the minimum of " +
                           core::format_bytes(std::uint64_t{core::door::kMinKdfMemoryKib} * 1024));
   if (bytes / 1024 > core::door::kMaxKdfMemoryKib)
-    throw core::Error(core::ErrorKind::usage,
-                      given + " is above the maximum of " + std::to_string(core::door::kMaxKdfMemoryKib) + " KiB");
+    throw core::Error(core::ErrorKind::usage, given + " is above the maximum of " +
+                                                  std::to_string(core::door::kMaxKdfMemoryKib) + " KiB");
   return bytes;
 }
 
@@ -70,7 +70,8 @@ EncryptChoices encrypt_choices(const CryptArgs& args) {
   if (!args.kdf_memory.empty())
     settings.file.argon2id.memlimit_bytes = parse_kdf_memory(args.kdf_memory, "--kdf-memory");
   if (!args.kdf_ops.empty())
-    settings.file.argon2id.opslimit = parse_count(args.kdf_ops, "--kdf-ops", core::door::kMinKdfOps, core::door::kMaxKdfOps);
+    settings.file.argon2id.opslimit =
+        parse_count(args.kdf_ops, "--kdf-ops", core::door::kMinKdfOps, core::door::kMaxKdfOps);
   return choices;
 }
 
@@ -79,13 +80,14 @@ DecryptChoices decrypt_choices(const CryptArgs& args) {
   choices.run.threads = parse_threads(args.threads);
   choices.limits.engine = &chosen_engine(args.engine);
   if (!args.max_kdf_memory.empty())
-    choices.limits.argon2id_ceiling.memlimit_bytes = parse_kdf_memory(args.max_kdf_memory, "--max-kdf-memory");
+    choices.limits.argon2id_ceiling.memlimit_bytes =
+        parse_kdf_memory(args.max_kdf_memory, "--max-kdf-memory");
   if (!args.max_kdf_ops.empty())
     choices.limits.argon2id_ceiling.opslimit =
         parse_count(args.max_kdf_ops, "--max-kdf-ops", core::door::kMinKdfOps, core::door::kMaxKdfOps);
   if (!args.max_work_factor.empty())
-    choices.limits.max_scrypt_log2 =
-        static_cast<unsigned>(parse_count(args.max_work_factor, "--max-work-factor", 1, core::door::kMaxScryptLog2));
+    choices.limits.max_scrypt_log2 = static_cast<unsigned>(
+        parse_count(args.max_work_factor, "--max-work-factor", 1, core::door::kMaxScryptLog2));
   return choices;
 }
 
@@ -93,8 +95,8 @@ std::size_t parse_chunk_size(const std::string& text) {
   const std::uint64_t chunk = core::parse_size(text, "--chunk-size");
   if (!core::door::chunk_size_in_range(chunk))
     throw core::Error(core::ErrorKind::usage, "--chunk-size " + text + " is out of range",
-                      "the chunk size must be between " + core::format_bytes(core::door::kMinChunkSize) + " and " +
-                          core::format_bytes(core::door::kMaxChunkSize));
+                      "the chunk size must be between " + core::format_bytes(core::door::kMinChunkSize) +
+                          " and " + core::format_bytes(core::door::kMaxChunkSize));
   return static_cast<std::size_t>(chunk);
 }
 

@@ -11,8 +11,8 @@
 #include <span>
 
 #include "app/environment.h"
-#include "core/door/secret_file.h"
 #include "app/tty_prompt.h"
+#include "core/door/secret_file.h"
 #include "core/error.h"
 #include "io/file_info.h"
 #include "io/std_fds.h"

@@ -18,7 +18,6 @@
 #include <string_view>
 #include <utility>
 
-
 namespace pcrypt::app {
 
 struct ProgressState {

@@ -89,11 +89,13 @@ struct Scratch {
 
 }  // namespace
 
-void encrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out, const std::vector<core::Credential>& creds) {
+void encrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out,
+                  const std::vector<core::Credential>& creds) {
   core::door::encrypt(in, out, creds, crypt.settings, crypt.run);
 }
 
-void decrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out, const std::vector<core::Credential>& creds) {
+void decrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out,
+                  const std::vector<core::Credential>& creds) {
   core::door::EncryptedFile file(in);
   file.unlock(creds, crypt.limits);
   file.decrypt(out, crypt.run);
@@ -101,8 +103,7 @@ void decrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out, const std
 
 FileRuns run_through_files(const Context& ctx, const std::string& dir, std::span<const std::uint8_t> input,
                            const XXH128_hash_t& input_hash, const std::vector<core::Credential>& creds,
-                           const Crypt& crypt, std::size_t runs,
-                           double max_time) {
+                           const Crypt& crypt, std::size_t runs, double max_time) {
   const std::string base = dir + "/pcrypt-bench-" + std::to_string(::getpid());
   Scratch scratch{{base + ".plain", base + ".pcrypt", base + ".out"}};
   const std::string& plain = scratch.paths[0];
@@ -138,11 +139,10 @@ FileRuns run_through_files(const Context& ctx, const std::string& dir, std::span
     spent += fr.encrypt.back() + fr.decrypt.back();
     fr.ok.push_back(same_hash(hash_file(opened), input_hash));  // untimed
   }
-  fr.note =
-      "files: " + core::format_bytes(input.size(), core::ByteStyle::exact) +
-      " plaintext file -> encrypt -> ciphertext file -> "
-      "decrypt -> output file, plain read(2)/write(2) without fsync (page cache); the output file is "
-      "hashed with XXH3-128 after each run, outside the timing; scratch files are deleted afterwards";
+  fr.note = "files: " + core::format_bytes(input.size(), core::ByteStyle::exact) +
+            " plaintext file -> encrypt -> ciphertext file -> "
+            "decrypt -> output file, plain read(2)/write(2) without fsync (page cache); the output file is "
+            "hashed with XXH3-128 after each run, outside the timing; scratch files are deleted afterwards";
   return fr;
 }
 

@@ -19,9 +19,10 @@ struct Crypt {
   core::door::UnlockLimits limits;
   core::door::RunOptions run;
 };
-void encrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out, const std::vector<core::Credential>& creds);
-void decrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out, const std::vector<core::Credential>& creds);
-
+void encrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out,
+                  const std::vector<core::Credential>& creds);
+void decrypt_with(const Crypt& crypt, io::Reader& in, io::Writer& out,
+                  const std::vector<core::Credential>& creds);
 
 struct FileRuns {
   std::vector<double> encrypt, decrypt;
@@ -31,7 +32,6 @@ struct FileRuns {
 
 FileRuns run_through_files(const Context& ctx, const std::string& dir, std::span<const std::uint8_t> input,
                            const XXH128_hash_t& input_hash, const std::vector<core::Credential>& creds,
-                           const Crypt& crypt, std::size_t runs,
-                           double max_time);
+                           const Crypt& crypt, std::size_t runs, double max_time);
 
 }  // namespace pcrypt::app::bench

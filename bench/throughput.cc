@@ -178,7 +178,8 @@ void run_throughput(const Context& ctx, const ThroughputOptions& options) {
         t.notes = {
             "input: " + core::format_bytes(size, core::ByteStyle::exact) +
                 " from randombytes_buf, XXH3-128 " + to_hex(input_hash) +
-                "; each run encrypts it through the door (core::door::encrypt, key-file credential) into memory, then "
+                "; each run encrypts it through the door (core::door::encrypt, key-file credential) into "
+                "memory, then "
                 "decrypts that through the door into memory, and the decrypted copy is hashed "
                 "(untimed); both read and write positionally, as the pipeline does with regular files (each "
                 "worker copies its own chunks in and its own records out)",

@@ -1,5 +1,5 @@
-// What each format supplies to the door (core/door/encrypted_file.h): one opened file, its header parsed once,
-// seen through the questions every caller asks of it. pcrypt's format answers them in
+// What each format supplies to the door (core/door/encrypted_file.h): one opened file, its header parsed
+// once, seen through the questions every caller asks of it. pcrypt's format answers them in
 // core/pcrypt/opened_file.cc, age's in core/age/opened_file.cc; the door picks one by the file's first bytes
 // and does the rest -- decrypt, verify, ranges, rekey's slot policy -- once, for both, over this interface
 // and the format-blind record layer. Nothing here knows a format.
@@ -31,10 +31,10 @@ enum class Format { pcrypt, age };
 // gather (a passphrase prompt only when a passphrase slot exists) and for -v's sizes.
 struct FileDescription {
   Format format = Format::pcrypt;
-  bool armored = false;          // age's ASCII armor: offsets in the file are not the payload's
-  std::uint64_t header_bytes = 0;  // bytes before record 0 (an age file's payload nonce included)
-  std::size_t chunk_size = 0;      // plaintext bytes per record
-  std::size_t slots = 0;           // key slots (pcrypt) or stanzas (age)
+  bool armored = false;              // age's ASCII armor: offsets in the file are not the payload's
+  std::uint64_t header_bytes = 0;    // bytes before record 0 (an age file's payload nonce included)
+  std::size_t chunk_size = 0;        // plaintext bytes per record
+  std::size_t slots = 0;             // key slots (pcrypt) or stanzas (age)
   std::size_t passphrase_slots = 0;  // of them, opened by a passphrase (pcrypt's Argon2id, age's scrypt)
   std::string slot_noun;             // "slot" or "stanza", for messages
   std::string slots_in_words;        // "2 key-file slots and 1 passphrase slot", "1 X25519 stanza"
@@ -43,7 +43,7 @@ struct FileDescription {
 // How far unlocking may go: the work factors a header may ask for, and the engine of a pcrypt payload.
 struct UnlockLimits {
   KdfLimits argon2id_ceiling = default_kdf_ceiling();
-  unsigned max_scrypt_log2 = 22;  // age's default (core/age/stanzas.h kDefaultMaxScryptLog2)
+  unsigned max_scrypt_log2 = 22;        // age's default (core/age/stanzas.h kDefaultMaxScryptLog2)
   const aes::Engine* engine = nullptr;  // nullptr = aes::best_engine()
   PassphraseKekCache* kek_cache = nullptr;
 };
@@ -91,12 +91,14 @@ class OpenedFile {
 
   // Every slot `credential` opens (from 0), checked against the header MAC; before or after unlock. For
   // `info -k` and for who keeps access under `rekey --new-file-key`.
-  virtual std::vector<std::size_t> slots_opened_by(const Credential& credential, const UnlockLimits& limits) = 0;
+  virtual std::vector<std::size_t> slots_opened_by(const Credential& credential,
+                                                   const UnlockLimits& limits) = 0;
   // `rekey`: the new header for the same file key (slots removed and additions refused by the one policy of
   // core/rekey_policy.h, the result checked against the format's own rules), as bytes. What follows the
   // header in the (decoded) input -- an age file's payload nonce, then the records -- stays as it is: it
   // starts header_only_bytes() into the file.
-  virtual std::vector<std::uint8_t> rekeyed_header(const RekeyChanges& changes, const NewFileSettings& settings) = 0;
+  virtual std::vector<std::uint8_t> rekeyed_header(const RekeyChanges& changes,
+                                                   const NewFileSettings& settings) = 0;
   virtual std::uint64_t header_only_bytes() const = 0;
   // `rekey --new-file-key`: writes a new header with one slot per credential under a fresh file key, then
   // every record of payload_input() opened and sealed again under it (core/reencrypt.h). Does not commit.

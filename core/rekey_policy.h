@@ -1,7 +1,7 @@
-// `pcrypt rekey`'s slot policy, one for both formats (FORMAT.md §3.4, §11.7): which of a file's slots (pcrypt)
-// or stanzas (age) a request removes, and which additions would only duplicate a slot the result keeps.
-// Each format answers a few questions about its slots (SlotQuestions); the rules and their messages are
-// here, so the same request gets the same answer on a .pcrypt and a .age file. What the result may hold
+// `pcrypt rekey`'s slot policy, one for both formats (FORMAT.md §3.4, §11.7): which of a file's slots
+// (pcrypt) or stanzas (age) a request removes, and which additions would only duplicate a slot the result
+// keeps. Each format answers a few questions about its slots (SlotQuestions); the rules and their messages
+// are here, so the same request gets the same answer on a .pcrypt and a .age file. What the result may hold
 // (slot counts, age's mixing rules) is each format's own and stays in its folder.
 #pragma once
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/age/armor.h"
-#include "io/buffered_input.h"
 #include "core/error.h"
+#include "io/buffered_input.h"
 #include "io/memory_stream.h"
 
 namespace {

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "io/buffered_input.h"
 #include "core/age/plugin.h"
 #include "core/age/plugin_channel.h"
 #include "core/error.h"
+#include "io/buffered_input.h"
 #include "io/memory_stream.h"
 
 namespace {

@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "io/buffered_input.h"
 #include "core/age/header.h"
 #include "core/age/stanzas.h"
 #include "core/error.h"
 #include "core/keys/recipient.h"
+#include "io/buffered_input.h"
 #include "io/memory_stream.h"
 
 namespace {

@@ -33,8 +33,7 @@ AgeInput::AgeInput(io::BufferedInput& in, Armor armor) : raw_(in) {
   header_ = parse_header(rest());
 }
 
-SecretBytes unlock(const AgeInput& input, std::span<const Credential> credentials,
-                   unsigned max_scrypt_log2) {
+SecretBytes unlock(const AgeInput& input, std::span<const Credential> credentials, unsigned max_scrypt_log2) {
   SecretBytes file_key = unwrap_file_key(input.header(), credentials, max_scrypt_log2);
   if (!mac_matches(input.header(), file_key))
     throw Error(ErrorKind::header, "age header MAC mismatch: the header was modified after encryption",

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "core/age/armor.h"
-#include "io/buffered_input.h"
 #include "core/age/header.h"
 #include "core/age/primitives.h"
 #include "core/age/stanzas.h"
 #include "core/keys/credential.h"
 #include "core/pipeline.h"
 #include "core/range.h"
+#include "io/buffered_input.h"
 #include "io/stream.h"
 
 namespace pcrypt::core::age {
@@ -67,8 +67,7 @@ class AgeInput {
 
 // The file key: the first credential that opens a stanza (core/age/stanzas.h), checked against the header
 // MAC (Error(header) "header MAC mismatch" when it does not match).
-SecretBytes unlock(const AgeInput& input, std::span<const Credential> credentials,
-                   unsigned max_scrypt_log2);
+SecretBytes unlock(const AgeInput& input, std::span<const Credential> credentials, unsigned max_scrypt_log2);
 
 // Reads the payload nonce (Error(header) if the input ends first), leaving input.rest() at record 0: the
 // payload's layout and cipher, for range reads (core/range.h). `file_key` comes from unlock.

@@ -33,7 +33,8 @@ class AgeFile final : public OpenedFile {
   std::string slot_words(std::size_t index) const override {
     return "stanza " + std::to_string(index + 1) + " (" + input_.header().stanzas.at(index).args[0] + ")";
   }
-  std::vector<std::size_t> slots_opened_by(const Credential& credential, const UnlockLimits& limits) override {
+  std::vector<std::size_t> slots_opened_by(const Credential& credential,
+                                           const UnlockLimits& limits) override {
     std::optional<SecretBytes> key;
     try {
       key.emplace(age::unlock(input_, std::span<const Credential>(&credential, 1), limits.max_scrypt_log2));
@@ -60,8 +61,10 @@ class AgeFile final : public OpenedFile {
   }
   io::Reader& payload_input() override { return input_.rest(); }
 
-  std::vector<std::uint8_t> rekeyed_header(const RekeyChanges& changes, const NewFileSettings& settings) override {
-    const std::string header = rekey_header(input_.header(), key(), changes, settings.scrypt_log2, max_scrypt_log2_);
+  std::vector<std::uint8_t> rekeyed_header(const RekeyChanges& changes,
+                                           const NewFileSettings& settings) override {
+    const std::string header =
+        rekey_header(input_.header(), key(), changes, settings.scrypt_log2, max_scrypt_log2_);
     return {header.begin(), header.end()};
   }
   std::uint64_t header_only_bytes() const override { return input_.header().total_bytes; }
@@ -95,11 +98,13 @@ std::unique_ptr<OpenedFile> open_age_file(io::BufferedInput& in) {
 
 NewFile new_age_file(const std::vector<Credential>& credentials, const NewFileSettings& settings) {
   const SecretBytes file_key = new_file_key();
-  const std::string header = serialize_header(wrap_file_key(file_key, credentials, settings.scrypt_log2), file_key);
+  const std::string header =
+      serialize_header(wrap_file_key(file_key, credentials, settings.scrypt_log2), file_key);
   const PayloadNonce nonce = new_payload_nonce();
   std::vector<std::uint8_t> bytes(header.begin(), header.end());
   bytes.insert(bytes.end(), nonce.begin(), nonce.end());
-  return NewFile{std::move(bytes), KeyedPayload{payload_layout(header.size()), payload_cipher(file_key, nonce)}};
+  return NewFile{std::move(bytes),
+                 KeyedPayload{payload_layout(header.size()), payload_cipher(file_key, nonce)}};
 }
 
 }  // namespace pcrypt::core::age

@@ -13,7 +13,6 @@
 namespace pcrypt::core::age {
 namespace {
 
-
 std::shared_ptr<PluginUi> ui() {
   return plugin_host().ui;
 }

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "io/buffered_input.h"
 #include "core/age/header.h"
+#include "io/buffered_input.h"
 #include "io/fd_stream.h"
 
 namespace pcrypt::core::age {

@@ -49,10 +49,11 @@ std::function<SecretBytes(const std::string&)> ssh_passphrase_source(const Crede
 }  // namespace
 
 void refuse_protected_ssh_key(const std::string& key_name) {
-  throw Error(ErrorKind::usage,
-              "SSH key " + key_name + " is protected by a passphrase and there is no terminal to ask for it",
-              "run pcrypt from a terminal, or decrypt a copy of the key: cp KEY copy && ssh-keygen -p -N '' -f "
-              "copy");
+  throw Error(
+      ErrorKind::usage,
+      "SSH key " + key_name + " is protected by a passphrase and there is no terminal to ask for it",
+      "run pcrypt from a terminal, or decrypt a copy of the key: cp KEY copy && ssh-keygen -p -N '' -f "
+      "copy");
 }
 
 Credential read_key_file(const std::string& path, KeyFileUse use) {
@@ -103,7 +104,8 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
     if (reading.warn)
       for (const std::string& line : ignored) reading.warn(name + ": " + line);
   }
-  for (const core::Identity& id : read_identity_files(identity_files, reading)) all.push_back(core::recipient_of(id));
+  for (const core::Identity& id : read_identity_files(identity_files, reading))
+    all.push_back(core::recipient_of(id));
   std::vector<core::Credential> out;
   std::vector<core::Recipient> seen;
   for (core::Recipient& r : all) {
@@ -131,16 +133,18 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
     if (other && other->kind == core::OtherFile::Kind::age_file)
       throw core::Error(core::ErrorKind::usage, path + " is " + other->what + ", not an identity",
                         other->hint);
-    for (core::Identity& id : core::parse_identity_file(as_text(buf, len), path, ssh_passphrase_source(reading)))
+    for (core::Identity& id :
+         core::parse_identity_file(as_text(buf, len), path, ssh_passphrase_source(reading)))
       out.push_back(std::move(id));
   }
   return out;
 }
 
 std::vector<core::Credential> gather_identities(const std::vector<std::string>& paths,
-                                               const CredentialReading& reading) {
+                                                const CredentialReading& reading) {
   std::vector<core::Credential> out;
-  for (core::Identity& id : read_identity_files(paths, reading)) out.push_back(core::Credential::of(std::move(id)));
+  for (core::Identity& id : read_identity_files(paths, reading))
+    out.push_back(core::Credential::of(std::move(id)));
   return out;
 }
 

@@ -42,13 +42,16 @@ std::vector<Credential> read_key_or_identity_file(const std::string& path, const
 // Credential of kind recipient. Throws Error(usage) naming a malformed recipient, (io) for an unreadable
 // file. Repeats of the same public key are kept once.
 std::vector<Credential> gather_recipients(const std::vector<std::string>& recipients,
-                                          const std::vector<std::string>& recipient_files, bool data_from_stdin,
+                                          const std::vector<std::string>& recipient_files,
+                                          bool data_from_stdin,
                                           const std::vector<std::string>& identity_files,
                                           const CredentialReading& reading);
 
 // Every identity in each -i file (age/pcrypt identity files, OpenSSH ed25519/RSA private keys), in order.
-std::vector<Identity> read_identity_files(const std::vector<std::string>& paths, const CredentialReading& reading);
-std::vector<Credential> gather_identities(const std::vector<std::string>& paths, const CredentialReading& reading);
+std::vector<Identity> read_identity_files(const std::vector<std::string>& paths,
+                                          const CredentialReading& reading);
+std::vector<Credential> gather_identities(const std::vector<std::string>& paths,
+                                          const CredentialReading& reading);
 
 // The recipient an identity opens, as `pcrypt recipient` prints it: "age1…", or for an SSH key the
 // authorized_keys / .pub form "ssh-ed25519 AAAA…" (without a comment, which the key blob lacks).

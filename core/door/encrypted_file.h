@@ -2,8 +2,8 @@
 // the library. As age's Decrypt/DecryptReaderAt and zstd's one decompression entry: open a byte source once
 // (the format is told by its first bytes here and nowhere else, the header parsed once) -> describe it (what
 // could open it, so a caller asks for a passphrase only when a passphrase slot exists) -> unlock it with
-// credentials -> decrypt to a sink (in parallel), verify, read a byte range (positional reads where the source
-// allows them), or rekey it. New files are made by encrypt() in either format.
+// credentials -> decrypt to a sink (in parallel), verify, read a byte range (positional reads where the
+// source allows them), or rekey it. New files are made by encrypt() in either format.
 //
 // Every format rule -- which credential opens which slot, the order of trying them, what a rekey may remove
 // or add -- is behind this door (core/opened_file.h, core/rekey_policy.h); callers gather credentials from

@@ -14,7 +14,7 @@ static_assert(kMinKdfOps == core::kMinKdfOps && kMaxKdfOps == core::kMaxKdfOps &
               kMinKdfMemoryKib == core::kMinKdfMemoryKib && kMaxKdfMemoryKib == core::kMaxKdfMemoryKib);
 static_assert(kMaxSlots == core::kMaxSlots);
 static_assert(kMaxHeaderBytes == age::kMaxHeaderBytes + age::kPayloadNonceBytes);
-static_assert(kDefaultScryptLog2 == age::kDefaultScryptLog2 && kDefaultMaxScryptLog2 == age::kDefaultMaxScryptLog2 &&
-              kMaxScryptLog2 == age::kMaxScryptLog2);
+static_assert(kDefaultScryptLog2 == age::kDefaultScryptLog2 &&
+              kDefaultMaxScryptLog2 == age::kDefaultMaxScryptLog2 && kMaxScryptLog2 == age::kMaxScryptLog2);
 
 }  // namespace pcrypt::core::door

@@ -1,10 +1,10 @@
 // `pcrypt rekey --new-file-key`: decrypt and re-encrypt in one pass through the pipeline (FORMAT.md §3.4).
+#include "core/reencrypt.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/pcrypt/payload.h"
 #include "core/pcrypt/rekey.h"
 #include "core/range.h"
-#include "core/reencrypt.h"
 #include "core/records.h"
 
 namespace pcrypt::core {

@@ -17,7 +17,6 @@
 
 namespace pcrypt::core {
 
-
 // The new header (fields and MAC) as bytes. The slots removed and the additions refused are rekey's one
 // policy for both formats (core/rekey_policy.h: RekeyChanges). Throws Error(header) if `file_key` does not
 // authenticate `parsed` (never rewrite a header nobody verified), Error(usage) for nothing to change, what

@@ -22,8 +22,9 @@ std::vector<core::Credential> gather(const CredentialArgs& args, Purpose purpose
   const core::door::CredentialReading reading;
   std::vector<core::Credential> credentials;
   for (const std::string& path : args.keys) {
-    core::Credential key = core::door::read_key_file(
-        path, purpose == Purpose::encrypt ? core::door::KeyFileUse::encrypt : core::door::KeyFileUse::decrypt);
+    core::Credential key =
+        core::door::read_key_file(path, purpose == Purpose::encrypt ? core::door::KeyFileUse::encrypt
+                                                                    : core::door::KeyFileUse::decrypt);
     const bool repeated = std::any_of(credentials.begin(), credentials.end(), [&](const core::Credential& c) {
       return c.secret.size() == key.secret.size() &&
              sodium_memcmp(c.secret.data(), key.secret.data(), key.secret.size()) == 0;
@@ -31,7 +32,8 @@ std::vector<core::Credential> gather(const CredentialArgs& args, Purpose purpose
     if (!repeated) credentials.push_back(std::move(key));
   }
   if (purpose == Purpose::encrypt) {
-    for (core::Credential& c : core::door::gather_recipients(args.recipients, args.recipient_files, false, {}, reading))
+    for (core::Credential& c :
+         core::door::gather_recipients(args.recipients, args.recipient_files, false, {}, reading))
       credentials.push_back(std::move(c));
   } else {
     for (core::Credential& c : core::door::gather_identities(args.identities, reading))

@@ -240,7 +240,8 @@ PYBIND11_MODULE(_pcrypt, m) {
              py::gil_scoped_release unlocked;
              const CredentialArgs args =
                  decryption_args(std::move(keys), std::move(identities), std::move(passphrase));
-             return std::make_unique<Decryptor>(bytes, decryption_credentials(args), core::door::UnlockLimits{});
+             return std::make_unique<Decryptor>(bytes, decryption_credentials(args),
+                                                core::door::UnlockLimits{});
            }),
            py::arg("header_prefix"), py::kw_only(), py::arg("keys") = Paths(),
            py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase)
@@ -278,8 +279,8 @@ PYBIND11_MODULE(_pcrypt, m) {
              const std::vector<core::Credential> credentials =
                  encryption_credentials(encryption_args(std::move(keys), std::move(recipient_list),
                                                         std::move(recipient_files), std::move(passphrase)));
-             return std::make_unique<Sealer>(credentials, file_settings(format, chunk_size, kdf_memory, kdf_ops),
-                                             threads);
+             return std::make_unique<Sealer>(credentials,
+                                             file_settings(format, chunk_size, kdf_memory, kdf_ops), threads);
            }),
            py::kw_only(), py::arg("keys") = Paths(), py::arg("recipients") = Paths(),
            py::arg("recipient_files") = Paths(), py::arg("passphrase") = no_passphrase,
