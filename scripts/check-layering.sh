@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The layering of docs/ARCHITECTURE.md, checked: every .cc/.h file of the product (git's tracked and new,
+# not ignored, files; `find` outside git) against the rules below. One line per violation,
+#   path:line: RULE: the include or use, why it breaks the map
+# and exit 1; else one summary line and exit 0. tests/ and fuzz/ are exempt (tests may test internals).
+# Usage: scripts/check-layering.sh [--root DIR]   (DIR defaults to this repository; grep and awk only, < 1 s)
+#
+# Our headers are included from the repository root, in quotes: #include "core/age/header.h" (any spacing
+# around '#'; <...> spellings of our folders count too). The rules, by name (docs/ARCHITECTURE.md cites them):
+#
+#   rule                   files                 may not include / use
+#   callers-through-door   app/ python/ bench/   core/age/, core/pcrypt/ (callers go through core/door/)
+#   python-bench-not-app   python/ bench/        app/ (the CLI is a caller like them, not a library of theirs)
+#   aes-standalone         core/aes/             anything of ours outside core/aes/
+#   core-top-format-blind  core/*.{h,cc}         core/age/, core/pcrypt/, core/door/ (the top of core is
+#                                                what every format builds on, so it knows none of them)
+#   formats-independent    core/age/             core/pcrypt/, and core/pcrypt/ nothing of core/age/ (what
+#                                                both share lives in format-blind core/)
+#   formats-below-door     core/age/ core/pcrypt/  core/door/ (the door builds on the formats, not back)
+#   core-below-callers     core/ (all of it)     app/, python/, bench/
+#   core-no-environment    core/ (all of it)     getenv, secure_getenv, environ, isatty, ttyname, tcgetattr,
+#                                                tcsetattr, /dev/tty: core reads no environment and no
+#                                                terminal; callers pass in what they found (e.g. the PATH)
+#   io-bottom              io/                   anything of ours outside io/ (io is below core; it includes
+#                                                nothing of core today, and none is allowed)
+#
+# Each include line is reported under its most specific rule only (aes-standalone before core-below-callers,
+# for instance). core-no-environment looks at code, not comments: whole-line // and /* */ comments and the
+# rest of a line after " //" are skipped.
+set -euo pipefail
+
+root=""
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --root)
+      root=${2:?usage: scripts/check-layering.sh [--root DIR]}
+      shift 2
+      ;;
+    -h | --help)
+      sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+      exit 0
+      ;;
+    *)
+      echo "usage: scripts/check-layering.sh [--root DIR]" >&2
+      exit 2
+      ;;
+  esac
+done
+[[ -n $root ]] || root=$(cd "$(dirname "$0")/.." && pwd)
+[[ -d $root ]] || { echo "check-layering: no directory $root" >&2; exit 2; }
+cd "$root"
+
+rules=9
+files=()
+if [[ $(git rev-parse --show-toplevel 2>/dev/null || true) == "$(pwd -P)" ]]; then
+  mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h' | sort -u)
+else
+  mapfile -t files < <(find . -path ./.git -prune -o -type f \( -name '*.cc' -o -name '*.h' \) -print |
+    sed 's|^\./||' | sort)
+fi
+checked=()
+for f in "${files[@]}"; do
+  case $f in
+    tests/* | fuzz/*) ;;
+    *) [[ -f $f ]] && checked+=("$f") ;;
+  esac
+done
+if [[ ${#checked[@]} -eq 0 ]]; then
+  echo "check-layering: no .cc/.h files under $root" >&2
+  exit 2
+fi
+
+status=0
+awk '
+  function report(rule, what, why) {
+    printf "%s:%d: %s: %s, %s\n", FILENAME, FNR, rule, what, why
+    bad++
+  }
+  FNR == 1 {
+    f = FILENAME
+    top = f; sub(/\/.*/, "", top)
+    caller = (top == "app" || top == "python" || top == "bench")
+    core = (top == "core")
+    aes = (f ~ /^core\/aes\//)
+    age = (f ~ /^core\/age\//)
+    pcrypt = (f ~ /^core\/pcrypt\//)
+    core_top = (f ~ /^core\/[^\/]+$/)
+    io = (top == "io")
+    in_block = 0
+  }
+  /^[ \t]*#[ \t]*include[ \t]*["<]/ {
+    inc = $0
+    sub(/^[ \t]*#[ \t]*include[ \t]*["<]/, "", inc)
+    sub(/[">].*/, "", inc)
+    what = "#include \"" inc "\""
+    ours = (inc ~ /^(app|bench|core|io|python)\//)
+    fmt = (inc ~ /^core\/(age|pcrypt)\//)
+    door = (inc ~ /^core\/door\//)
+    app = (inc ~ /^app\//)
+    callers = (inc ~ /^(app|python|bench)\//)
+    if (caller && fmt)
+      report("callers-through-door", what, "callers reach the format folders only through core/door/")
+    else if ((top == "python" || top == "bench") && app)
+      report("python-bench-not-app", what, "python/ and bench/ are clients of core, not of the CLI")
+    else if (aes && ours && inc !~ /^core\/aes\//)
+      report("aes-standalone", what, "core/aes/ depends on nothing of ours outside core/aes/")
+    else if (core_top && (fmt || door))
+      report("core-top-format-blind", what, "the top level of core/ is format-blind: no format folder, no door")
+    else if ((age && inc ~ /^core\/pcrypt\//) || (pcrypt && inc ~ /^core\/age\//))
+      report("formats-independent", what, "core/age/ and core/pcrypt/ know nothing of each other; what they share is format-blind core/")
+    else if ((age || pcrypt) && door)
+      report("formats-below-door", what, "the door builds on the format folders, not the reverse")
+    else if (core && callers)
+      report("core-below-callers", what, "core/ is below app/, python/ and bench/")
+    else if (io && ours && inc !~ /^io\//)
+      report("io-bottom", what, "io/ is the bottom layer and includes nothing of ours outside io/")
+    next
+  }
+  core {
+    line = $0
+    if (in_block) {
+      if (line !~ /\*\//) next
+      sub(/^.*\*\//, "", line)
+      in_block = 0
+    }
+    if (line ~ /^[ \t]*\/\//) next
+    if (line ~ /^[ \t]*\/\*/) {
+      if (line !~ /\*\//) { in_block = 1; next }
+      sub(/^[ \t]*\/\*.*\*\//, "", line)
+    }
+    sub(/[ \t]\/\/.*$/, "", line)
+    if (match(line, /(^|[^A-Za-z0-9_])(getenv|secure_getenv|environ|isatty|ttyname|tcgetattr|tcsetattr)([^A-Za-z0-9_]|$)|\/dev\/tty/)) {
+      use = substr(line, RSTART, RLENGTH)
+      gsub(/^[^A-Za-z0-9_\/]|[^A-Za-z0-9_]$/, "", use)
+      report("core-no-environment", "uses " use, "core reads no environment and no terminal: the caller passes in what it needs")
+    }
+  }
+  END { exit bad > 0 }
+' "${checked[@]}" || status=$?
+
+if [[ $status -eq 0 ]]; then
+  echo "layering: ${#checked[@]} files checked, $rules rules, no violation"
+elif [[ $status -eq 1 ]]; then
+  echo "layering: violations above (rules: the top of scripts/check-layering.sh; the map: docs/ARCHITECTURE.md)" >&2
+  exit 1
+else
+  echo "check-layering: awk failed (exit $status)" >&2
+  exit 2
+fi

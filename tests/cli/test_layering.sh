@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# scripts/check-layering.sh itself: a minimal fake tree (one file per layer, each including what the map
+# allows) passes; then each rule's violation is planted by hand, one at a time, and the checker must fail
+# naming the file, the line and the rule. Also: `#  include` spacing, comments that only mention getenv,
+# tests/ and fuzz/ exempt. The real tree is not checked here (scripts/test.sh runs the checker on it first).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+checker=$SOURCE_DIR/scripts/check-layering.sh
+tree=$WORK/tree
+
+# put FILE LINE...: writes FILE in the fake tree with the given lines.
+put() {
+  local file=$tree/$1
+  shift
+  mkdir -p "$(dirname "$file")"
+  printf '%s\n' "$@" > "$file"
+}
+
+clean_tree() {
+  rm -rf "$tree"
+  put io/stream.h '#pragma once' '#include <cstddef>' '#include "io/fd.h"'
+  put io/fd.h '#pragma once'
+  put core/aes/engine.h '#pragma once' '#include <sodium.h>' '#include "core/aes/cpu.h"'
+  put core/aes/cpu.h '#pragma once'
+  put core/pipeline.h '#pragma once' '#include "core/record_codec.h"' '#include "io/stream.h"'
+  put core/record_codec.h '#pragma once' '#include "core/aes/engine.h"'
+  put core/range.cc '#include "core/pipeline.h"' '// getenv("X") would be a caller'"'"'s job' \
+    '/* isatty, environ:' '   none of that here */' 'int f(); // ttyname is not called'
+  put core/keys/key_file.h '#pragma once' '#include "core/aes/engine.h"'
+  put core/pcrypt/format.h '#pragma once' '#include "core/pipeline.h"' '#include "core/keys/key_file.h"'
+  put core/age/header.h '#pragma once' '#include "core/pipeline.h"' '#include "core/keys/key_file.h"'
+  put core/door/door.h '#pragma once' '#include "core/age/header.h"' '#include "core/pcrypt/format.h"'
+  put app/cmd_crypt.cc '#include "core/door/door.h"' '#include "app/cli.h"' '#include <cstdlib>' \
+    'const char* home = std::getenv("HOME");'
+  put app/cli.h '#pragma once'
+  put python/src/module.cc '#include "core/door/door.h"' '#include "core/range.h"'
+  put bench/bench.cc '#include "core/door/door.h"' '#include "core/aes/engine.h"'
+  # Exempt: tests and fuzzers may test internals.
+  put tests/test_age.cc '#include "core/age/header.h"' '#include "app/cli.h"'
+  put fuzz/fuzz_header.cc '#include "core/pcrypt/format.h"'
+}
+
+# passes: the checker accepts the tree and prints its summary.
+passes() {
+  expect 0 bash "$checker" --root "$tree" > out
+  grep -q '^layering: [0-9]* files checked, [0-9]* rules, no violation$' out || fail "no summary line: $(cat out)"
+}
+
+# planted RULE FILE LINE TEXT: plants TEXT as line LINE of FILE (after a clean tree; the file's other lines
+# are blank), then the checker must fail with exactly one line naming FILE:LINE and RULE.
+planted() {
+  local rule=$1 file=$2 line=$3 text=$4 i lines=()
+  check "$rule: $file:$line: $text"
+  clean_tree
+  for ((i = 1; i < line; i++)); do lines+=(""); done
+  lines+=("$text")
+  put "$file" "${lines[@]}"
+  expect 1 bash "$checker" --root "$tree" > out
+  grep -q "^$file:$line: $rule: " out || fail "expected '$file:$line: $rule: ...', got: $(cat out)"
+  [[ $(wc -l < out) -eq 1 ]] || fail "expected one violation, got: $(cat out)"
+}
+
+check "a clean tree passes"
+clean_tree
+passes
+
+planted callers-through-door app/cmd_crypt.cc 3 '#include "core/age/header.h"'
+planted callers-through-door app/cmd_crypt.cc 1 '#  include "core/pcrypt/format.h"'
+planted callers-through-door python/src/module.cc 2 '# include "core/pcrypt/format.h"'
+planted callers-through-door bench/bench.cc 4 '	#	include "core/age/header.h"'
+planted python-bench-not-app python/src/module.cc 5 '#include "app/cli.h"'
+planted python-bench-not-app bench/bench.cc 1 '#include "app/environment.h"'
+planted aes-standalone core/aes/cpu.h 2 '#include "core/pipeline.h"'
+planted aes-standalone core/aes/engine.h 3 '#include "io/stream.h"'
+planted aes-standalone core/aes/engine.h 3 '#include <core/keys/key_file.h>'
+planted core-top-format-blind core/range.cc 7 '#include "core/pcrypt/payload.h"'
+planted core-top-format-blind core/pipeline.h 2 '#include "core/age/header.h"'
+planted core-top-format-blind core/range.h 1 '#include "core/door/door.h"'
+planted formats-independent core/age/payload.h 2 '#include "core/pcrypt/payload.h"'
+planted formats-independent core/pcrypt/format.h 4 '#include "core/age/header.h"'
+planted formats-below-door core/age/header.h 3 '#include "core/door/door.h"'
+planted formats-below-door core/pcrypt/rekey.cc 1 '#include "core/door/door.h"'
+planted core-below-callers core/keys/key_file.h 2 '#include "app/cli.h"'
+planted core-below-callers core/door/door.h 4 '#include "python/src/module.h"'
+planted core-below-callers core/pipeline.h 3 '#include "bench/stats.h"'
+planted core-no-environment core/age/plugin_channel.cc 31 '  const char* path = std::getenv("PATH");'
+planted core-no-environment core/age/plugin_channel.cc 18 'extern char** environ;'
+planted core-no-environment core/keys/key_file.cc 2 'auto p = secure_getenv("X");'
+planted core-no-environment core/door/door.cc 5 '  if (::isatty(0) == 1) return;'
+planted core-no-environment core/range.cc 3 '  int fd = ::open("/dev/tty", O_RDWR);'
+planted io-bottom io/stream.h 2 '#include "core/error.h"'
+planted io-bottom io/fd.h 1 '#include "app/cli.h"'
+
+check "every violation is reported, one line each, and the exit status is 1"
+clean_tree
+put app/cmd_info.cc '#include "core/age/describe.h"' '#include "core/pcrypt/format.h"'
+put core/range.h '#pragma once' '#include "core/pcrypt/keys.h"'
+expect 1 bash "$checker" --root "$tree" > out
+[[ $(wc -l < out) -eq 3 ]] || fail "expected 3 violations, got: $(cat out)"
+
+check "a file that is not .cc/.h is not checked; an #include in a comment is not an include"
+clean_tree
+put app/notes.txt '#include "core/age/header.h"'
+put app/cmd_rekey.cc '// #include "core/age/rekey.h" is what this used to do' '#include "core/door/door.h"'
+passes
+
+check "a bad option is refused"
+expect 2 bash "$checker" --frobnicate
+
+echo "all layering checks passed"
