@@ -15,6 +15,7 @@
 #include "app/progress.h"
 #include "app/report.h"
 #include "app/run_files.h"
+#include "app/unlocked_run.h"
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "io/fd_stream.h"
@@ -35,8 +36,7 @@ std::string output_path(const CryptArgs& args, bool encrypting) {
 
 // -v's last line, zstd style: "NAME: IN -> OUT in T s, RATE".
 void log_summary(const std::string& out_path, std::uint64_t in_bytes, std::uint64_t out_bytes,
-                 std::chrono::steady_clock::time_point start) {
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                 double seconds) {
   spdlog::info("{}",
                format_summary(out_path.empty() ? "standard output" : out_path, in_bytes, out_bytes, seconds));
 }
@@ -98,7 +98,8 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, EncryptChoices cho
     return core::door::encrypt(*input.reader, *out, *credentials, settings, choices.run);
   });
   progress.finish();
-  log_summary(out_path, done.plaintext_bytes, done.encrypted_bytes, start);
+  log_summary(out_path, done.plaintext_bytes, done.encrypted_bytes,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 // One file. `run_keys`: the run's (several files), or nullptr for a single file's own; either way its
@@ -109,21 +110,15 @@ void decrypt_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices cho
   Input input = open_decrypt_input(args.file, out_path, args.force);
   DecryptionInput opened(args, *input.reader, input.name, run_keys);
 
-  spdlog::info("engine {}, worker threads {}", choices.limits.engine->name,
-               effective_threads(choices.run.threads));
   // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force, io::Permissions::umask);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
-  ProgressLine progress("decrypting", input.size,
-                        progress_wanted(verbosity == Verbosity::quiet, args.progress));
-  choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
-  choices.limits.kek_cache = choices.kek_cache;
-  auto start = std::chrono::steady_clock::now();
-  report_unlocked(opened.unlock(choices.limits), progress, start);
-  const core::door::Transfer done =
-      naming_input(input.name, [&] { return opened.file().decrypt(*out, choices.run); });
-  progress.finish();
-  log_summary(out_path, done.encrypted_bytes, done.plaintext_bytes, start);
+  const auto run = run_unlocked(opened, std::move(choices), input.name, "decrypting", input.size,
+                                progress_wanted(verbosity == Verbosity::quiet, args.progress),
+                                [&](core::door::EncryptedFile& file, const core::door::RunOptions& options) {
+                                  return file.decrypt(*out, options);
+                                });
+  log_summary(out_path, run.result.encrypted_bytes, run.result.plaintext_bytes, run.seconds);
 }
 
 // Several inputs go each to its default output name (as gzip and zstd do): app/run_files.h.

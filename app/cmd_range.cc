@@ -10,6 +10,7 @@
 #include "app/endpoints.h"
 #include "app/progress.h"
 #include "app/report.h"
+#include "app/unlocked_run.h"
 #include "core/byte_size.h"
 #include "core/error.h"
 #include "core/range.h"
@@ -28,7 +29,7 @@ core::ByteRange parse_range(const CryptArgs& args) {
 
 int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
   require_credential(args, PassphrasePurpose::decrypt);
-  DecryptChoices choices = decrypt_choices(args);
+  const DecryptChoices choices = decrypt_choices(args);
   const core::ByteRange range = parse_range(args);
   // A part of the plaintext under the whole file's name would pass for the whole file: without -o, a range
   // goes to standard output, as tail and head write theirs.
@@ -37,16 +38,14 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
   DecryptionInput opened(args, *input.reader, input.name);
 
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
-  ProgressLine progress("decrypting", std::nullopt,
-                        progress_wanted(verbosity == Verbosity::quiet, args.progress));
-  choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
-  auto start = std::chrono::steady_clock::now();
-  report_unlocked(opened.unlock(choices.limits), progress, start);
   // The header was read once, by `opened`, which left the input at the payload: the door reads the range's
   // records from there, in place where it can.
-  const core::door::RangeRead read =
-      naming_input(input.name, [&] { return opened.file().read_range(range, *out, choices.run); });
-  progress.finish();
+  const auto run = run_unlocked(opened, std::move(choices), input.name, "decrypting", std::nullopt,
+                                progress_wanted(verbosity == Verbosity::quiet, args.progress),
+                                [&](core::door::EncryptedFile& file, const core::door::RunOptions& options) {
+                                  return file.read_range(range, *out, options);
+                                });
+  const core::door::RangeRead& read = run.result;
   spdlog::info(read.positional
                    ? "read the range's records in place (pread)"
                    : "read the input in order, discarding the records before the range unauthenticated");

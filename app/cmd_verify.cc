@@ -10,6 +10,7 @@
 #include "app/progress.h"
 #include "app/report.h"
 #include "app/run_files.h"
+#include "app/unlocked_run.h"
 #include "core/byte_size.h"
 #include "core/error.h"
 
@@ -23,19 +24,13 @@ void verify_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choi
   refuse_terminal_input(input);
   DecryptionInput opened(args, *input.reader, input.name, run_keys);
 
-  spdlog::info("engine {}, worker threads {}", choices.limits.engine->name,
-               effective_threads(choices.run.threads));
-  ProgressLine progress("verifying", input.size,
-                        progress_wanted(verbosity == Verbosity::quiet, args.progress));
-  choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
-  choices.limits.kek_cache = choices.kek_cache;
-  auto start = std::chrono::steady_clock::now();
-  report_unlocked(opened.unlock(choices.limits), progress, start);
-  // Worded as decrypt words it: header and payload errors name the input.
-  const core::door::Transfer done =
-      naming_input(input.name, [&] { return opened.file().verify(choices.run); });
-  progress.finish();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto run = run_unlocked(opened, std::move(choices), input.name, "verifying", input.size,
+                                progress_wanted(verbosity == Verbosity::quiet, args.progress),
+                                [](core::door::EncryptedFile& file, const core::door::RunOptions& options) {
+                                  return file.verify(options);
+                                });
+  const core::door::Transfer& done = run.result;
+  const double seconds = run.seconds;
   spdlog::info("verified {} in {} chunks, {:.2f} s ({:.2f} GB/s)", core::format_bytes(done.plaintext_bytes),
                done.chunks, seconds,
                seconds > 0 ? static_cast<double>(done.plaintext_bytes) / seconds / 1e9 : 0.0);
