@@ -9,8 +9,12 @@ seconds=${1:-60}
 build=${2:-build-fuzz}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCRYPT_WERROR=ON \
-  -DPCRYPT_FUZZ=ON -DPCRYPT_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
+# A build directory already configured with PCRYPT_FUZZ=ON is used as it is: CI's ASan stage configures
+# build-fuzz with the tests too and runs them, so the library objects are compiled once for both.
+if ! grep -qx 'PCRYPT_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCRYPT_WERROR=ON \
+    -DPCRYPT_FUZZ=ON -DPCRYPT_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
+fi
 cmake --build "$build" -j2 --target fuzzers
 mkdir -p "$build/artifacts"
 jobs=${FUZZ_JOBS:-$(nproc)}

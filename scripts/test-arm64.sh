@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # pcrypt on ARM64, tested from an x86-64 Debian machine: cross-builds with g++-aarch64-linux-gnu, runs the
-# whole ctest suite under qemu-aarch64-static -cpu max (the armce engine, its EOR3 kernel and the portable
-# one), shows that `pcrypt --version` there selects armce, and checks that files cross architectures: x86-64
+# whole ctest suite (or the labels --labels chooses) under qemu-aarch64-static -cpu max (the armce engine, its
+# EOR3 kernel and the portable one), shows that `pcrypt --version` there selects armce, and checks that files cross architectures: x86-64
 # encrypts and arm64 decrypts, and the reverse, in pcrypt's format and in age's (with the real age binary too).
-# Usage: scripts/test-arm64.sh [BUILD_DIR [HOST_BUILD_DIR]]
+# Usage: scripts/test-arm64.sh [--labels REGEX] [BUILD_DIR [HOST_BUILD_DIR]]
+#   --labels REGEX: only the ctest labels REGEX matches (ctest -L), and only their test executables (and pcrypt)
+#   are cross-built; CI runs the engines, pipeline and formats this way (.ci/run). Default: the whole suite.
 #   BUILD_DIR: the cross build (default build-arm64; kept between runs, so reruns are incremental).
 #   HOST_BUILD_DIR: an x86-64 build whose pcrypt makes and opens the cross-architecture files (default
 #   BUILD_DIR/host, configured here; CI can pass the build-test/ that scripts/test.sh already built).
 # Timings under qemu mean nothing (docs/BENCHMARKS.md, "ARM64").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+labels=""
+if [[ ${1:-} == --labels ]]; then
+  labels=${2:?usage: scripts/test-arm64.sh [--labels REGEX] [BUILD_DIR [HOST_BUILD_DIR]]}
+  shift 2
+fi
 build=${1:-build-arm64}
 host_build=${2:-$build/host}
 scripts/install-deps.sh --arm64
@@ -26,12 +33,24 @@ if [[ ! -f $build/CMakeCache.txt ]]; then
   cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DPCRYPT_WERROR=ON -DPCRYPT_BUILD_TESTS=ON "${launcher[@]}" | grep -E 'AES engines|Python module'
 fi
-cmake --build "$build" -j2
+targets=()
+if [[ -n $labels ]]; then
+  # The test executables of the chosen labels (tests/CMakeLists.txt: test_<area>*.cc has label <area>, the
+  # CLI scripts label cli and need pcrypt alone), and pcrypt, which the cross-architecture checks below run.
+  targets=(--target pcrypt)
+  for src in tests/test_*.cc; do
+    name=$(basename "$src" .cc)
+    area=$(sed -E 's/^test_([a-z0-9]+).*/\1/' <<< "$name")
+    [[ $name == *_speed || ! $area =~ $labels ]] || targets+=("$name")
+  done
+  echo "== labels matching '$labels': building ${targets[*]:1}"
+fi
+cmake --build "$build" -j2 "${targets[@]}"
 echo "== cross build done in $((SECONDS - start)) s"
 start=$SECONDS
 # The flags of scripts/test.sh's build, so that ccache has the objects from developers' builds.
 [[ -f $host_build/CMakeCache.txt ]] ||
-  cmake -S . -B "$host_build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCRYPT_WERROR=ON -DPCRYPT_BUILD_TESTS=OFF \
+  cmake -S . -B "$host_build" -DCMAKE_BUILD_TYPE=Release -DPCRYPT_WERROR=ON -DPCRYPT_BUILD_TESTS=OFF \
     "${launcher[@]}" > /dev/null
 cmake --build "$host_build" -j2 --target pcrypt
 echo "== x86-64 build of pcrypt ($host_build) done in $((SECONDS - start)) s"
@@ -48,9 +67,10 @@ grep -q '^armce  *selected' "$build/version.txt" || { echo "FAIL: armce is not t
 
 echo "== ctest under qemu"
 # Two tests at a time (the suite is mostly single-threaded). The CLI tests see PCRYPT_TEST_EMULATOR (set by
-# tests/CMakeLists.txt) and measure less where they only measure (test_bench), saying so; nothing is excluded.
+# tests/CMakeLists.txt) and measure less where they only measure (test_bench), saying so; nothing is excluded
+# but what --labels leaves out.
 start=$SECONDS
-ctest --test-dir "$build" --output-on-failure -j2 --no-tests=error --timeout 900
+ctest --test-dir "$build" --output-on-failure -j2 --no-tests=error --timeout 900 ${labels:+-L "$labels"}
 echo "== ctest under qemu done in $((SECONDS - start)) s"
 
 echo "== files cross architectures"
