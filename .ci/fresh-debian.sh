@@ -5,7 +5,7 @@
 # apt into a second fresh system and used the way a user would.
 #
 #   .ci/fresh-debian.sh [REPO]                 (root; REPO defaults to this checkout; its HEAD commit is tested)
-#   .ci/fresh-debian.sh --install-deb FILE.deb  (step 3 alone, for a .deb built elsewhere)
+#   .ci/fresh-debian.sh --install-deb FILE.deb...  (step 3 alone, for .debs built elsewhere)
 #
 # 1. A Debian 12 minbase system (mmdebstrap; ca-certificates, git and sudo added, as on a new machine or
 #    container) is kept as a tarball in $PCRYPT_CI_CACHE (default /var/cache/pcrypt-ci) and made again when
@@ -14,8 +14,10 @@
 # 2. Fresh system 1: the commit is cloned to /root/pcrypt and the README's quick-start commands run exactly as
 #    written (`scripts/demo.sh`, then `scripts/test.sh`), then docs/PYTHON.md's install command (its first sh
 #    block) with an import from another directory, then cpack writes the .deb from demo's Release build.
-# 3. Fresh system 2: `apt-get install ./pcrypt_*.deb` must pull in its dependencies, and give a pcrypt that
-#    round-trips a file, a man page that `man pcrypt` shows, and the bash completion where bash looks for it.
+# 3. Fresh system 2: `apt-get install` of the three .debs (pcrypt, libpcrypt0, libpcrypt-dev) must pull in
+#    their dependencies, and give a pcrypt that round-trips a file, a man page that `man pcrypt` shows, the
+#    bash completion where bash looks for it, and a library whose examples build with pkg-config and with
+#    find_package(pcrypt) and read a file written by the real age.
 # Each step's time is printed; any failure fails the script.
 # One addition to the fresh system, for time only: ccache is installed in system 1 before the quick start, and
 # CMake is pointed at it through the environment (CMAKE_CXX_COMPILER_LAUNCHER), with its cache kept in
@@ -23,9 +25,11 @@
 # hide a missing build dependency (a compile it has not seen runs the real compiler); it makes a repeated run
 # take minutes instead of a quarter of an hour on 2 cores.
 set -euo pipefail
-deb_only=""
+deb_only=()
 if [[ ${1:-} == --install-deb ]]; then
-  deb_only=$(realpath "${2:?usage: .ci/fresh-debian.sh --install-deb FILE.deb}")
+  shift
+  deb_only=()
+  for d in "${@:?usage: .ci/fresh-debian.sh --install-deb FILE.deb...}"; do deb_only+=("$(realpath "$d")"); done
   set -- "$(dirname "$0")/.."
 fi
 repo=$(cd "${1:-$(dirname "$0")/..}" && pwd)
@@ -100,17 +104,20 @@ in_system() {
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${extra[@]}" bash -c "$2"
 }
 
-# check_deb FILE.deb: installs it with apt into a new fresh system and uses it as a user would.
+# check_deb FILE.deb...: installs them with apt into a new fresh system and uses them as a user would: the
+# CLI (pcrypt_*.deb), and when given, libpcrypt0 and libpcrypt-dev with a C++ toolchain: the library's
+# examples built against the installed library with pkg-config and with find_package, run on a file written
+# by the real age.
 check_deb() {
   local second
-  step "apt-get install ./$(basename "$1") in a second fresh system"
+  step "apt-get install $(printf './%s ' "${@##*/}")in a second fresh system"
   new_system second
-  cp "$1" "$second/root/"
+  cp "$@" "$second/root/"
   in_system "$second" 'set -euo pipefail
   cd /root
   apt-get update -qq
   # man-db: a fresh minbase system has no man; a user who types "man pcrypt" has it.
-  apt-get install -y -qq --no-install-recommends ./pcrypt_*.deb man-db >/dev/null
+  apt-get install -y -qq --no-install-recommends ./*.deb man-db >/dev/null
   cd "$(mktemp -d)"
   pcrypt --version
   pcrypt keygen -o key
@@ -123,11 +130,33 @@ check_deb() {
   test -f /usr/share/bash-completion/completions/pcrypt
   bash -c "source /usr/share/bash-completion/completions/pcrypt && complete -p pcrypt"
   echo "bash completion: ok"'
+  [[ -n $(find "$second/root" -maxdepth 1 -name 'libpcrypt-dev_*.deb') ]] || return 0
+  in_system "$second" 'set -euo pipefail
+  apt-get install -y -qq --no-install-recommends g++ make cmake pkg-config age >/dev/null
+  cd "$(mktemp -d)"
+  examples=/usr/share/pcrypt/examples
+  g++ -O1 "$examples/decrypt_range.cc" -o decrypt_range $(pkg-config --cflags --libs pcrypt)
+  g++ -O1 "$examples/encrypt_to.cc" -o encrypt_to $(pkg-config --cflags --libs pcrypt)
+  echo "libpcrypt examples built with pkg-config: ok"
+  mkdir proj && cp "$examples"/*.cc proj/
+  printf "%s\n" "cmake_minimum_required(VERSION 3.25)" "project(uses_pcrypt CXX)" "find_package(pcrypt REQUIRED)" \
+    "add_executable(decrypt_range decrypt_range.cc)" "target_link_libraries(decrypt_range PRIVATE pcrypt::pcrypt)" \
+    > proj/CMakeLists.txt
+  cmake -S proj -B proj/build >/dev/null && cmake --build proj/build >/dev/null
+  echo "libpcrypt example built with find_package(pcrypt): ok"
+  age-keygen -o id.txt 2>/dev/null
+  head -c 200000 /dev/urandom > plain
+  age -r "$(age-keygen -y id.txt)" -o f.age plain
+  for d in ./decrypt_range ./proj/build/decrypt_range; do
+    "$d" id.txt f.age 70000 1000 > part && cmp part <(tail -c +70001 plain | head -c 1000)
+  done
+  ./encrypt_to age "$(age-keygen -y id.txt)" plain g.age && age -d -i id.txt g.age | cmp - plain
+  echo "libpcrypt examples on files of the real age: ok"'
 }
 
-if [[ -n $deb_only ]]; then
-  check_deb "$deb_only"
-  echo "== fresh Debian 12: $(basename "$deb_only") installs and works ($((SECONDS - step_start)) s)"
+if [[ ${#deb_only[@]} -gt 0 ]]; then
+  check_deb "${deb_only[@]}"
+  echo "== fresh Debian 12: ${deb_only[*]##*/} install and work ($((SECONDS - step_start)) s)"
   exit 0
 fi
 
@@ -159,13 +188,13 @@ in_system "$first" "cd / && /usr/bin/python3 -c \"import pcrypt, fsspec; print(f
 python_time=$((SECONDS - t))
 
 t=$SECONDS
-step "cpack: the .deb of demo's Release build"
+step "cpack: the .debs of demo's Release build (pcrypt, libpcrypt0, libpcrypt-dev)"
 in_system "$first" 'cd /root/pcrypt && cpack --config build/CPackConfig.cmake -B build/package >/dev/null &&
-  ls build/package/pcrypt_*.deb'
-debs=("$first"/root/pcrypt/build/package/pcrypt_*.deb)
-[[ ${#debs[@]} -eq 1 && -f ${debs[0]} ]] || { echo "fresh-debian: expected one .deb, found: ${debs[*]}" >&2; exit 1; }
+  ls build/package/*.deb'
+debs=("$first"/root/pcrypt/build/package/{pcrypt,libpcrypt0,libpcrypt-dev}_*.deb)
+for d in "${debs[@]}"; do [[ -f $d ]] || { echo "fresh-debian: missing $d" >&2; exit 1; }; done
 
-check_deb "${debs[0]}"
+check_deb "${debs[@]}"
 package_time=$((SECONDS - t))
 
 echo "== fresh Debian 12: passed; demo.sh ${demo_time} s, test.sh ${test_time} s, Python install ${python_time} s, .deb built and installed ${package_time} s, total $((SECONDS - step_start)) s"

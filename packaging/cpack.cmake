@@ -1,9 +1,14 @@
-# Debian package: `cmake --build BUILD --target package` (or `cpack --config BUILD/CPackConfig.cmake`, from any
-# directory) writes pcrypt_<version>_<arch>.deb into BUILD. It holds everything `cmake --install` installs:
-# bin/pcrypt (stripped), share/man/man1/pcrypt.1, the bash, zsh and fish completions, and README.md, FORMAT.md
-# and BENCHMARKS.md in share/doc/pcrypt (tests/cli/test_package.sh checks the list). Runtime dependencies are
-# computed by dpkg-shlibdeps from the binary (libsodium, spdlog/fmt), so they match the distribution it was
-# built on.
+# Debian packages, as Debian splits a library and its tool: `cmake --build BUILD --target package` (or
+# `cpack --config BUILD/CPackConfig.cmake`, from any directory) writes three .debs into BUILD:
+#  - pcrypt_<version>_<arch>.deb: the CLI, component cli: bin/pcrypt (stripped), share/man/man1/pcrypt.1, the
+#    bash, zsh and fish completions, and README.md, FORMAT.md and BENCHMARKS.md in share/doc/pcrypt;
+#  - libpcrypt0_<version>_<arch>.deb: the shared library libpcrypt.so.0 (component library);
+#  - libpcrypt-dev_<version>_<arch>.deb: <pcrypt/pcrypt.h>, the libpcrypt.so link, pcrypt.pc, the CMake
+#    package, LIBRARY.md and the examples (component development); it depends on libpcrypt0 of its version.
+# (tests/cli/test_package.sh checks the lists.) Runtime dependencies are computed by dpkg-shlibdeps from the
+# binaries (libsodium, libcrypto, spdlog/fmt), so they match the distribution they were built on. The CLI
+# links the library's core statically (it uses the door's internal API), so pcrypt does not depend on
+# libpcrypt0.
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "pcrypt")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
@@ -29,7 +34,22 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 if(CMAKE_CROSSCOMPILING AND PCRYPT_ENGINES_ARCH STREQUAL "aarch64")
   set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
 endif()
-# One package with everything; no development files exist to package separately.
-set(CPACK_DEB_COMPONENT_INSTALL OFF)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL cli library development)
+set(CPACK_DEBIAN_CLI_PACKAGE_NAME "pcrypt")
+set(CPACK_DEBIAN_LIBRARY_PACKAGE_NAME "libpcrypt0")
+set(CPACK_DEBIAN_LIBRARY_PACKAGE_SECTION "libs")
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME "libpcrypt-dev")
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION "libdevel")
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libpcrypt0 (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_CLI_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}\n ${CPACK_PACKAGE_DESCRIPTION}")
+set(CPACK_DEBIAN_LIBRARY_DESCRIPTION "age and pcrypt encrypted files from C++ (shared library)\n libpcrypt opens,\
+ decrypts in parallel, verifies, reads byte ranges of, rekeys and writes age files and pcrypt files.")
+set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION "age and pcrypt encrypted files from C++ (development files)\n The\
+ header pcrypt/pcrypt.h, the pkg-config and CMake files, the guide and the examples of libpcrypt.")
+# Each component's own package name in its file name (pcrypt_…, libpcrypt0_…, libpcrypt-dev_…).
+set(CPACK_DEBIAN_CLI_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_LIBRARY_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_DEVELOPMENT_FILE_NAME DEB-DEFAULT)
 
 include(CPack)

@@ -10,7 +10,9 @@
 #
 #   rule                   files                 may not include / use
 #   callers-through-door   app/ python/ bench/   core/age/, core/pcrypt/ (callers go through core/door/)
-#   python-bench-not-app   python/ bench/        app/ (the CLI is a caller like them, not a library of theirs)
+#                          lib/ examples/
+#   python-bench-not-app   python/ bench/ lib/   app/ (the CLI is a caller like them, not a library of theirs)
+#   examples-public-only   examples/             anything but <pcrypt/...>: they build against the installed library
 #   aes-standalone         core/aes/             anything of ours outside core/aes/
 #   core-top-format-blind  core/*.{h,cc}         core/age/, core/pcrypt/, core/door/ (the top of core is
 #                                                what every format builds on, so it knows none of them)
@@ -50,7 +52,7 @@ done
 [[ -d $root ]] || { echo "check-layering: no directory $root" >&2; exit 2; }
 cd "$root"
 
-rules=9
+rules=10
 files=()
 if [[ $(git rev-parse --show-toplevel 2>/dev/null || true) == "$(pwd -P)" ]]; then
   mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h' | sort -u)
@@ -79,7 +81,7 @@ awk '
   FNR == 1 {
     f = FILENAME
     top = f; sub(/\/.*/, "", top)
-    caller = (top == "app" || top == "python" || top == "bench")
+    caller = (top == "app" || top == "python" || top == "bench" || top == "lib" || top == "examples")
     core = (top == "core")
     aes = (f ~ /^core\/aes\//)
     age = (f ~ /^core\/age\//)
@@ -93,14 +95,16 @@ awk '
     sub(/^[ \t]*#[ \t]*include[ \t]*["<]/, "", inc)
     sub(/[">].*/, "", inc)
     what = "#include \"" inc "\""
-    ours = (inc ~ /^(app|bench|core|io|python)\//)
+    ours = (inc ~ /^(app|bench|core|io|python|lib)\//)
     fmt = (inc ~ /^core\/(age|pcrypt)\//)
     door = (inc ~ /^core\/door\//)
     app = (inc ~ /^app\//)
-    callers = (inc ~ /^(app|python|bench)\//)
+    callers = (inc ~ /^(app|python|bench|lib)\//)
     if (caller && fmt)
       report("callers-through-door", what, "callers reach the format folders only through core/door/")
-    else if ((top == "python" || top == "bench") && app)
+    else if (top == "examples" && ours)
+      report("examples-public-only", what, "examples/ use the installed library: <pcrypt/...> only")
+    else if ((top == "python" || top == "bench" || top == "lib") && app)
       report("python-bench-not-app", what, "python/ and bench/ are clients of core, not of the CLI")
     else if (aes && ours && inc !~ /^core\/aes\//)
       report("aes-standalone", what, "core/aes/ depends on nothing of ours outside core/aes/")

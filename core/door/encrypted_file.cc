@@ -94,6 +94,12 @@ Format parse_format(const std::string& name) {
 }
 
 EncryptedFile::EncryptedFile(io::Reader& in) : input_(in, 0), source_(in) {
+  if (io::PositionalReader* p = in.positional()) origin_ = p->position();
+  open_format();
+  stream_at_ = file_->header_only_bytes();
+}
+
+void EncryptedFile::open_format() {
   switch (detect(input_)) {
     case Detected::age:
       file_ = age::open_age_file(input_);
@@ -143,19 +149,38 @@ void require_unlocked(bool unlocked) {
 
 }  // namespace
 
+void EncryptedFile::position_stream(std::uint64_t offset) {
+  if (stream_at_ == offset) return;
+  io::PositionalReader* p = description().armored || !origin_ ? nullptr : file_->payload_input().positional();
+  if (p == nullptr)
+    throw Error(ErrorKind::usage,
+                "the input has been read past where this needs it, and cannot be read again",
+                "a second pass over one opened file needs a regular file or memory as its source");
+  p->seek(*origin_ + offset);
+  stream_at_ = offset;
+}
+
 const KeyedPayload& EncryptedFile::payload() {
   require_unlocked(unlocked_);
+  if (!payload_ready_) {
+    position_stream(file_->header_only_bytes());  // an age file's payload nonce is read here
+    file_->payload();
+    payload_ready_ = true;
+    stream_at_ = description().header_bytes;
+  }
   return file_->payload();
 }
 
 KeyedPayload EncryptedFile::take_payload() {
-  require_unlocked(unlocked_);
+  payload();
   unlocked_ = false;
   return std::move(file_->payload());
 }
 
 Transfer EncryptedFile::decrypt(io::Writer& out, const RunOptions& options) {
   const KeyedPayload& keyed = payload();
+  position_stream(description().header_bytes);
+  stream_at_ = kUnknownPosition;
   const PipelineStats stats = run_pipeline(PayloadCodec(Direction::open, keyed.cipher, keyed.layout),
                                            file_->payload_input(), out, pipeline_config(options));
   out.commit();
@@ -181,6 +206,8 @@ RangeRead EncryptedFile::read_range(const ByteRange& range, io::Writer& out, con
     read.positional = true;
     read.result = decrypt_range(*file, keyed, range, out, range_options);
   } else {
+    position_stream(description().header_bytes);
+    stream_at_ = kUnknownPosition;
     read.result = decrypt_range_stream(file_->payload_input(), keyed, range, out, range_options);
   }
   out.commit();
@@ -225,6 +252,8 @@ RekeyResult EncryptedFile::rekey(RekeyRequest request, io::Writer& out, const Ne
       (kept[i] ? result.kept : result.dropped).push_back(slot_words(i));
     NewFileSettings same_chunks = settings;
     same_chunks.chunk_size = d.chunk_size;
+    position_stream(file_->header_only_bytes());  // the format reads its payload (and nonce) from here
+    stream_at_ = kUnknownPosition;
     file_->reencrypt(target.writer(), credentials, same_chunks, pipeline_config(options));
     target.commit(0);
     result.slots_after = credentials.size();
@@ -237,11 +266,13 @@ RekeyResult EncryptedFile::rekey(RekeyRequest request, io::Writer& out, const Ne
   w.write(header.data(), header.size());
   auto* fd_in = dynamic_cast<io::FdReader*>(&source_);
   const auto* fd_out = dynamic_cast<const io::AtomicFileWriter*>(&out);
-  if (!d.armored && fd_in != nullptr && fd_out != nullptr && fd_in->positional() != nullptr) {
+  if (!d.armored && fd_in != nullptr && fd_out != nullptr && fd_in->positional() != nullptr && origin_) {
     // Binary: the bytes after the header as they are, reflinked where the file system can.
-    result.copied_bytes =
-        io::copy_range(fd_in->fd(), file_->header_only_bytes(), fd_out->fd(), source_.name(), out.name());
+    result.copied_bytes = io::copy_range(fd_in->fd(), *origin_ + file_->header_only_bytes(), fd_out->fd(),
+                                         source_.name(), out.name());
   } else {
+    position_stream(file_->header_only_bytes());
+    stream_at_ = kUnknownPosition;
     std::vector<std::uint8_t> buf(std::size_t{1} << 16);
     io::Reader& rest = file_->payload_input();
     while (const std::size_t n = rest.read(buf.data(), buf.size())) {

@@ -95,7 +95,9 @@ class EncryptedFile {
   bool unlocked() const { return unlocked_; }
 
   // The whole payload through the pipeline into `out`, which is committed once every record has been
-  // authenticated (a failure leaves it uncommitted: no partial plaintext at an output path).
+  // authenticated (a failure leaves it uncommitted: no partial plaintext at an output path). Each pass
+  // (decrypt, verify, rekey) may be repeated on a file or memory input; an input that can only be read in
+  // order (a pipe, armor) allows one.
   Transfer decrypt(io::Writer& out, const RunOptions& options);
   // decrypt() into nothing: the same checks and errors.
   Transfer verify(const RunOptions& options);
@@ -118,11 +120,21 @@ class EncryptedFile {
                     const RunOptions& options);
 
  private:
+  // Brings the (decoded) input to `offset` bytes from the file's start for a pass that reads it in order:
+  // where it stands already, or by seeking a positional input; Error(usage) for an input read past it that
+  // cannot seek (a pipe, armor). So several passes over one File work on files and memory.
+  void position_stream(std::uint64_t offset);
+  void open_format();
+
+  static constexpr std::uint64_t kUnknownPosition = ~std::uint64_t{0};
   io::BufferedInput input_;
   std::unique_ptr<OpenedFile> file_;
   io::Reader& source_;
+  std::optional<std::uint64_t> origin_;  // where a positional input stood at open: the file's offset 0
+  std::uint64_t stream_at_ = 0;          // where the decoded input stands, from the file's start
   const std::vector<Credential>* opening_ = nullptr;  // given to unlock(): rekey's policy asks them
   bool unlocked_ = false;
+  bool payload_ready_ = false;
 };
 
 struct EncryptSettings {

@@ -43,10 +43,22 @@ if ! command -v dpkg-deb > /dev/null || ! command -v dpkg-shlibdeps > /dev/null;
   echo "SKIPPED: .deb checks (dpkg-deb and dpkg-shlibdeps from dpkg-dev are needed)"
   exit 0
 fi
-check "cpack builds a .deb whose dpkg -c lists the binary, man page, completions and docs"
+check "cpack builds three .debs: pcrypt (binary, man page, completions, docs), libpcrypt0, libpcrypt-dev"
 cpack --config "$build/CPackConfig.cmake" -B "$WORK/pkg" > cpack.log 2>&1 || { cat cpack.log; fail "cpack failed"; }
-debs=(pkg/*.deb)
-[[ ${#debs[@]} == 1 && -f ${debs[0]} ]] || fail "cpack wrote ${#debs[@]} .deb files: ${debs[*]}"
+all=(pkg/*.deb)
+[[ ${#all[@]} == 3 ]] || fail "cpack wrote ${#all[@]} .deb files: ${all[*]}"
+debs=(pkg/pcrypt_*.deb)
+[[ ${#debs[@]} == 1 && -f ${debs[0]} ]] || fail "no pcrypt_*.deb among: ${all[*]}"
+lib=(pkg/libpcrypt0_*.deb)
+dev=(pkg/libpcrypt-dev_*.deb)
+[[ -f ${lib[0]} && -f ${dev[0]} ]] || fail "no libpcrypt0 or libpcrypt-dev package among: ${all[*]}"
+dpkg-deb -c "${lib[0]}" | grep -q 'libpcrypt\.so\.0\.' || fail "libpcrypt0 lacks libpcrypt.so.0.*"
+dpkg-deb -c "${lib[0]}" | grep -q 'include/' && fail "libpcrypt0 holds development files"
+dpkg-deb -c "${dev[0]}" > dev_contents
+for f in include/pcrypt/pcrypt.h /pkgconfig/pcrypt.pc /cmake/pcrypt/pcrypt-config.cmake 'libpcrypt\.so -> '; do
+  grep -q "$f" dev_contents || fail "libpcrypt-dev lacks $f"
+done
+dpkg-deb -f "${dev[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "libpcrypt-dev does not depend on its libpcrypt0"
 dpkg-deb -c "${debs[0]}" | awk '{ print $NF }' | sed 's|^\./||' > contents
 for f in "${expected[@]}"; do grep -qxF "$f" contents || fail "the .deb lacks $f"; done
 [[ $(dpkg-deb -f "${debs[0]}" Package) == pcrypt ]] || fail "package name is not pcrypt"

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# libpcrypt as a user gets it (issue 25): installed from this build into a scratch prefix, the two examples
+# built out of tree -- with pkg-config and with a CMake project's find_package(pcrypt) -- then run on files
+# written by the real age and by pcrypt.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+build=$(dirname "$(dirname "$PCRYPT")")
+src=$2
+if [[ ! -f $build/cmake_install.cmake ]]; then
+  echo "SKIPPED: $build is not a CMake build directory"
+  exit 0
+fi
+command -v age > /dev/null || { echo "SKIPPED: age is not installed"; exit 0; }
+prefix=$PWD/prefix
+cmake --install "$build" --prefix "$prefix" --component library > /dev/null
+cmake --install "$build" --prefix "$prefix" --component development > /dev/null
+pc=$(dirname "$(find "$prefix" -name pcrypt.pc | head -1)")
+[[ -n $pc ]] || fail "no pcrypt.pc installed"
+libdir=$(dirname "$(find "$prefix" -name 'libpcrypt.so.0' | head -1)")
+
+check "the installed library: a SONAME'd .so, the .so link, the header, pkg-config and CMake files"
+[[ $(readelf -d "$libdir/libpcrypt.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p') == libpcrypt.so.0 ]] || fail "SONAME"
+[[ -L $libdir/libpcrypt.so ]] || fail "no libpcrypt.so development link"
+[[ -f $prefix/include/pcrypt/pcrypt.h ]] || fail "no header"
+[[ -n $(find "$prefix" -name pcrypt-config.cmake) ]] || fail "no CMake package"
+check "only the public API is exported (pcrypt::v0), nothing of the core"
+exported=$(nm -D --defined-only "$libdir/libpcrypt.so.0" | c++filt | awk '$2 ~ /^[TDBVW]$/' | sed 's/^[^ ]* [A-Z] //')
+if grep -v -e '^pcrypt::v0::' -e '^typeinfo .*pcrypt::v0::' -e '^vtable for pcrypt::v0::' -e '^_init$' -e '^_fini$' \
+  <<< "$exported" | grep -q .; then
+  fail "exported beyond the API: $(grep -v '^pcrypt::v0::' <<< "$exported" | grep -v 'for pcrypt::v0' | head -5)"
+fi
+
+check "the examples build with pkg-config"
+g++ -std=c++20 -O1 "$src/examples/decrypt_range.cc" -o dr_pc $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt)
+g++ -std=c++20 -O1 "$src/examples/encrypt_to.cc" -o et_pc $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt)
+
+check "the examples build with a two-line CMake project using find_package(pcrypt)"
+mkdir proj
+cp "$src/examples/decrypt_range.cc" "$src/examples/encrypt_to.cc" proj/
+cat > proj/CMakeLists.txt << 'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(uses_pcrypt CXX)
+find_package(pcrypt REQUIRED)
+foreach(e decrypt_range encrypt_to)
+  add_executable(${e} ${e}.cc)
+  target_link_libraries(${e} PRIVATE pcrypt::pcrypt)
+endforeach()
+CMAKE
+cmake -S proj -B proj/build -DCMAKE_PREFIX_PATH="$prefix" > cmake.log 2>&1 || { cat cmake.log; fail "cmake"; }
+cmake --build proj/build > build.log 2>&1 || { cat build.log; fail "build"; }
+export LD_LIBRARY_PATH=$libdir
+
+# expect_out CODE CMD...: as expect, with standard output kept in ./stdout.
+expect_out() {
+  local want=$1 got=0
+  shift
+  "$@" > stdout 2> stderr || got=$?
+  [[ $got == "$want" ]] || fail "expected exit $want, got $got: $* ($(cat stderr))"
+}
+
+age-keygen -o id.txt 2> /dev/null
+recipient=$(age-keygen -y id.txt)
+head -c 300000 /dev/urandom > plain
+age -r "$recipient" -o byage.age plain
+for dr in ./dr_pc ./proj/build/decrypt_range; do
+  check "$dr: a range of a file written by age"
+  expect_out 0 "$dr" id.txt byage.age 100000 70000
+  cmp -s stdout <(tail -c +100001 plain | head -c 70000) || fail "$dr: wrong bytes"
+done
+
+check "decrypt_range on a damaged chunk: one error line (and its hint), exit 4, nothing on stdout"
+cp byage.age damaged.age
+size=$(stat -c %s damaged.age)
+printf '\x00' | dd of=damaged.age bs=1 seek=$((size - 200)) conv=notrunc 2> /dev/null
+expect_out 4 ./dr_pc id.txt damaged.age 299000 1000
+[[ ! -s stdout ]] || fail "bytes of a damaged chunk were written"
+[[ $(grep -c '^decrypt_range: error: payload authentication failed' stderr) -eq 1 &&
+  $(grep -vc '^decrypt_range: hint: ' stderr) -eq 1 ]] || fail "not one error line: $(cat stderr)"
+
+for et in ./et_pc ./proj/build/encrypt_to; do
+  check "$et age: age -d opens it"
+  rm -f to.age to.pcrypt
+  expect 0 "$et" age "$recipient" plain to.age
+  age -d -i id.txt to.age | cmp -s - plain || fail "$et: age could not open it"
+  check "$et pcrypt: pcrypt decrypt opens it, decrypt_range reads it"
+  expect 0 "$et" pcrypt "$recipient" plain to.pcrypt
+  "$PCRYPT" decrypt -i id.txt to.pcrypt -o - | cmp -s - plain || fail "$et: pcrypt could not open it"
+  expect_out 0 ./dr_pc id.txt to.pcrypt 5 10
+  cmp -s stdout <(tail -c +6 plain | head -c 10) || fail "$et: range of its pcrypt file"
+done
+
+check "encrypt_to refuses an existing output and a bad recipient, one line each"
+expect 1 ./et_pc age "$recipient" plain to.age
+expect 2 ./et_pc age age1notarecipient plain other.age
+[[ ! -e other.age ]] || fail "output written after an error"

@@ -1,0 +1,255 @@
+// libpcrypt through its public header only (this file includes nothing of pcrypt's but <pcrypt/pcrypt.h>, and
+// its target links only the shared library): both formats, every source and sink kind, ranges from 8 threads
+// on one opened file, every error kind, rekey.
+#include <pcrypt/pcrypt.h>
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint8_t> out(n);
+  for (std::uint8_t& b : out) b = static_cast<std::uint8_t>(rng());
+  return out;
+}
+
+// A scratch directory removed at the end.
+struct Scratch {
+  std::string dir;
+  Scratch() {
+    char name[] = "/tmp/pcrypt-lib-test-XXXXXX";
+    dir = ::mkdtemp(name);
+  }
+  ~Scratch() { std::system(("rm -rf '" + dir + "'").c_str()); }
+  std::string path(const std::string& name) const { return dir + "/" + name; }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(path(name)) << text; }
+};
+
+std::vector<std::uint8_t> encrypted(pcrypt::Format format, const std::vector<std::uint8_t>& plain,
+                                    const std::string& recipient, bool armor = false) {
+  std::vector<std::uint8_t> out;
+  pcrypt::Recipients to;
+  to.recipients = {recipient};
+  pcrypt::EncryptOptions options;
+  options.format = format;
+  options.armor = armor;
+  options.chunk_size = 64 * 1024;
+  const pcrypt::Transfer t =
+      pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(out), to, options);
+  CHECK(t.plaintext_bytes == plain.size());
+  CHECK(t.encrypted_bytes == out.size());
+  return out;
+}
+
+template <typename Fn>
+pcrypt::Error error_of(Fn fn) {
+  try {
+    fn();
+  } catch (const pcrypt::Error& e) {
+    return e;
+  }
+  FAIL("no pcrypt::Error was thrown");
+  return pcrypt::Error(pcrypt::ErrorKind::io, "");
+}
+
+}  // namespace
+
+TEST_CASE("libpcrypt: both formats round-trip through every source and sink") {
+  Scratch scratch;
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  scratch.write("id.txt", id.file_text);
+  const std::vector<std::uint8_t> plain = random_bytes(300'001, 1);
+  for (const pcrypt::Format format : {pcrypt::Format::age, pcrypt::Format::pcrypt}) {
+    INFO((format == pcrypt::Format::age ? "age" : "pcrypt"));
+    const std::vector<std::uint8_t> file = encrypted(format, plain, id.recipient);
+    {
+      std::ofstream(scratch.path("f"), std::ios::binary)
+          .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+    }
+    pcrypt::Credentials by;
+    by.identity_files = {scratch.path("id.txt")};
+
+    // Path source, path sink (appears only complete).
+    pcrypt::File from_path = pcrypt::File::open(pcrypt::Source::path(scratch.path("f")));
+    CHECK(from_path.describe().format == format);
+    CHECK(from_path.describe().slots == 1);
+    from_path.unlock(by);
+    const std::string out = scratch.path(format == pcrypt::Format::age ? "out.age.plain" : "out.plain");
+    CHECK(from_path.decrypt(pcrypt::Sink::path(out)).plaintext_bytes == plain.size());
+    std::ifstream back(out, std::ios::binary);
+    const std::vector<std::uint8_t> got((std::istreambuf_iterator<char>(back)),
+                                        std::istreambuf_iterator<char>());
+    CHECK(got == plain);
+
+    // Memory source, callback sink; identity text instead of a file.
+    pcrypt::File from_memory = pcrypt::File::open(pcrypt::Source::memory(file));
+    pcrypt::Credentials by_text;
+    by_text.identities = {id.file_text};
+    from_memory.unlock(by_text);
+    std::vector<std::uint8_t> pieces;
+    from_memory.decrypt(pcrypt::Sink::callback(
+        [&](std::span<const std::uint8_t> p) { pieces.insert(pieces.end(), p.begin(), p.end()); }));
+    CHECK(pieces == plain);
+    CHECK(from_memory.verify().plaintext_bytes == plain.size());
+    CHECK(from_memory.plaintext_size() == plain.size());
+    CHECK_FALSE(from_memory.info().empty());
+  }
+}
+
+TEST_CASE("libpcrypt: read_at from 8 threads on one opened file, through a read-at callback source") {
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(1'500'000, 2);
+  for (const pcrypt::Format format : {pcrypt::Format::age, pcrypt::Format::pcrypt}) {
+    INFO((format == pcrypt::Format::age ? "age" : "pcrypt"));
+    const std::vector<std::uint8_t> file = encrypted(format, plain, id.recipient);
+    std::atomic<std::uint64_t> calls{0};
+    pcrypt::File opened = pcrypt::File::open(pcrypt::Source::callback(
+        file.size(), [&](std::uint64_t offset, std::span<std::uint8_t> buffer) -> std::size_t {
+          ++calls;
+          if (offset >= file.size()) return 0;
+          const std::size_t n = std::min<std::uint64_t>(buffer.size(), file.size() - offset);
+          std::copy_n(file.begin() + static_cast<std::ptrdiff_t>(offset), n, buffer.begin());
+          return n;
+        }));
+    pcrypt::Credentials by;
+    by.identities = {id.file_text};
+    opened.unlock(by);
+    std::vector<int> ok(8, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t)
+      threads.emplace_back([&, t] {
+        std::mt19937_64 rng(static_cast<unsigned>(t));
+        int good = 1;
+        for (int i = 0; i < 20; ++i) {
+          const std::uint64_t offset = rng() % plain.size();
+          std::vector<std::uint8_t> buf(static_cast<std::size_t>(rng() % 100'000));
+          const std::size_t n = opened.read_at(offset, buf);
+          const std::size_t want = std::min<std::uint64_t>(buf.size(), plain.size() - offset);
+          good &= n == want && std::equal(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n),
+                                          plain.begin() + static_cast<std::ptrdiff_t>(offset));
+        }
+        ok[static_cast<std::size_t>(t)] = good;
+      });
+    for (std::thread& th : threads) th.join();
+    CHECK(std::count(ok.begin(), ok.end(), 1) == 8);
+    CHECK(calls.load() > 0);
+  }
+}
+
+TEST_CASE("libpcrypt: every error kind, with the CLI's exit code and words") {
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const pcrypt::NewIdentity other = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(200'000, 3);
+  std::vector<std::uint8_t> file = encrypted(pcrypt::Format::age, plain, id.recipient);
+
+  // damaged_header: not an encrypted file.
+  const std::vector<std::uint8_t> text = {'h', 'e', 'l', 'l', 'o', '\n'};
+  const pcrypt::Error not_encrypted = error_of([&] { pcrypt::File::open(pcrypt::Source::memory(text)); });
+  CHECK(not_encrypted.kind() == pcrypt::ErrorKind::damaged_header);
+  CHECK(not_encrypted.exit_code() == 3);
+
+  // wrong_credential.
+  pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+  pcrypt::Credentials wrong;
+  wrong.identities = {other.file_text};
+  const pcrypt::Error refused = error_of([&] { opened.unlock(wrong); });
+  CHECK(refused.kind() == pcrypt::ErrorKind::wrong_credential);
+  CHECK(refused.exit_code() == 3);
+
+  // usage: a read before unlock, and no credential at all.
+  std::vector<std::uint8_t> buf(10);
+  CHECK(error_of([&] { (void)opened.read_at(0, buf); }).kind() == pcrypt::ErrorKind::usage);
+  CHECK(error_of([&] { opened.unlock(pcrypt::Credentials{}); }).exit_code() == 2);
+  // usage: what age forbids (a key file), said before anything is written.
+  pcrypt::Recipients with_key;
+  with_key.key_files = {"/nonexistent.key"};
+  std::vector<std::uint8_t> nothing;
+  CHECK(error_of([&] {
+          pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(nothing), with_key, {});
+        }).kind() != pcrypt::ErrorKind::damaged_payload);
+
+  // damaged_payload: a flipped byte in a record; the range that holds it fails, one elsewhere does not.
+  file[file.size() - 100] ^= 1;
+  pcrypt::File damaged = pcrypt::File::open(pcrypt::Source::memory(file));
+  pcrypt::Credentials by;
+  by.identities = {id.file_text};
+  damaged.unlock(by);
+  std::vector<std::uint8_t> tail(1000);
+  const pcrypt::Error bad = error_of([&] { (void)damaged.read_at(plain.size() - 1000, tail); });
+  CHECK(bad.kind() == pcrypt::ErrorKind::damaged_payload);
+  CHECK(bad.exit_code() == 4);
+  std::vector<std::uint8_t> head(1000);
+  CHECK(damaged.read_at(0, head) == head.size());
+  CHECK(std::equal(head.begin(), head.end(), plain.begin()));
+  CHECK(error_of([&] { damaged.verify(); }).kind() == pcrypt::ErrorKind::damaged_payload);
+
+  // io: a source path that does not exist.
+  CHECK(error_of([] { pcrypt::Source::path("/nonexistent/pcrypt-lib-test"); }).kind() ==
+        pcrypt::ErrorKind::io);
+}
+
+TEST_CASE("libpcrypt: rekey gives the same answers on both formats") {
+  const pcrypt::NewIdentity a = pcrypt::generate_identity();
+  const pcrypt::NewIdentity b = pcrypt::generate_identity(true);
+  const pcrypt::NewIdentity c = pcrypt::generate_identity(true);
+  const std::vector<std::uint8_t> plain = random_bytes(70'000, 4);
+  for (const pcrypt::Format format : {pcrypt::Format::age, pcrypt::Format::pcrypt}) {
+    INFO((format == pcrypt::Format::age ? "age" : "pcrypt"));
+    std::vector<std::uint8_t> file;
+    pcrypt::Recipients to;
+    to.recipients = {b.recipient, c.recipient};
+    pcrypt::EncryptOptions options;
+    options.format = format;
+    pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(file), to, options);
+
+    pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+    pcrypt::Credentials by_b;
+    by_b.identities = {b.file_text};
+    opened.unlock(by_b);
+    // c's slot is anonymous: only its own identity could find it.
+    pcrypt::RekeyRequest remove_c;
+    remove_c.remove_recipients = {c.recipient};
+    std::vector<std::uint8_t> out;
+    const pcrypt::Error anonymous = error_of([&] { opened.rekey(remove_c, pcrypt::Sink::memory(out)); });
+    CHECK(anonymous.kind() == pcrypt::ErrorKind::usage);
+    CHECK_THAT(anonymous.what(),
+               Catch::Contains("post-quantum recipient") && Catch::Contains("are anonymous"));
+    // b's own slot, found through b's identity, replaced by a new post-quantum recipient.
+    const pcrypt::NewIdentity d = pcrypt::generate_identity(true);
+    pcrypt::RekeyRequest swap;
+    swap.remove_recipients = {b.recipient};
+    swap.add_recipients = {d.recipient};
+    std::vector<std::uint8_t> rekeyed;
+    opened.rekey(swap, pcrypt::Sink::memory(rekeyed));
+    pcrypt::File again = pcrypt::File::open(pcrypt::Source::memory(rekeyed));
+    pcrypt::Credentials by_d;
+    by_d.identities = {d.file_text};
+    again.unlock(by_d);
+    std::vector<std::uint8_t> back;
+    again.decrypt(pcrypt::Sink::memory(back));
+    CHECK(back == plain);
+    pcrypt::File gone = pcrypt::File::open(pcrypt::Source::memory(rekeyed));
+    CHECK(error_of([&] { gone.unlock(by_b); }).kind() == pcrypt::ErrorKind::wrong_credential);
+  }
+}
+
+TEST_CASE("libpcrypt: keys and recipients") {
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  CHECK(id.recipient.rfind("age1", 0) == 0);
+  CHECK(pcrypt::recipients_of(id.file_text) == std::vector<std::string>{id.recipient});
+  CHECK_NOTHROW(pcrypt::check_recipient(id.recipient));
+  CHECK(error_of([] { pcrypt::check_recipient("age1notarecipient"); }).kind() == pcrypt::ErrorKind::usage);
+  CHECK(pcrypt::generate_key_file().find("PCRYPT-KEY-1:") != std::string::npos);
+  CHECK(pcrypt::version() == PCRYPT_TEST_VERSION);
+}
