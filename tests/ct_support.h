@@ -11,7 +11,16 @@
 #include <filesystem>
 #include <string>
 
-#if __has_include(<valgrind/memcheck.h>) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+// GCC says which sanitizer it builds for with __SANITIZE_*__; clang (14) only through __has_feature.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PCRYPT_CT_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PCRYPT_CT_SANITIZED 1
+#endif
+#if __has_include(<valgrind/memcheck.h>) && !defined(PCRYPT_CT_SANITIZED)
 #include <valgrind/memcheck.h>
 #define PCRYPT_HAVE_MEMCHECK 1
 #endif
