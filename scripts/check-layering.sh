@@ -19,6 +19,8 @@
 #   formats-independent    core/age/             core/pcrypt/, and core/pcrypt/ nothing of core/age/ (what
 #                                                both share lives in format-blind core/)
 #   formats-below-door     core/age/ core/pcrypt/  core/door/ (the door builds on the formats, not back)
+#   keys-below-formats     core/keys/ core/pq/     core/age/, core/pcrypt/, core/door/ (keys, post-quantum
+#                          core/chacha/            primitives and engines serve every format and know none)
 #   core-below-callers     core/ (all of it)     app/, python/, bench/
 #   core-no-environment    core/ (all of it)     getenv, secure_getenv, environ, isatty, ttyname, tcgetattr,
 #                                                tcsetattr, /dev/tty: core reads no environment and no
@@ -52,7 +54,7 @@ done
 [[ -d $root ]] || { echo "check-layering: no directory $root" >&2; exit 2; }
 cd "$root"
 
-rules=10
+rules=11
 files=()
 if [[ $(git rev-parse --show-toplevel 2>/dev/null || true) == "$(pwd -P)" ]]; then
   mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h' | sort -u)
@@ -114,6 +116,8 @@ awk '
       report("formats-independent", what, "core/age/ and core/pcrypt/ know nothing of each other; what they share is format-blind core/")
     else if ((age || pcrypt) && door)
       report("formats-below-door", what, "the door builds on the format folders, not the reverse")
+    else if (f ~ /^core\/(keys|pq|chacha)\// && (fmt || door))
+      report("keys-below-formats", what, "core/keys/, core/pq/ and core/chacha/ serve every format and know none of them")
     else if (core && callers)
       report("core-below-callers", what, "core/ is below app/, python/ and bench/")
     else if (io && ours && inc !~ /^io\//)

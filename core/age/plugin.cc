@@ -110,33 +110,6 @@ std::string error_report(const PluginConnection& channel, const Stanza& s,
 
 }  // namespace
 
-bool is_plugin_name(std::string_view name) {
-  if (name.empty()) return false;
-  for (const char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == '_'))
-      return false;
-  return true;
-}
-
-std::optional<std::string> plugin_of_recipient_prefix(std::string_view hrp) {
-  constexpr std::string_view prefix = "age1";
-  if (hrp.substr(0, prefix.size()) != prefix) return std::nullopt;
-  const std::string name(hrp.substr(prefix.size()));
-  if (!is_plugin_name(name)) return std::nullopt;
-  return name;
-}
-
-std::optional<std::string> plugin_of_identity_prefix(std::string_view hrp) {
-  constexpr std::string_view prefix = "age-plugin-";
-  if (hrp.size() <= prefix.size() + 1 || hrp.back() != '-') return std::nullopt;
-  std::string lower(hrp);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower.substr(0, prefix.size()) != prefix) return std::nullopt;
-  std::string name = lower.substr(prefix.size(), lower.size() - prefix.size() - 1);
-  if (!is_plugin_name(name)) return std::nullopt;
-  return name;
-}
-
 std::vector<Stanza> wrap_with_plugin(const std::string& name, const std::vector<std::string>& recipients,
                                      const SecretBytes& file_key) {
   PluginChannel channel(name, "recipient-v1");

@@ -23,12 +23,10 @@ namespace pcrypt::core::age {
 // The user a plugin talks to and where its program is found: core/keys/plugin_host.h.
 using core::PluginUi;
 
-// A plugin name ("yubikey"): 1 or more of a-z 0-9 + - . _ (it becomes part of a program name on PATH).
-bool is_plugin_name(std::string_view name);
-// The plugin a recipient's Bech32 prefix names: "age1yubikey" -> "yubikey"; nullopt when it names none.
-std::optional<std::string> plugin_of_recipient_prefix(std::string_view hrp);
-// The plugin an identity's Bech32 prefix names: "age-plugin-yubikey-" (any case) -> "yubikey".
-std::optional<std::string> plugin_of_identity_prefix(std::string_view hrp);
+// Plugin names and the Bech32 prefixes that name them: core/keys/plugin_host.h.
+using core::is_plugin_name;
+using core::plugin_of_identity_prefix;
+using core::plugin_of_recipient_prefix;
 
 // recipient-v1: the stanzas plugin `name` makes for `file_key` and its `recipients` (their full age1NAME1…
 // encodings), one per recipient at most. Error(usage) when the plugin reports a recipient it cannot encrypt

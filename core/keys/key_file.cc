@@ -9,7 +9,6 @@
 #include "core/aes/sodium_init.h"
 #include "core/error.h"
 #include "core/keys/key_file.h"
-#include "core/pcrypt/keys.h"
 
 namespace pcrypt::core {
 namespace {

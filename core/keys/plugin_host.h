@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/aes/secret_bytes.h"
@@ -38,6 +39,14 @@ struct PluginHost {
   // The environment a plugin program runs with ("NAME=value" each; the CLI passes its own on).
   std::vector<std::string> environment;
 };
+
+// A plugin name ("yubikey"): 1 or more of a-z 0-9 + - . _ (it becomes part of a program name on the search
+// path).
+bool is_plugin_name(std::string_view name);
+// The plugin a recipient's Bech32 prefix names: "age1yubikey" -> "yubikey"; nullopt when it names none.
+std::optional<std::string> plugin_of_recipient_prefix(std::string_view hrp);
+// The plugin an identity's Bech32 prefix names: "age-plugin-yubikey-" (any case) -> "yubikey".
+std::optional<std::string> plugin_of_identity_prefix(std::string_view hrp);
 
 // Sets the process's plugin host (thread-safe; plugins started afterwards use it).
 void set_plugin_host(PluginHost host);

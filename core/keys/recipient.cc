@@ -7,11 +7,11 @@
 #include <cstring>
 #include <optional>
 
-#include "core/age/plugin.h"
 #include "core/error.h"
 #include "core/keys/authorized_keys.h"
 #include "core/keys/bech32.h"
 #include "core/keys/openssh_key.h"
+#include "core/keys/plugin_host.h"
 #include "core/keys/ssh_wire.h"
 #include "core/pq/mlkem768.h"
 
@@ -90,7 +90,7 @@ std::optional<PluginRecipient> plugin_recipient(std::string_view line, const std
   if (separator == std::string_view::npos || separator <= recipient_hrp.size()) return std::nullopt;
   std::string hrp(line.substr(0, separator));
   for (char& c : hrp) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  const std::optional<std::string> name = age::plugin_of_recipient_prefix(hrp);
+  const std::optional<std::string> name = plugin_of_recipient_prefix(hrp);
   if (!name) return std::nullopt;
   try {
     const bech32::Decoded d = bech32::decode(line, bech32::long_max_length);
@@ -108,7 +108,7 @@ Identity plugin_identity(std::string_view line, const std::string& what) {
   } catch (const bech32::DecodeError& e) {
     throw Error(ErrorKind::usage, what + ": " + e.what());
   }
-  const std::optional<std::string> name = age::plugin_of_identity_prefix(d.hrp);
+  const std::optional<std::string> name = plugin_of_identity_prefix(d.hrp);
   if (!name)
     throw Error(ErrorKind::usage, what + ": '" + d.hrp + "' does not name a plugin",
                 "a plugin identity is AGE-PLUGIN-NAME-1..., NAME made of a-z 0-9 + - . _");
@@ -482,7 +482,7 @@ Recipient recipient_of(const Identity& identity) {
 }
 
 Identity default_plugin_identity(std::string_view plugin) {
-  if (!age::is_plugin_name(plugin))
+  if (!is_plugin_name(plugin))
     throw Error(ErrorKind::usage, "'" + std::string(plugin) + "' is not a plugin name",
                 "plugin names are made of a-z 0-9 + - . _ (the program is age-plugin-NAME)");
   // The checksum covers the lowercase prefix (BIP 173); the text is written uppercase.
