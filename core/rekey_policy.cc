@@ -1,5 +1,7 @@
 #include "core/rekey_policy.h"
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <variant>
 
@@ -118,6 +120,30 @@ void keep_access(const Credential& opening, std::vector<Credential>& out) {
   Credential& copy = out.emplace_back();
   copy.kind = opening.kind;
   copy.secret = SecretBytes(opening.secret.span());
+}
+
+NewFileKeyPlan plan_new_file_key(
+    std::size_t slot_count, const std::vector<Credential>& opening, std::vector<Credential> added,
+    bool format_has_key_files, const std::function<std::vector<std::size_t>(const Credential&)>& opened_by) {
+  NewFileKeyPlan plan;
+  std::vector<bool> kept(slot_count, false);
+  for (const Credential& c : opening) {
+    if (!format_has_key_files && c.kind == Credential::Kind::key_file) continue;  // it opened nothing
+    for (const std::size_t i : opened_by(c)) kept.at(i) = true;
+    keep_access(c, plan.credentials);
+  }
+  for (Credential& c : added) {
+    const bool repeated =
+        c.kind == Credential::Kind::key_file &&
+        std::any_of(plan.credentials.begin(), plan.credentials.end(), [&](const Credential& s) {
+          return s.kind == Credential::Kind::key_file && s.secret.size() == c.secret.size() &&
+                 sodium_memcmp(s.secret.data(), c.secret.data(), c.secret.size()) == 0;
+        });
+    if (repeated) throw Error(ErrorKind::usage, "a key file given with --add-key is also given with -k");
+    plan.credentials.push_back(std::move(c));
+  }
+  for (std::size_t i = 0; i < kept.size(); ++i) (kept[i] ? plan.kept : plan.dropped).push_back(i);
+  return plan;
 }
 
 }  // namespace pcrypt::core

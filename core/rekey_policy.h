@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -67,5 +68,18 @@ void refuse_duplicate_additions(const SlotQuestions& slots, const RekeyChanges& 
 // Appends to `out` the credential that keeps `opening`'s access under a new file key (either format): an
 // identity as its own recipient, a key file or passphrase as itself.
 void keep_access(const Credential& opening, std::vector<Credential>& out);
+
+// `rekey --new-file-key`'s slots, for either format: each opening credential keeps its access as a new slot
+// (keep_access; key files skipped where the format has none), then one per added credential (an added key
+// file also given to open the file is Error(usage)). `kept`: the old slots (from 0) an opening credential
+// opens (`opened_by`), so their holder keeps access; `dropped`: the others, whose holders lose it.
+struct NewFileKeyPlan {
+  std::vector<Credential> credentials;
+  std::vector<std::size_t> kept;
+  std::vector<std::size_t> dropped;
+};
+NewFileKeyPlan plan_new_file_key(std::size_t slot_count, const std::vector<Credential>& opening,
+                                 std::vector<Credential> added, bool format_has_key_files,
+                                 const std::function<std::vector<std::size_t>(const Credential&)>& opened_by);
 
 }  // namespace pcrypt::core

@@ -12,6 +12,7 @@
 #include "core/pcrypt/keys.h"
 #include "core/pcrypt/rekey.h"
 #include "core/pcrypt/slot_words.h"
+#include "core/rekey_policy.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;
@@ -121,14 +122,17 @@ TEST_CASE("rekey refuses to add a recipient that already has a slot, and X25519 
   CHECK_THAT(rekey_error(parsed, fk, by_key), Catch::Contains("anonymous"));
 }
 
-TEST_CASE("new_file_key_slots: kept are the slots the opening credentials open, the others dropped") {
+TEST_CASE("new file key: kept are the slots the opening credentials open, the others dropped") {
   const core::Credential k1 = test::fresh_key(), k2 = test::fresh_key();
   std::vector<core::Credential> all;
   all.push_back(test::copy(k1));
   all.push_back(test::copy(k2));
   const core::ParsedHeader parsed = parse(test::encrypt(test::random_bytes(10), all));
-  const core::NewFileKeySlots plan =
-      core::new_file_key_slots(parsed, test::creds(k2), {}, core::default_kdf_ceiling());
+  const std::vector<core::Credential> opening = test::creds(k2);
+  const core::NewFileKeyPlan plan =
+      core::plan_new_file_key(parsed.header.slots.size(), opening, {}, true, [&](const core::Credential& c) {
+        return core::slots_opened_by(parsed, c, core::default_kdf_ceiling());
+      });
   CHECK(plan.kept == std::vector<std::size_t>{1});
   CHECK(plan.dropped == std::vector<std::size_t>{0});
   REQUIRE(plan.credentials.size() == 1);

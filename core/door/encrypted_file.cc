@@ -228,28 +228,15 @@ RekeyResult EncryptedFile::rekey(RekeyRequest request, io::Writer& out, const Ne
 
   if (request.new_file_key) {
     // Each opening credential keeps its access as a new slot (an identity as one for its own recipient);
-    // the old slots it opened are kept in that sense, the others dropped.
-    std::vector<Credential> credentials;
-    std::vector<bool> kept(d.slots, false);
+    // the old slots it opened are kept in that sense, the others dropped (core/rekey_policy.h).
     UnlockLimits limits;
     limits.kek_cache = changes.kek_cache;
-    for (const Credential& c : *opening_) {
-      if (d.format == Format::age && c.kind == Credential::Kind::key_file) continue;  // opens no age file
-      for (const std::size_t i : file_->slots_opened_by(c, limits)) kept[i] = true;
-      keep_access(c, credentials);
-    }
-    for (Credential& c : changes.add) {
-      const bool repeated =
-          c.kind == Credential::Kind::key_file &&
-          std::any_of(credentials.begin(), credentials.end(), [&](const Credential& s) {
-            return s.kind == Credential::Kind::key_file && s.secret.size() == c.secret.size() &&
-                   std::equal(s.secret.span().begin(), s.secret.span().end(), c.secret.span().begin());
-          });
-      if (repeated) throw Error(ErrorKind::usage, "a key file given with --add-key is also given with -k");
-      credentials.push_back(std::move(c));
-    }
-    for (std::size_t i = 0; i < kept.size(); ++i)
-      (kept[i] ? result.kept : result.dropped).push_back(slot_words(i));
+    NewFileKeyPlan plan =
+        plan_new_file_key(d.slots, *opening_, std::move(changes.add), d.format == Format::pcrypt,
+                          [&](const Credential& c) { return file_->slots_opened_by(c, limits); });
+    for (const std::size_t i : plan.kept) result.kept.push_back(slot_words(i));
+    for (const std::size_t i : plan.dropped) result.dropped.push_back(slot_words(i));
+    const std::vector<Credential>& credentials = plan.credentials;
     NewFileSettings same_chunks = settings;
     same_chunks.chunk_size = d.chunk_size;
     position_stream(file_->header_only_bytes());  // the format reads its payload (and nonce) from here

@@ -102,35 +102,3 @@ std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretB
 }
 
 }  // namespace pcrypt::core
-
-namespace pcrypt::core {
-namespace {
-
-bool same_secret(const Credential& a, const Credential& b) {
-  return a.kind == b.kind && a.secret.size() == b.secret.size() &&
-         sodium_memcmp(a.secret.data(), b.secret.data(), a.secret.size()) == 0;
-}
-
-}  // namespace
-
-NewFileKeySlots new_file_key_slots(const ParsedHeader& parsed, const std::vector<Credential>& opening,
-                                   std::vector<Credential> added, const KdfLimits& ceiling,
-                                   PassphraseKekCache* cache) {
-  NewFileKeySlots plan;
-  std::vector<bool> kept(parsed.header.slots.size(), false);
-  for (const Credential& c : opening) {
-    for (const std::size_t i : slots_opened_by(parsed, c, ceiling, cache)) kept[i] = true;
-    keep_access(c, plan.credentials);
-  }
-  for (Credential& c : added) {
-    const bool repeated = std::any_of(
-        plan.credentials.begin(), plan.credentials.end(),
-        [&](const Credential& s) { return s.kind == Credential::Kind::key_file && same_secret(s, c); });
-    if (repeated) throw Error(ErrorKind::usage, "a key file given with --add-key is also given with -k");
-    plan.credentials.push_back(std::move(c));
-  }
-  for (std::size_t i = 0; i < kept.size(); ++i) (kept[i] ? plan.kept : plan.dropped).push_back(i);
-  return plan;
-}
-
-}  // namespace pcrypt::core

@@ -24,19 +24,6 @@ namespace pcrypt::core {
 std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretBytes& file_key,
                                        const RekeyChanges& changes);
 
-// `rekey --new-file-key`: the new header's slots. Each opening credential keeps its access as a new slot (an
-// identity as a slot for its own recipient), then one per added credential (an added key file also given to
-// open the file is Error(usage)). `kept`: the old slots (from 0) an opening credential opens, so their
-// holder keeps access; `dropped`: the others, whose holders lose it.
-struct NewFileKeySlots {
-  std::vector<Credential> credentials;
-  std::vector<std::size_t> kept;
-  std::vector<std::size_t> dropped;
-};
-NewFileKeySlots new_file_key_slots(const ParsedHeader& parsed, const std::vector<Credential>& opening,
-                                   std::vector<Credential> added, const KdfLimits& ceiling,
-                                   PassphraseKekCache* cache = nullptr);
-
 }  // namespace pcrypt::core
 
 namespace pcrypt::core {
