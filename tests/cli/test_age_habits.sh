@@ -119,3 +119,24 @@ grep -q -- '-k KEYFILE' stderr && fail "the hint suggests -k KEYFILE for an age 
 "$PCRYPT" encrypt -k pkey plain -o keyed.pcrypt
 PCRYPT_PASSPHRASE=pw expect 3 "$PCRYPT" decrypt -p keyed.pcrypt -o p27.out
 grep -q -- '-k KEYFILE' stderr || fail "a pcrypt file's hint lost -k KEYFILE"
+
+check "-o NAME.age selects the age format without --format; --format pcrypt -o NAME.age is a usage error"
+R=$("$PCRYPT" recipient me.key)
+"$PCRYPT" encrypt -r "$R" plain -o named.age
+[[ $(head -c 21 named.age) == "age-encryption.org/v1" ]] || fail "-o named.age wrote pcrypt's format"
+"$PCRYPT" decrypt -i me.key named.age -o named.out
+same plain named.out
+if command -v age > /dev/null; then
+  age -d -i me.key named.age | cmp -s - plain || fail "age cannot open named.age"
+fi
+"$PCRYPT" encrypt -a -r "$R" plain -o armored-named.age
+grep -q '^-----BEGIN AGE ENCRYPTED FILE-----$' armored-named.age || fail "-a -o NAME.age is not armored age"
+expect 2 "$PCRYPT" encrypt --format pcrypt -r "$R" plain -o forced.age
+expect_one_error "--format pcrypt cannot write to a file named *.age"
+exists forced.age && fail "forced.age written"
+expect 2 "$PCRYPT" encrypt -k pkey plain -o keyed.age
+expect_one_error "is named *.age"
+exists keyed.age && fail "keyed.age written"
+"$PCRYPT" encrypt -r "$R" plain -o named.pcrypt
+[[ $(head -c 7 named.pcrypt | tail -c 6) == "PCRYPT" ]] || fail "-o named.pcrypt is not pcrypt's format"
+echo "ok: age habits"
