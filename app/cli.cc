@@ -303,9 +303,9 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->type_name("N")
       ->check(kNonEmpty);
   s.encrypt
-      ->add_option(
-          "--format", args.encrypt.format,
-          "pcrypt (default) or age: write an age v1 file (default output FILE.age) that age can open")
+      ->add_option("--format", args.encrypt.format,
+                   "pcrypt (default; age when -o names a *.age file) or age: write an age v1 file (default "
+                   "output FILE.age) that age can open")
       ->type_name("FORMAT")
       ->check(CLI::IsMember({"pcrypt", "age"}));
   s.encrypt->add_flag("-a,--armor", args.encrypt.armor, "With --format age: ASCII armor (PEM text) output");

@@ -138,10 +138,18 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   require_credential(args, PassphrasePurpose::encrypt);
   const EncryptChoices choices = encrypt_choices(args);
   // The format's rules on credentials are checked before any file is touched or passphrase asked for.
-  core::door::check_credentials_for(
-      choices.settings.file.format, args.key_files.size(),
-      args.recipients.size() + args.recipient_files.size() + args.identity_files.size(),
-      wants_passphrase(args));
+  try {
+    core::door::check_credentials_for(
+        choices.settings.file.format, args.key_files.size(),
+        args.recipients.size() + args.recipient_files.size() + args.identity_files.size(),
+        wants_passphrase(args));
+  } catch (const core::Error& e) {
+    if (!args.format.empty() || choices.settings.file.format != core::door::Format::age) throw;
+    // The age format came from the output's name, not from --format: say so.
+    throw core::Error(e.kind(), std::string(e.what()) + " (the output " + args.output + " is named *.age)",
+                      e.hint().empty() ? "name the output *.pcrypt for pcrypt's format"
+                                       : e.hint() + "; or name the output *.pcrypt for pcrypt's format");
+  }
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
   return run_files(args, verbosity, choices, &encryption_credentials, &encrypt_file);

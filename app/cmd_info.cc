@@ -52,7 +52,7 @@ void info_file(const InfoArgs& args, bool heading) {
   });
   if (heading) std::printf("file: %s\n", input.name.c_str());
   std::fputs(description.c_str(), stdout);
-  if (std::fflush(stdout) != 0) throw core::Error(core::ErrorKind::io, "cannot write to standard output");
+  flush_stdout();
 }
 
 }  // namespace
@@ -60,7 +60,10 @@ void info_file(const InfoArgs& args, bool heading) {
 int run_info(const InfoArgs& args) {
   if (args.engines) std::fputs(engine_table().c_str(), stdout);
   // `info --engines` alone is about this machine, not a file: don't wait on standard input.
-  if (args.engines && args.file.empty()) return 0;
+  if (args.engines && args.file.empty()) {
+    flush_stdout();
+    return 0;
+  }
   if (args.engines) std::fputc('\n', stdout);
   if (args.files.size() <= 1) {
     info_file(args, false);

@@ -27,7 +27,8 @@ int run_keygen_identity(const KeygenArgs& args) {
 int run_recipient(const RecipientArgs& args) {
   for (const core::Identity& identity : read_identity_files(args.files))
     std::printf("%s\n", recipient_text(identity).c_str());
-  return std::fflush(stdout) == 0 ? 0 : 1;
+  flush_stdout();
+  return 0;
 }
 
 }  // namespace pcrypt::app

@@ -125,12 +125,14 @@ DecryptionKeys::DecryptionKeys(const CryptArgs& args)
 
 const std::vector<core::Credential>& DecryptionKeys::for_file(const core::door::FileDescription& described,
                                                               const std::string& file) {
-  return choose(described.passphrase_slots, described.slots, described.slots_in_words, file);
+  return choose(described, file);
 }
 
-const std::vector<core::Credential>& DecryptionKeys::choose(std::size_t passphrase_slots, std::size_t slots,
-                                                            const std::string& described,
+const std::vector<core::Credential>& DecryptionKeys::choose(const core::door::FileDescription& description,
                                                             const std::string& file) {
+  const std::size_t passphrase_slots = description.passphrase_slots;
+  const std::size_t slots = description.slots;
+  const std::string& described = description.slots_in_words;
   // keys_ holds a passphrase only when the previous file was lent it: take it back.
   if (!keys_.empty() && keys_.back().kind == core::Credential::Kind::passphrase) {
     passphrase_ = std::move(keys_.back().secret);
@@ -148,7 +150,9 @@ const std::vector<core::Credential>& DecryptionKeys::choose(std::size_t passphra
     if (keys_.empty())
       throw core::Error(core::ErrorKind::header,
                         file + " has no passphrase slot, only " + described + ": -p cannot open it",
-                        "decrypt it with -k KEYFILE (or -i IDENTITY)");
+                        description.format == core::Format::age
+                            ? "decrypt it with -i IDENTITY (an age file has no key-file slots)"
+                            : "decrypt it with -k KEYFILE (or -i IDENTITY)");
     spdlog::warn("{} has no passphrase slot; -p ignored", file);
     return keys_;
   }

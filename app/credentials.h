@@ -46,9 +46,10 @@ class DecryptionKeys {
                                                 const std::string& file);
 
  private:
-  // The rules above, given the header's passphrase slots, all its slots, and how to name them.
-  const std::vector<core::Credential>& choose(std::size_t passphrase_slots, std::size_t slots,
-                                              const std::string& described, const std::string& file);
+  // The rules above, given the header's description: its passphrase slots, all its slots, how to name them,
+  // and its format (for the hint: an age file opens with -i, never -k).
+  const std::vector<core::Credential>& choose(const core::door::FileDescription& described,
+                                              const std::string& file);
 
   bool wants_passphrase_;
   std::vector<core::Credential> keys_;  // key files and identities, and while lent the passphrase

@@ -1,7 +1,9 @@
 #include "app/crypt_options.h"
 
 #include <stdexcept>
+#include <string>
 
+#include "app/endpoints.h"
 #include "app/environment.h"
 #include "app/size_arg.h"
 #include "core/byte_size.h"
@@ -53,8 +55,18 @@ unsigned effective_threads(unsigned requested) {
 EncryptChoices encrypt_choices(const CryptArgs& args) {
   EncryptChoices choices;
   core::door::EncryptSettings& settings = choices.settings;
-  const bool age = args.format == "age";
-  if (!args.format.empty()) settings.file.format = core::door::parse_format(args.format);
+  // An output named *.age is an age file: without --format it selects age's format, and pcrypt's format
+  // under that name (which age would then refuse) is a usage error.
+  std::string format = args.format;
+  const bool age_name =
+      args.output_given && !is_standard_stream(args.output) && args.output.ends_with(".age");
+  if (age_name && format == "pcrypt")
+    throw core::Error(core::ErrorKind::usage,
+                      "--format pcrypt cannot write to a file named *.age (" + args.output + ")",
+                      "name the output *.pcrypt, or drop --format pcrypt to write an age file");
+  if (age_name && format.empty()) format = "age";
+  const bool age = format == "age";
+  if (!format.empty()) settings.file.format = core::door::parse_format(format);
   if (args.armor && !age)
     throw core::Error(core::ErrorKind::usage, "-a/--armor is for age files", "add --format age");
   if (age && !args.chunk_size.empty())

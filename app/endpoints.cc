@@ -3,13 +3,18 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <string>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
 #include "io/file_info.h"
 #include "io/std_fds.h"
+#include "io/stream.h"
 
 namespace pcrypt::app {
 namespace {
@@ -49,6 +54,14 @@ void check_descriptor_output(int fd, const std::string& path) {
 void require_open_stdout(const char* hint) {
   if (io::standard_fd_was_closed(STDOUT_FILENO))
     throw core::Error(core::ErrorKind::io, "standard output is closed", hint);
+}
+
+void flush_stdout() {
+  if (std::fflush(stdout) != 0) {
+    const int error_number = errno;
+    throw io::IoError(std::string("cannot write to standard output: ") + std::strerror(error_number),
+                      error_number);
+  }
 }
 
 Input open_input(const std::string& path) {

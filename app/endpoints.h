@@ -21,6 +21,11 @@ inline bool is_standard_stream(const std::string& path) {
 // /dev/null by now (io/std_fds.h), so every command that prints checks this first (core::Error(io)).
 void require_open_stdout(const char* hint = "give -o FILE, or redirect standard output (> FILE)");
 
+// Flushes what a command printed with stdio (info, recipient, bench). A failure is io::IoError with its
+// errno, so that a reader gone away (EPIPE, `pcrypt info f | head -1`) is the silent exit 1 of app/main.cc,
+// as for every other write to standard output, and any other failure one error line.
+void flush_stdout();
+
 struct Input {
   std::unique_ptr<io::Reader> reader;
   std::string path;                   // "" for standard input

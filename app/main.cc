@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
+#include <exception>
 #include <new>
 #include <string>
 
@@ -111,6 +113,33 @@ int run(int argc, char** argv) {
   }
 }
 
+// std::terminate's last word: where even throwing is impossible (out of memory, the exception itself cannot
+// be allocated: "terminate called without an active exception") or an exception escapes where none may, one
+// error line, the temporaries removed as on a signal, and exit 1 rather than an abort's 134.
+[[noreturn]] void on_terminate() noexcept {
+  const char* what = "out of memory, or an internal error (std::terminate)";
+  if (const std::exception_ptr current = std::current_exception()) {
+    try {
+      std::rethrow_exception(current);
+    } catch (const std::bad_alloc&) {
+      what = "out of memory";
+    } catch (const std::exception& e) {
+      what = e.what();  // (`current` keeps the exception alive)
+    } catch (...) {
+    }
+  }
+  print_error(what);
+  io::unlink_registered_temp_paths();
+  std::_Exit(kExitIo);
+}
+
+// Installed before the static constructors of default priority run: CLI11's headers define validators
+// (CLI::ExistingFile...) whose construction allocates, and under `ulimit -v` that is where start-up first
+// runs out of memory.
+__attribute__((constructor(101))) void install_terminate_handler() {
+  std::set_terminate(&on_terminate);
+}
+
 }  // namespace
 }  // namespace pcrypt::app
 
@@ -120,5 +149,17 @@ int main(int argc, char** argv) {
     pcrypt::app::print_error("cannot open /dev/null for a closed standard input, output or error");
     return 1;
   }
-  return pcrypt::app::run(argc, argv);
+  // run() reports what the command does wrong; this reports what fails before and around it (the command
+  // line's definition, logging, the plugin host: out of memory under `ulimit -v`, say), in the same words:
+  // one error line and exit 1, never an abort.
+  try {
+    return pcrypt::app::run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    pcrypt::app::print_error("out of memory");
+  } catch (const std::exception& e) {
+    pcrypt::app::print_error(e.what());
+  } catch (...) {
+    pcrypt::app::print_error("an unexpected failure");
+  }
+  return 1;
 }

@@ -158,8 +158,23 @@ UsageMessage describe_parse_error(const CLI::App& app, const CLI::ParseError& er
   const std::string help = "pcrypt help " + sub.get_name();
   if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
     const std::vector<std::string> extras = app.remaining(true);
+    // Where the command's word is on the command line: an option before it (`pcrypt -k k.key encrypt f`) is
+    // one of the command's own, given too early.
+    int command_at = argc;
+    for (int i = 1; i < argc; ++i)
+      if (argv[i] == sub.get_name()) {
+        command_at = i;
+        break;
+      }
     for (const std::string& word : extras) {
       if (!is_option_word(word)) continue;
+      const std::vector<std::string> own = option_names(sub);
+      const bool before_command = std::find_if(argv + 1, argv + command_at,
+                                               [&](const char* a) { return word == a; }) != argv + command_at;
+      if (before_command && std::find(own.begin(), own.end(), option_name(word)) != own.end())
+        return {"option '" + option_name(word) + "' is given before the command '" + sub.get_name() +
+                    "': options go after the command",
+                "write 'pcrypt " + sub.get_name() + " " + option_name(word) + " ...'; see '" + help + "'"};
       std::vector<std::string> candidates = option_names(sub);
       const std::vector<std::string> global = option_names(app);
       candidates.insert(candidates.end(), global.begin(), global.end());

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include <spdlog/spdlog.h>
+
 #include "app/tty_prompt.h"
 #include "core/error.h"
 
@@ -20,6 +22,8 @@ bool same_ignoring_case(const std::string& a, const std::string& b) {
 
 class TerminalPluginUi final : public core::PluginUi {
  public:
+  void warning(const std::string& text) override { spdlog::warn("{}", text); }
+
   bool message(const std::string& program, const std::string& text) override {
     // Not through spdlog: -q must not hide "touch your security key".
     std::fprintf(stderr, "pcrypt: %s: %s\n", program.c_str(), text.c_str());

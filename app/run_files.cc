@@ -1,11 +1,13 @@
 #include "app/run_files.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <new>
 
 #include "app/endpoints.h"
 #include "app/report.h"
 #include "core/error.h"
+#include "core/pipeline_error.h"
 #include "io/file_info.h"
 #include "io/stream.h"
 
@@ -18,9 +20,14 @@ int for_each_file(const std::vector<std::string>& files, const std::function<voi
     try {
       one(f);
     } catch (const core::Error& e) {
+      const auto* stream_error = dynamic_cast<const core::StreamError*>(&e);
+      if (stream_error != nullptr && stream_error->error_number() == EPIPE) throw;  // as below
       print_error(with_file_context(e.what(), f), e.hint());
       code = e.exit_code();
     } catch (const io::IoError& e) {
+      // The reader of standard output went away (`pcrypt info *.age | head`): not this file's failure, and
+      // the end of the run, silently (app/main.cc).
+      if (e.error_number() == EPIPE) throw;
       print_error(with_file_context(e.what(), f));
       code = static_cast<int>(core::ErrorKind::io);
     } catch (const std::bad_alloc&) {

@@ -10,6 +10,7 @@ pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev catch2 
   zlib1g-dev # the CCTV age vectors are partly zlib-compressed (tests/test_age_cctv.cc)
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
   dpkg-dev file # cpack's .deb: dpkg-shlibdeps computes its dependencies, file(1) finds the binaries to strip
+  groff-base # tests/cli/test_man.sh: groff -ww -z lints man/pcrypt.1 (man-db pulls it in, minimal images lack it)
   eatmydata # scripts/demo.sh: file-to-file speed without the final fsync, beside the default with it
   python3 # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
   python3-dev pybind11-dev python3-pybind11 # the Python module (python/, docs/PYTHON.md)

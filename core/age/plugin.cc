@@ -9,6 +9,7 @@
 #include "core/age/plugin_channel.h"
 #include "core/age/stanzas.h"
 #include "core/error.h"
+#include "io/stream.h"
 
 namespace pcrypt::core::age {
 namespace {
@@ -173,6 +174,9 @@ std::optional<SecretBytes> unwrap_with_plugin(const std::string& name,
     failures.push_back(e.kind() == ErrorKind::usage && !e.hint().empty()
                            ? std::string(e.what()) + "; " + e.hint()
                            : std::string(e.what()));
+    return std::nullopt;
+  } catch (const io::IoError& e) {  // (the channel turns its own into Error; this keeps any other one local)
+    failures.push_back(std::string(e.what()));
     return std::nullopt;
   }
 }

@@ -112,7 +112,16 @@ void PluginChannel::send(const Stanza& stanza) {
 
 Stanza read_plugin_message(io::BufferedInput& in, const std::string& program) {
   const std::uint64_t start = in.consumed();
-  if (in.peek(1).empty()) throw Error(ErrorKind::io, program + " exited in the middle of the exchange");
+  bool ended = false;
+  try {
+    ended = in.peek(1).empty();
+  } catch (const io::IoError& e) {
+    // A plugin that exits (or is killed) before reading what we sent resets the connection: the same
+    // failure as an end of its output, reported as one (unwrap_with_plugin passes it over).
+    throw Error(ErrorKind::io, program + " exited in the middle of the exchange (reading from it: " +
+                                   std::strerror(e.error_number()) + ")");
+  }
+  if (ended) throw Error(ErrorKind::io, program + " exited in the middle of the exchange");
   try {
     Stanza s = read_stanza(in);
     if (in.consumed() - start > kMaxMessageBytes)

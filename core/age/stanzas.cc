@@ -413,6 +413,13 @@ SecretBytes unwrap_file_key(const Header& header, std::span<const Credential> cr
             describe_stanzas(header) + ")");
   std::set<std::string> plugins_run;
   std::vector<std::string> plugin_failures;
+  // A plugin that failed (exited, closed its output, was killed, reported an error) was passed over for the
+  // identities after it (FORMAT.md §11.6); once one of them opens the file, each failure is a warning.
+  const auto opened = [&](SecretBytes key) {
+    const std::shared_ptr<PluginUi> ui = plugin_host().ui;
+    for (const std::string& failure : plugin_failures) ui->warning("plugin identity passed over: " + failure);
+    return key;
+  };
   for (const Credential& c : credentials) {
     if (c.identity && c.identity->kind == Identity::Kind::plugin) {
       // A plugin gets all of its identities and every stanza in one run (identity-v1), at the place of
@@ -425,11 +432,11 @@ SecretBytes unwrap_file_key(const Header& header, std::span<const Credential> cr
             other.identity->plugin == plugin)
           identities.push_back(text_of(other.identity->secret));
       if (auto key = unwrap_with_plugin(plugin, identities, header.stanzas, plugin_failures))
-        return std::move(*key);
+        return opened(std::move(*key));
       continue;
     }
     for (const Stanza& s : header.stanzas)
-      if (auto key = try_stanza(s, c, max_scrypt_log2)) return std::move(*key);
+      if (auto key = try_stanza(s, c, max_scrypt_log2)) return opened(std::move(*key));
   }
   const bool passphrase = std::any_of(credentials.begin(), credentials.end(), [](const Credential& c) {
     return c.kind == Credential::Kind::passphrase;

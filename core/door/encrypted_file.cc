@@ -81,6 +81,25 @@ PipelineConfig pipeline_config(const RunOptions& options) {
   return PipelineConfig{options.threads, options.progress};
 }
 
+// An input of neither format, unless it is empty or a cut pcrypt magic (the header parser's own refusals:
+// "input is empty", "truncated header"): what was expected instead, and, for age armor after other text,
+// that armor must begin at the first line.
+void refuse_unknown(std::span<const std::uint8_t> start) {
+  const std::size_t n = std::min(start.size(), kMagic.size());
+  if (std::equal(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(n), kMagic.begin())) return;
+  constexpr std::string_view kArmorBegin = "-----BEGIN AGE ENCRYPTED FILE-----";
+  const std::string_view text(reinterpret_cast<const char*>(start.data()), start.size());
+  constexpr std::string_view kExpected =
+      "expected a pcrypt file, a binary age file, or age armor beginning at the first line";
+  if (text.find(kArmorBegin) != std::string_view::npos)
+    throw Error(ErrorKind::header,
+                "not a pcrypt file nor an age file: " + std::string(kExpected) +
+                    ", and this has text before -----BEGIN AGE ENCRYPTED FILE-----",
+                "remove the text before the armor's BEGIN line");
+  throw Error(ErrorKind::header, "not a pcrypt file: bad magic; " + std::string(kExpected),
+              "pcrypt reads files written by `pcrypt encrypt` and age files");
+}
+
 }  // namespace
 
 std::string format_name(Format format) {
@@ -104,10 +123,13 @@ void EncryptedFile::open_format() {
     case Detected::age:
       file_ = age::open_age_file(input_);
       return;
-    case Detected::unknown:
-      if (const auto other = recognise_other_file(input_.peek(kDetectBytes)))
+    case Detected::unknown: {
+      const auto start = input_.peek(kDetectBytes);
+      if (const auto other = recognise_other_file(start))
         throw Error(ErrorKind::header, "not a pcrypt file: this is " + other->what, other->hint);
+      refuse_unknown(start);
       [[fallthrough]];
+    }
     case Detected::pcrypt:
       file_ = open_pcrypt_file(input_);  // an unknown input gets the header parser's own refusal
   }

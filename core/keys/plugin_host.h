@@ -28,6 +28,9 @@ class PluginUi {
   // `request-public` (shown as typed) and `request-secret` (not echoed, e.g. a PIN).
   virtual std::optional<std::string> request_public(const std::string& program, const std::string& text) = 0;
   virtual std::optional<SecretBytes> request_secret(const std::string& program, const std::string& text) = 0;
+  // Not a plugin request: a plugin failed (it exited, closed its output, was killed, reported an error) and
+  // another identity opened the file, so the failure is only worth a warning (`text` names the plugin).
+  virtual void warning(const std::string& text) { (void)text; }
 };
 
 struct PluginHost {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What age and zstd users type (issue 16, items 5 and 9): `encrypt -i IDENTITY` encrypts to oneself,
 # `-d`/`-e` stand for decrypt/encrypt, $PCRYPT_PASSPHRASE opens a passphrase-only file without -p, verify,
-# info and rekey take several files, and encrypting a .pcrypt file warns.
+# info and rekey take several files, and encrypting a .pcrypt file warns. What a refused input was expected
+# to be, and -p's hint on an age file (issue 27, defect 3).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -94,3 +95,48 @@ if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1;
 else
   echo "SKIPPED: terminal prompt checks need script(1) from util-linux"
 fi
+
+check "armor after other text: the error says what was expected (armor beginning at the first line)"
+"$PCRYPT" encrypt -f --format age -a -i me.key plain -o armored.asc
+{
+  echo "Subject: the file you asked for"
+  cat armored.asc
+} > mail.asc
+expect 3 "$PCRYPT" decrypt -i me.key mail.asc -o mail.out
+expect_one_error "age armor beginning at the first line, and this has text before -----BEGIN AGE ENCRYPTED FILE-----"
+grep -q 'a binary age file' stderr || fail "the error does not name the binary age format"
+head -c 300 /dev/urandom > noise
+expect 3 "$PCRYPT" info noise
+expect_one_error "expected a pcrypt file, a binary age file, or age armor beginning at the first line"
+grep -q 'only files written by `pcrypt encrypt`' stderr && fail "the hint still says pcrypt reads only its own files"
+
+check "-p on an age file without an scrypt stanza hints -i, not -k (age files have no key-file slots)"
+PCRYPT_PASSPHRASE=pw expect 3 "$PCRYPT" decrypt -p armored.asc -o p27.out
+expect_one_error "has no passphrase slot"
+grep -q '^pcrypt: hint: .*-i IDENTITY' stderr || fail "the hint does not point to -i"
+grep -q -- '-k KEYFILE' stderr && fail "the hint suggests -k KEYFILE for an age file"
+"$PCRYPT" keygen -o pkey
+"$PCRYPT" encrypt -k pkey plain -o keyed.pcrypt
+PCRYPT_PASSPHRASE=pw expect 3 "$PCRYPT" decrypt -p keyed.pcrypt -o p27.out
+grep -q -- '-k KEYFILE' stderr || fail "a pcrypt file's hint lost -k KEYFILE"
+
+check "-o NAME.age selects the age format without --format; --format pcrypt -o NAME.age is a usage error"
+R=$("$PCRYPT" recipient me.key)
+"$PCRYPT" encrypt -r "$R" plain -o named.age
+[[ $(head -c 21 named.age) == "age-encryption.org/v1" ]] || fail "-o named.age wrote pcrypt's format"
+"$PCRYPT" decrypt -i me.key named.age -o named.out
+same plain named.out
+if command -v age > /dev/null; then
+  age -d -i me.key named.age | cmp -s - plain || fail "age cannot open named.age"
+fi
+"$PCRYPT" encrypt -a -r "$R" plain -o armored-named.age
+grep -q '^-----BEGIN AGE ENCRYPTED FILE-----$' armored-named.age || fail "-a -o NAME.age is not armored age"
+expect 2 "$PCRYPT" encrypt --format pcrypt -r "$R" plain -o forced.age
+expect_one_error "--format pcrypt cannot write to a file named *.age"
+exists forced.age && fail "forced.age written"
+expect 2 "$PCRYPT" encrypt -k pkey plain -o keyed.age
+expect_one_error "is named *.age"
+exists keyed.age && fail "keyed.age written"
+"$PCRYPT" encrypt -r "$R" plain -o named.pcrypt
+[[ $(head -c 7 named.pcrypt | tail -c 6) == "PCRYPT" ]] || fail "-o named.pcrypt is not pcrypt's format"
+echo "ok: age habits"

@@ -4,7 +4,8 @@
 # age 1.1.1 (which shows the plugin speaks the protocol, so a pcrypt failure is pcrypt's): files made by
 # either open in the other; several recipients in one plugin run; msg, confirm, request-secret (on a pty),
 # grease; a plugin that is missing, exits mid-protocol, sends garbage, reports an error or breaks the
-# one-stanza-per-recipient rule: one clear error and no output file; plugin stanzas survive rekey.
+# one-stanza-per-recipient rule: one clear error and no output file; a plugin that exits at once, closes its
+# output or is killed is passed over with a warning for the next identity; plugin stanzas survive rekey.
 # Skipped visibly without age or python3.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -129,6 +130,23 @@ check "a plugin failure does not stop another identity from opening the file"
 cat id1 x.key > id-and-x
 PCTEST_MODE=exit "$PCRYPT" decrypt -f -i id-and-x -o out three.age 2> stderr || fail "the X25519 identity did not open it"
 same plain out
+
+check "a plugin that exits at once, closes its output or is killed: a warning, then the next identity opens it"
+for mode in at-once close-output killed; do
+  rm -f out
+  start=$SECONDS
+  PCTEST_MODE=$mode "$PCRYPT" decrypt -i id1 -i x.key -o out three.age 2> stderr ||
+    fail "$mode: the X25519 identity after the plugin's did not open the file"
+  same plain out
+  grep -q '^pcrypt: .*passed over.*age-plugin-pctest' stderr || fail "$mode: no warning naming the plugin"
+  grep -q 'error' stderr && fail "$mode: an error was printed"
+  ((SECONDS - start < 30)) || fail "$mode: pcrypt waited $((SECONDS - start)) s for the plugin"
+  PCTEST_MODE=$mode expect 3 "$PCRYPT" decrypt -f -i id1 -o out three.age
+  expect_one_error "age-plugin-pctest exited in the middle of the exchange"
+  PCTEST_MODE=$mode expect 1 "$PCRYPT" encrypt -f --format age -r "$R1" -o at-once.age plain
+  expect_one_error "age-plugin-pctest exited in the middle of the exchange"
+  exists at-once.age && fail "$mode: output written although the plugin failed"
+done
 
 check "plugin recipients are for the age format only"
 expect 2 "$PCRYPT" encrypt -r "$R1" -o p.pcrypt plain

@@ -32,3 +32,44 @@ check "with standard output open, the same commands succeed"
 grep -q '^age1' out || fail "recipient printed no age1 line"
 "$PCRYPT" --version > out
 grep -q '^pcrypt ' out || fail "--version printed nothing"
+
+# A reader that goes away (`pcrypt info f.age | head -1`, issue 27 defect 5): what it wanted is delivered, so
+# every command that writes to standard output ends silently (exit 0 or 1, the README's broken-pipe promise),
+# never "cannot write to standard output", never killed by SIGPIPE. 50 runs each, with output larger than a
+# pipe holds where the command can make one (several files for info), so the write after `head` left fails.
+check "| head -c1: every command that prints ends silently when the reader goes away"
+for i in $(seq 400); do
+  "$PCRYPT" keygen --identity -o "team-$i.key" 2> pub
+  sed -n 's/^public key: //p' pub >> team.txt
+done
+cat team-*.key > team.keys
+"$PCRYPT" encrypt --format age -R team.txt -o team.age plain
+head -c 3000000 /dev/urandom > big
+"$PCRYPT" encrypt --format age -i team-1.key -o big.age big
+"$PCRYPT" encrypt -k key -o big.pcrypt big
+mapfile -t many < <(yes team.age | head -300)
+head_c1() {
+  local i rc
+  for i in $(seq 50); do
+    rc=0
+    "$@" 2> stderr | head -c1 > /dev/null || rc=${PIPESTATUS[0]}
+    [[ $rc == 0 || $rc == 1 ]] || fail "run $i: exit $rc: $*"
+    if grep -qv '^public key: ' stderr; then fail "run $i: not silent: $*"; fi  # (keygen --identity's is not)
+  done
+}
+head_c1 "$PCRYPT" info team.age
+head_c1 "$PCRYPT" info "${many[@]}"
+head_c1 "$PCRYPT" info --engines
+head_c1 "$PCRYPT" info --engines team.age
+head_c1 "$PCRYPT" recipient team.keys
+head_c1 "$PCRYPT" keygen -o -
+head_c1 "$PCRYPT" keygen --identity -o -
+head_c1 "$PCRYPT" decrypt -i team-1.key -o - big.age
+head_c1 "$PCRYPT" decrypt -k key -o - big.pcrypt
+head_c1 "$PCRYPT" decrypt -k key --offset 1000 --length 2000000 -o - big.pcrypt
+head_c1 "$PCRYPT" encrypt -k key -o - big
+head_c1 "$PCRYPT" encrypt --format age -a -i team-1.key -o - big
+head_c1 "$PCRYPT" --help
+head_c1 "$PCRYPT" help encrypt
+head_c1 "$PCRYPT" --version
+echo "ok: closed or vanished standard output"

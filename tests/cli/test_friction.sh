@@ -26,6 +26,14 @@ if want errors; then
   hint_is "did you mean '--key'?"
   expect 2 "$PCRYPT" decrypt --Force -k key s.txt.pcrypt
   hint_is "did you mean '--force'?"
+  check "a command's option before the command: options go after the command (issue 27, defect 7)"
+  expect 2 "$PCRYPT" -k key encrypt s.txt
+  expect_one_error "option '-k' is given before the command 'encrypt': options go after the command"
+  hint_is "write 'pcrypt encrypt -k ...'; see 'pcrypt help encrypt'"
+  expect 2 "$PCRYPT" --output early.out decrypt -k key s.txt.pcrypt
+  expect_one_error "option '--output' is given before the command 'decrypt'"
+  ! exists early.out || fail "output written"
+  "$PCRYPT" -v encrypt -f -k key s.txt 2> stderr || fail "a global option (-v) before the command is refused"
   check "an option nothing resembles points to the command's help"
   expect 2 "$PCRYPT" encrypt --frobnicate -k key s.txt
   expect_one_error "unknown option '--frobnicate'"

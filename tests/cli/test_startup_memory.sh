@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Out of memory at start-up (issue 27, defect 2): under a `ulimit -v` sweep from where the dynamic loader can
+# first map pcrypt's libraries to where it has enough, every run exits 0 or 1 with at most one
+# "pcrypt: error:" line and nothing else on stderr: never an abort (134, "terminate called...") or a crash
+# (139). That covers CLI11's static validators (before main), the command line's definition, logging, the
+# plugin host and a small command. Limits where the loader itself fails (127, "error while loading shared
+# libraries") are below pcrypt's code and skipped. The window is found for this build, not hard-coded (its
+# size depends on the libraries and the build type).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+"$PCRYPT" keygen -o key
+printf 'hello\n' > plain
+"$PCRYPT" encrypt -k key plain -o f.pcrypt
+
+# run_limited KIB ARGS...: pcrypt ARGS under ulimit -v KIB; sets RC, stderr in ./stderr.
+run_limited() {
+  local kib=$1
+  shift
+  RC=0
+  (
+    ulimit -v "$kib"
+    exec "$PCRYPT" "$@"
+  ) > out 2> stderr || RC=$?
+}
+
+# first_limit TEST LOW HIGH: the least KiB in [LOW, HIGH] for which TEST (a function of RC) holds, by bisection.
+first_limit() {
+  local test=$1 low=$2 high=$3 mid
+  while ((low < high)); do
+    mid=$(((low + high) / 2))
+    run_limited "$mid" --version
+    if $test; then high=$mid; else low=$((mid + 1)); fi
+  done
+  echo "$low"
+}
+loaded() { [[ $RC != 127 ]]; }
+succeeded() { [[ $RC == 0 ]]; }
+
+check "the sweep's window: from the loader's first success to --version's"
+run_limited 1048576 --version
+if [[ $RC != 0 ]]; then
+  # A sanitizer build reserves terabytes of address space for its shadow memory, and qemu-user its own.
+  echo "SKIPPED: pcrypt does not start under ulimit -v 1 GiB (a sanitizer or emulated build?): $(head -1 stderr)"
+  exit 0
+fi
+low=$(first_limit loaded 1024 1048576)
+high=$(first_limit succeeded "$low" 1048576)
+echo "loader maps pcrypt from ${low} KiB, --version succeeds from ${high} KiB"
+
+sweep() {
+  local kib step=$(((high - low) / 40 + 1))
+  # About 40 limits across the window, then a few above it, where the command itself may run out.
+  for kib in $(seq "$low" "$step" "$high") $((high + 1024)) $((high + 8192)) $((high + 65536)); do
+    run_limited "$kib" "$@"
+    [[ $RC == 127 ]] && grep -q 'error while loading shared libraries' stderr && continue
+    [[ $RC == 0 || $RC == 1 ]] || fail "ulimit -v $kib: pcrypt $* exited $RC: $(head -3 stderr)"
+    local errors
+    errors=$(grep -c '^pcrypt: error: ' stderr || true)
+    ((errors <= 1)) || fail "ulimit -v $kib: pcrypt $*: $errors error lines"
+    if grep -qv '^pcrypt: ' stderr; then fail "ulimit -v $kib: pcrypt $*: stray output: $(head -3 stderr)"; fi
+    [[ $RC == 0 || $errors == 1 ]] || fail "ulimit -v $kib: pcrypt $* exited 1 without an error line"
+  done
+}
+
+check "--version, --help, help encrypt, info, decrypt: exit 0 or 1 with one error line at every limit"
+sweep --version
+sweep --help
+sweep help encrypt
+sweep info f.pcrypt
+sweep decrypt -f -k key f.pcrypt -o plain.out
+
+echo "ok: start-up out of memory"
