@@ -53,8 +53,12 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
   for (const std::size_t n : changes.remove_slots) {
     if (n < 1 || n > count)
       throw Error(ErrorKind::usage,
-                  "there is no " + noun + " " + std::to_string(n) + " (the file has " +
-                      std::to_string(count) + " " + noun + (count == 1 ? ")" : "s)"),
+                  std::string("there is no ")
+                      .append(noun)
+                      .append(" " + std::to_string(n))
+                      .append(" (the file has " + std::to_string(count) + " ")
+                      .append(noun)
+                      .append(count == 1 ? ")" : "s)"),
                   "'pcrypt info FILE' lists the " + noun + "s");
     if (remove[n - 1]) throw Error(ErrorKind::usage, noun + " " + std::to_string(n) + " is given twice");
     remove[n - 1] = true;
@@ -74,9 +78,14 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
     if (found.empty() && is_anonymous(r)) {
       const bool pq = std::holds_alternative<HybridRecipient>(r);
       throw Error(ErrorKind::usage,
-                  std::string(pq ? "post-quantum" : "X25519") + " recipient " + noun +
-                      "s are anonymous: no " + noun + " can be found from an " + (pq ? "age1pq1" : "age1") +
-                      "... public key",
+                  std::string(pq ? "post-quantum" : "X25519")
+                      .append(" recipient ")
+                      .append(noun)
+                      .append("s are anonymous: no ")
+                      .append(noun)
+                      .append(" can be found from an ")
+                      .append(pq ? "age1pq1" : "age1")
+                      .append("... public key"),
                   "give the identity instead: --remove-key IDENTITY-FILE");
     }
     if (found.empty())

@@ -158,6 +158,7 @@ TEST_CASE("the door reads ranges from one unlocked payload on 8 threads, in both
     const core::KeyedPayload& payload = opened.payload();
     const io::MemoryReader file_access(file, io::MemoryAccess::positional);
     std::vector<std::thread> threads;
+    threads.reserve(8);
     std::vector<int> ok(8, 0);
     for (int t = 0; t < 8; ++t)
       threads.emplace_back([&, t] {

@@ -65,6 +65,7 @@ PluginChannel::PluginChannel(const std::string& plugin_name, std::string_view st
   // The plugin runs with the environment its host gives it (core/keys/plugin_host.h).
   std::vector<std::string> environment = plugin_host().environment;
   std::vector<char*> envp;
+  envp.reserve(environment.size() + 1);
   for (std::string& entry : environment) envp.push_back(entry.data());
   envp.push_back(nullptr);
   const int rc = ::posix_spawn(&pid_, executable.c_str(), &actions, nullptr, argv, envp.data());

@@ -102,7 +102,7 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
     for (core::Recipient& r : core::parse_recipients_file(as_text(buf, len), name, &ignored))
       all.push_back(std::move(r));
     if (reading.warn)
-      for (const std::string& line : ignored) reading.warn(name + ": " + line);
+      for (const std::string& line : ignored) reading.warn(std::string(name).append(": ").append(line));
   }
   for (const core::Identity& id : read_identity_files(identity_files, reading))
     all.push_back(core::recipient_of(id));

@@ -127,6 +127,7 @@ TEST_CASE("libpcrypt: read_at from 8 threads on one opened file, through a read-
     opened.unlock(by);
     std::vector<int> ok(8, 0);
     std::vector<std::thread> threads;
+    threads.reserve(8);
     for (int t = 0; t < 8; ++t)
       threads.emplace_back([&, t] {
         std::mt19937_64 rng(static_cast<unsigned>(t));
