@@ -103,6 +103,7 @@
 #include "core/pipeline.h"
 
 #include <sched.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -113,6 +114,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -143,6 +145,8 @@ namespace {
 
 constexpr std::uint64_t kNoFailure = UINT64_MAX;
 constexpr std::size_t kBufferAlign = 64;
+// Items of up to this many records are read straight into their records' slots (one iovec each).
+constexpr std::size_t kMaxScatteredRecords = 64;
 
 // pcrypt::io's own streams already say "<what> (<name>): <strerror>"; other Readers and Writers (tests, the
 // bench) may give just the operation, so the name and errno text are added when missing.
@@ -211,6 +215,7 @@ struct Job {
   std::size_t ciphertext = 0;   // (worker)
   std::uint64_t records = 0;    // records the codec accepted, for the stats (worker)
   bool last = false;            // no input follows this item (its final record is the input's)
+  bool spread = false;          // the read put each record in its own slot already (read_item_at)
   bool done = false;            // set by a worker under the mutex, cleared by the writer under the mutex
 };
 
@@ -312,17 +317,35 @@ class Pipeline {
   // shrank, a byte after the last one means it grew. Either is an error at the record where it shows, never
   // a partial or silently different output. A read that throws is retried record by record, only to find
   // the record it belongs to.
-  std::optional<ItemFailure> read_item_at(std::uint64_t seq, const Job& job) const {
+  //
+  // When the records grow in their buffer slots (sealing: each gains its tag), the read puts each record
+  // straight into its slot (io::PositionalReader::read_at_scattered, one preadv for the item), so that
+  // process_item() has nothing to spread out: without it, every byte sealed was moved once more in memory.
+  std::optional<ItemFailure> read_item_at(std::uint64_t seq, Job& job) const {
     const std::uint64_t offset = in_base_ + seq * item_in_;
+    const std::size_t records = records_in(job.len);
+    // Where input byte `at` of the item goes in the buffer.
+    const auto place = [&](std::size_t at) {
+      return job.spread ? job.buf + at / record_in_ * stride_ + at % record_in_ : job.buf + at;
+    };
+    job.spread = stride_ != record_in_ && records > 1 && records <= kMaxScatteredRecords;
     std::size_t got = 0;
     try {
-      got = positional_in_->read_at(offset, job.buf, job.len);
+      if (job.spread) {
+        ::iovec pieces[kMaxScatteredRecords];
+        for (std::size_t j = 0; j < records; ++j)
+          pieces[j] = {.iov_base = job.buf + j * stride_,
+                       .iov_len = j + 1 == records ? job.len - j * record_in_ : record_in_};
+        got = positional_in_->read_at_scattered(offset, std::span<const ::iovec>(pieces, records));
+      } else {
+        got = positional_in_->read_at(offset, job.buf, job.len);
+      }
     } catch (...) {
       for (got = 0; got < job.len;) {
         const std::size_t want = std::min(record_in_, job.len - got);
         std::size_t n;
         try {
-          n = positional_in_->read_at(offset + got, job.buf + got, want);
+          n = positional_in_->read_at(offset + got, place(got), want);
         } catch (...) {
           return ItemFailure{current_error(in_.name()), got / record_in_};
         }
@@ -474,18 +497,19 @@ class Pipeline {
 
   // Has the codec process item `seq`'s records, each in its own stride_-byte slot of the buffer (a record
   // may grow in place up to buffer_bytes(), e.g. by its tag), and leaves what they wrote back to back at
-  // the start of the buffer: job.len, with the counts in job. The read left the records back to back too,
-  // so they are first spread out to their slots, from the last one down so that none overwrites one not yet
-  // moved; the outputs are then packed from the first one up, each moving down. A direction whose records
-  // do not change size in that respect moves nothing: opening a payload reads full-stride records (no
-  // spreading), sealing writes them (no packing). Returns the first failure; the records before it stay
-  // accepted and packed (job.records of them), nothing of it or after it is kept.
+  // the start of the buffer: job.len, with the counts in job. The sequential reader left the records back
+  // to back, so they are first spread out to their slots, from the last one down so that none overwrites one
+  // not yet moved (a positional read put them there already: job.spread); the outputs are then packed from
+  // the first one up, each moving down. A direction whose records do not change size in that respect moves
+  // nothing: opening a payload reads full-stride records (no spreading), sealing writes them (no packing).
+  // Returns the first failure; the records before it stay accepted and packed (job.records of them), nothing
+  // of it or after it is kept.
   std::optional<StreamError> process_item(std::uint64_t seq, Job& job) const {
     std::uint8_t* const buf = job.buf;
     const std::size_t len = job.len;
     const std::size_t records = records_in(len);
     const std::size_t final_len = len - (records - 1) * record_in_;
-    if (stride_ != record_in_)
+    if (stride_ != record_in_ && !job.spread)
       for (std::size_t j = records; j-- > 1;)
         std::memmove(buf + j * stride_, buf + j * record_in_, j + 1 == records ? final_len : record_in_);
     job.len = job.plaintext = job.ciphertext = 0;

@@ -1,6 +1,9 @@
 #include "io/fd_io.h"
 
+#include <sys/uio.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <cerrno>
 #include <cstring>
@@ -70,6 +73,25 @@ std::size_t pread_full(int fd, std::uint64_t offset, std::uint8_t* buf, std::siz
                        std::string_view name) {
   return read_loop(n, name, [&](std::size_t done) {
     return ::pread(fd, buf + done, n - done, static_cast<off_t>(offset + done));
+  });
+}
+
+std::size_t preadv_full(int fd, std::uint64_t offset, std::span<const ::iovec> pieces,
+                        std::string_view name) {
+  std::size_t n = 0;
+  for (const ::iovec& piece : pieces) n += piece.iov_len;
+  return read_loop(n, name, [&](std::size_t done) {
+    // The pieces from byte `done` on, the first one cut to what is left of it (a short read is rare).
+    std::size_t first = 0;
+    std::size_t skip = done;
+    while (skip >= pieces[first].iov_len) skip -= pieces[first++].iov_len;
+    constexpr std::size_t kMaxPieces = 64;
+    ::iovec rest[kMaxPieces];
+    const std::size_t count = std::min(kMaxPieces, pieces.size() - first);
+    for (std::size_t i = 0; i < count; ++i) rest[i] = pieces[first + i];
+    rest[0].iov_base = static_cast<char*>(rest[0].iov_base) + skip;
+    rest[0].iov_len -= skip;
+    return ::preadv(fd, rest, static_cast<int>(count), static_cast<off_t>(offset + done));
   });
 }
 

@@ -2,8 +2,11 @@
 // errors, "<what> (<name>): <strerror>", which core's pipeline also uses when it reports an IoError.
 #pragma once
 
+#include <sys/uio.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,6 +20,8 @@ std::size_t read_full(int fd, std::uint8_t* buf, std::size_t n, std::string_view
 void write_all(int fd, const std::uint8_t* buf, std::size_t n, std::string_view name);
 // The same at a file offset (pread/pwrite), leaving the descriptor's own offset alone.
 std::size_t pread_full(int fd, std::uint64_t offset, std::uint8_t* buf, std::size_t n, std::string_view name);
+// pread_full into several buffers in turn (preadv(2), up to 64 of them per call).
+std::size_t preadv_full(int fd, std::uint64_t offset, std::span<const ::iovec> pieces, std::string_view name);
 void pwrite_all(int fd, std::uint64_t offset, const std::uint8_t* buf, std::size_t n, std::string_view name);
 // The descriptor's offset (lseek), and moving it. Throw IoError.
 std::uint64_t offset_of(int fd, std::string_view name);

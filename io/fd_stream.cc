@@ -76,6 +76,11 @@ std::size_t FdReader::FileAccess::read_at(std::uint64_t offset, std::uint8_t* bu
   return detail::pread_full(reader_.fd_, offset, buf, n, reader_.name_);
 }
 
+std::size_t FdReader::FileAccess::read_at_scattered(std::uint64_t offset,
+                                                    std::span<const ::iovec> pieces) const {
+  return detail::preadv_full(reader_.fd_, offset, pieces, reader_.name_);
+}
+
 std::uint64_t FdReader::FileAccess::position() const {
   return detail::offset_of(reader_.fd_, reader_.name_);
 }

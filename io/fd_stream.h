@@ -36,6 +36,7 @@ class FdReader final : public Reader {
     explicit FileAccess(const FdReader& reader) : reader_(reader) {}
     std::uint64_t size() const override;
     std::size_t read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const override;
+    std::size_t read_at_scattered(std::uint64_t offset, std::span<const ::iovec> pieces) const override;
     std::uint64_t position() const override;
     void seek(std::uint64_t offset) override;
 

@@ -2,8 +2,11 @@
 // fault-injecting implementations.
 #pragma once
 
+#include <sys/uio.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -30,6 +33,18 @@ class PositionalReader {
   // Reads up to n bytes from offset, retrying short reads and EINTR: fewer than n only at the end of the
   // input. Does not move the Reader's position. Throws IoError.
   virtual std::size_t read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const = 0;
+  // Reads the bytes from offset on into each piece in turn, as one read_at() of their total would (fewer only
+  // at the end of the input), so that consecutive records can land at strided places of a buffer without a
+  // copy. This default reads piece by piece; a file gathers them into one system call (preadv).
+  virtual std::size_t read_at_scattered(std::uint64_t offset, std::span<const ::iovec> pieces) const {
+    std::size_t got = 0;
+    for (const ::iovec& piece : pieces) {
+      const std::size_t n = read_at(offset + got, static_cast<std::uint8_t*>(piece.iov_base), piece.iov_len);
+      got += n;
+      if (n != piece.iov_len) break;
+    }
+    return got;
+  }
   // Where the Reader's next read() starts, and moving it there, so that reading with read_at() can leave the
   // Reader where reading the same bytes with read() would have. Not for concurrent use. Throw IoError.
   virtual std::uint64_t position() const = 0;

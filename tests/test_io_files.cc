@@ -1,9 +1,11 @@
 // File streams and atomic outputs against a real temporary directory.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <filesystem>
@@ -247,6 +249,48 @@ TEST_CASE("FdReader reads a file fully in one call") {
   got.resize(data.size());
   REQUIRE(got == data);
   REQUIRE(in->read(got.data(), 10) == 0);
+}
+
+TEST_CASE("a file's read_at_scattered fills its pieces in turn, like read_at, and stops at the end") {
+  TempDir dir;
+  const Bytes data = pattern_bytes(69 * 1000 + 5);
+  const std::string path = dir / "in.bin";
+  write_file(path, std::string(data.begin(), data.end()));
+  const auto in = io::open_input(path);
+  io::PositionalReader* file = in->positional();
+  REQUIRE(file != nullptr);
+  // 70 pieces of 1000 bytes with 16-byte gaps (more than one preadv takes at once), from offset 3; the
+  // file ends 2 bytes into the last piece.
+  const std::size_t pieces = 70, each = 1000, gap = 16, offset = 3;
+  Bytes buf(pieces * (each + gap), 0xEE);
+  std::vector<::iovec> iov(pieces);
+  for (std::size_t i = 0; i < pieces; ++i)
+    iov[i] = {.iov_base = buf.data() + i * (each + gap), .iov_len = each};
+  REQUIRE(file->read_at_scattered(offset, iov) == data.size() - offset);
+  for (std::size_t i = 0; i < pieces; ++i) {
+    const std::size_t from = offset + i * each;
+    const std::size_t n = std::min(each, data.size() - from);
+    REQUIRE(std::equal(data.begin() + static_cast<std::ptrdiff_t>(from),
+                       data.begin() + static_cast<std::ptrdiff_t>(from + n),
+                       buf.begin() + static_cast<std::ptrdiff_t>(i * (each + gap))));
+    REQUIRE(buf[i * (each + gap) + each] == 0xEE);  // the gaps are untouched
+  }
+  // The same through the default (piece by piece), as any other PositionalReader does it.
+  struct PieceByPiece final : io::PositionalReader {
+    explicit PieceByPiece(const io::PositionalReader& f) : f_(f) {}
+    std::uint64_t size() const override { return f_.size(); }
+    std::size_t read_at(std::uint64_t at, std::uint8_t* b, std::size_t n) const override {
+      return f_.read_at(at, b, n);
+    }
+    std::uint64_t position() const override { return 0; }
+    void seek(std::uint64_t) override {}
+    const io::PositionalReader& f_;
+  };
+  Bytes again(buf.size(), 0xEE);
+  for (std::size_t i = 0; i < pieces; ++i) iov[i].iov_base = again.data() + i * (each + gap);
+  REQUIRE(PieceByPiece(*file).read_at_scattered(offset, iov) == data.size() - offset);
+  REQUIRE(again == buf);
+  REQUIRE(file->read_at_scattered(data.size(), iov) == 0);
 }
 
 TEST_CASE("FdReader gathers a pipe's short reads into one full buffer") {

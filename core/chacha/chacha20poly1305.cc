@@ -23,10 +23,26 @@ using core::kAeadTagBytes;
   throw core::Error(core::ErrorKind::io, std::string("OpenSSL ") + what + " failed");
 }
 
+// Fetched once: OpenSSL 3.0 otherwise looks the algorithm up in its provider tables (under a lock) on every
+// EVP_*Init_ex of a chunk, which every worker thread would queue on.
+const EVP_CIPHER* chacha20_poly1305() {
+  static EVP_CIPHER* const cipher = EVP_CIPHER_fetch(nullptr, "ChaCha20-Poly1305", nullptr);
+  if (cipher == nullptr) openssl_failed("fetching ChaCha20-Poly1305");
+  return cipher;
+}
+
+// A context bound to ChaCha20-Poly1305 once, when made. Each call then re-keys it with a null cipher
+// (EVP_*Init_ex(ctx, nullptr, nullptr, key, nonce)): OpenSSL 3.0 keeps the provider's context and only resets
+// its key, nonce and MAC state, where passing the cipher again frees and re-creates the provider context
+// (an allocation, a free and a parameter look-up per 64 KiB chunk of an age payload).
 struct CipherCtx {
   EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
   CipherCtx() {
     if (ctx == nullptr) throw std::bad_alloc();
+    if (EVP_CipherInit_ex(ctx, chacha20_poly1305(), nullptr, nullptr, nullptr, 1) != 1) {
+      EVP_CIPHER_CTX_free(ctx);
+      openssl_failed("ChaCha20-Poly1305 context");
+    }
   }
   ~CipherCtx() { EVP_CIPHER_CTX_free(ctx); }
   CipherCtx(const CipherCtx&) = delete;
@@ -38,14 +54,6 @@ struct CipherCtx {
 EVP_CIPHER_CTX* thread_ctx() {
   thread_local CipherCtx ctx;
   return ctx.ctx;
-}
-
-// Fetched once: OpenSSL 3.0 otherwise looks the algorithm up in its provider tables (under a lock) on every
-// EVP_*Init_ex of a chunk, which every worker thread would queue on.
-const EVP_CIPHER* chacha20_poly1305() {
-  static EVP_CIPHER* const cipher = EVP_CIPHER_fetch(nullptr, "ChaCha20-Poly1305", nullptr);
-  if (cipher == nullptr) openssl_failed("fetching ChaCha20-Poly1305");
-  return cipher;
 }
 
 int as_int(std::size_t n) {
@@ -62,7 +70,7 @@ class OpenSslChaCha final : public core::Aead {
             std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
     EVP_CIPHER_CTX* ctx = thread_ctx();
     int n = 0;
-    if (EVP_EncryptInit_ex(ctx, chacha20_poly1305(), nullptr, key_.data(), nonce.data()) != 1)
+    if (EVP_EncryptInit_ex(ctx, nullptr, nullptr, key_.data(), nonce.data()) != 1)
       openssl_failed("ChaCha20-Poly1305 init");
     if (len > 0 && EVP_EncryptUpdate(ctx, out, &n, in, as_int(len)) != 1) openssl_failed("ChaCha20-Poly1305");
     if (EVP_EncryptFinal_ex(ctx, out + len, &n) != 1 ||
@@ -75,7 +83,7 @@ class OpenSslChaCha final : public core::Aead {
     int n = 0;
     std::uint8_t tag_copy[kAeadTagBytes];
     std::memcpy(tag_copy, tag, kAeadTagBytes);
-    if (EVP_DecryptInit_ex(ctx, chacha20_poly1305(), nullptr, key_.data(), nonce.data()) != 1)
+    if (EVP_DecryptInit_ex(ctx, nullptr, nullptr, key_.data(), nonce.data()) != 1)
       openssl_failed("ChaCha20-Poly1305 init");
     if (len > 0 && EVP_DecryptUpdate(ctx, out, &n, in, as_int(len)) != 1) openssl_failed("ChaCha20-Poly1305");
     if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, kAeadTagBytes, tag_copy) != 1)
