@@ -20,7 +20,8 @@ std::vector<pcrypt::core::Credential> fixed_credentials() {
   using namespace pcrypt::core;
   std::vector<Credential> out;
   // Fixed, so a crash replays (made by pcrypt keygen, for this harness only).
-  out.push_back(parse_key_file("PCRYPT-KEY-1:8MFn78DNOgwhAVrQzyUEIK3joF267k5ONF0CmU2BRlOqNgZp\n", "fuzz key"));
+  out.push_back(
+      parse_key_file("PCRYPT-KEY-1:8MFn78DNOgwhAVrQzyUEIK3joF267k5ONF0CmU2BRlOqNgZp\n", "fuzz key"));
   for (Identity& id : parse_identity_file(
            "AGE-SECRET-KEY-1CAZ8S47ZY58K8FNVHHJRM8MRE9PTMWMXAVWA9MFVF28VEFK6A8VS3EG3LK\n", "fuzz identity"))
     out.push_back(Credential::of(std::move(id)));
