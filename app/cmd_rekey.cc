@@ -27,6 +27,9 @@
 namespace pcrypt::app {
 namespace {
 
+// How many old slots rekey --new-file-key names in its one warning line before it counts them instead.
+constexpr std::size_t kNamedSlots = 4;
+
 // The credential that opens the file, in decrypt's terms (so -k/-i/-p/--passphrase-file behave the same).
 CryptArgs opening_args(const RekeyArgs& args) {
   CryptArgs a;
@@ -164,9 +167,18 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
     return text.empty() ? std::string(none) : text;
   };
   if (args.new_file_key) {
-    // Who keeps access and who loses it: the point of a new file key.
-    spdlog::warn("new file key: kept {} (re-made for the credentials given); dropped {}",
-                 listed(result.kept, "no old slot"), listed(result.dropped, "none"));
+    // Who keeps access and who loses it: the point of a new file key. A few slots are named; many are
+    // counted (a team of 250 would make one unreadable line), and -v names them all.
+    if (result.kept.size() + result.dropped.size() <= kNamedSlots)
+      spdlog::warn("new file key: kept {} (re-made for the credentials given); dropped {}",
+                   listed(result.kept, "no old slot"), listed(result.dropped, "none"));
+    else
+      spdlog::warn(
+          "new file key: kept {} old {}(s) (re-made for the credentials given); dropped {} (their "
+          "holders lose access; -v lists them)",
+          result.kept.size(), before.slot_noun, result.dropped.size());
+    spdlog::info("kept: {}", listed(result.kept, "no old slot"));
+    spdlog::info("dropped: {}", listed(result.dropped, "none"));
     spdlog::info("re-encrypted {} under a new file key with {} {}(s)", out_path, result.slots_after,
                  before.slot_noun);
   } else {

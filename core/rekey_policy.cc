@@ -142,6 +142,14 @@ NewFileKeyPlan plan_new_file_key(
     keep_access(c, plan.credentials);
   }
   for (Credential& c : added) {
+    // One person, one slot: a recipient already kept (an opening identity's own) is not added twice, as
+    // encrypt keeps a repeated recipient once.
+    if (c.kind == Credential::Kind::recipient && c.recipient &&
+        std::any_of(plan.credentials.begin(), plan.credentials.end(), [&](const Credential& s) {
+          return s.kind == Credential::Kind::recipient && s.recipient &&
+                 same_recipient(*s.recipient, *c.recipient);
+        }))
+      continue;
     const bool repeated =
         c.kind == Credential::Kind::key_file &&
         std::any_of(plan.credentials.begin(), plan.credentials.end(), [&](const Credential& s) {

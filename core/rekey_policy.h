@@ -71,8 +71,9 @@ void keep_access(const Credential& opening, std::vector<Credential>& out);
 
 // `rekey --new-file-key`'s slots, for either format: each opening credential keeps its access as a new slot
 // (keep_access; key files skipped where the format has none), then one per added credential (an added key
-// file also given to open the file is Error(usage)). `kept`: the old slots (from 0) an opening credential
-// opens (`opened_by`), so their holder keeps access; `dropped`: the others, whose holders lose it.
+// file also given to open the file is Error(usage); an added recipient already kept is kept once). `kept`:
+// the old slots (from 0) an opening credential opens (`opened_by`), so their holder keeps access; `dropped`:
+// the others, whose holders lose it.
 struct NewFileKeyPlan {
   std::vector<Credential> credentials;
   std::vector<std::size_t> kept;

@@ -60,3 +60,24 @@ for f in pq.pcrypt pq.age; do
   rm -f back
   expect 3 "$PCRYPT" decrypt -i pq.id "$f" -o back
 done
+
+# Issue 27, defect 6: one duplicate rule on every path. `rekey --new-file-key --add-recipient R` where R is the
+# opening identity's own recipient makes one slot for that person, as encrypt merges a repeated recipient;
+# and many dropped slots are summarised in a line a person can read (counts; the list with -v).
+others=()
+for n in 1 2 3 4 5 6; do
+  "$PCRYPT" keygen --identity -o "o$n.id" 2> /dev/null
+  others+=(-r "$("$PCRYPT" recipient "o$n.id")")
+done
+for fmt in pcrypt age; do
+  check "rekey --new-file-key --add-recipient of the opener's own recipient ($fmt): one slot, a short summary"
+  rm -f team.enc
+  "$PCRYPT" encrypt --format "$fmt" -r "$x" "${others[@]}" plain -o team.enc
+  expect 0 "$PCRYPT" rekey team.enc -i x.id --new-file-key --add-recipient "$x"
+  slots=$("$PCRYPT" info team.enc | grep -cE '^(slot|stanza) [0-9]+:')
+  [[ $slots == 1 ]] || fail "$fmt: $slots slots for one person after --new-file-key: $("$PCRYPT" info team.enc)"
+  grep -q 'dropped 6 ' stderr || fail "$fmt: no count of the dropped slots: $(cat stderr)"
+  [[ $(wc -L < stderr) -lt 200 ]] || fail "$fmt: a summary line of $(wc -L < stderr) characters"
+  expect 0 "$PCRYPT" rekey team.enc -i x.id --new-file-key -v
+  grep -q 'kept: ' stderr || fail "$fmt: -v does not list what was kept: $(cat stderr)"
+done
