@@ -5,6 +5,8 @@
 #define PCRYPT_BUILDING_LIBRARY
 #include "pcrypt/pcrypt.h"
 
+#include <unistd.h>
+#include <cerrno>
 #include <cstring>
 #include <new>
 #include <utility>
@@ -12,14 +14,19 @@
 #include "core/door/credential_files.h"
 #include "core/door/encrypted_file.h"
 #include "core/door/limits.h"
+#include "core/engine_choice.h"
 #include "core/error.h"
 #include "core/keys/key_file.h"
+#include "core/keys/plugin_host.h"
 #include "core/keys/recipient.h"
+#include "core/pipeline.h"
+#include "core/pipeline_error.h"
 #include "core/range.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
 #include "io/memory_stream.h"
 #include "io/stream.h"
+#include "lib/plugin_host.h"
 
 namespace pcrypt {
 inline namespace v0 {
@@ -27,6 +34,8 @@ inline namespace v0 {
 struct Access {
   static Source::Impl& of(Source& s) { return *s.impl_; }
   static Sink::Impl& of(Sink& s) { return *s.impl_; }
+  static Session::Impl& of(Session& s) { return *s.impl_; }
+  static const Keys::Impl& of(const Keys& k) { return *k.impl_; }
 };
 
 namespace {
@@ -39,6 +48,10 @@ enum class Phase { open, unlock, other };
     throw;
   } catch (const Error&) {
     throw;
+  } catch (const core::StreamError& e) {
+    // A write or read the pipeline made failed: the errno says whether the reader went away (EPIPE).
+    throw Error(e.kind() == core::ErrorKind::usage ? ErrorKind::usage : ErrorKind::io, e.what(), e.hint(),
+                e.error_number());
   } catch (const core::Error& e) {
     ErrorKind kind = ErrorKind::io;
     switch (e.kind()) {
@@ -57,7 +70,7 @@ enum class Phase { open, unlock, other };
     }
     throw Error(kind, e.what(), e.hint());
   } catch (const io::IoError& e) {
-    throw Error(ErrorKind::io, e.what());
+    throw Error(ErrorKind::io, e.what(), {}, e.error_number());
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::io, "out of memory");
   }
@@ -116,6 +129,43 @@ class FunctionWriter final : public io::Writer {
   std::function<void(std::span<const std::uint8_t>)> write_;
 };
 
+// A temporary file the caller publishes: pwrite from any worker, records in any order.
+class UnpublishedFileWriter final : public io::Writer, public io::PositionalWriter {
+ public:
+  explicit UnpublishedFileWriter(int fd) : fd_(fd) {}
+  void write(const std::uint8_t* buf, std::size_t n) override {
+    write_at(position_, buf, n);
+    position_ += n;
+  }
+  void write_at(std::uint64_t offset, const std::uint8_t* buf, std::size_t n) override {
+    while (n > 0) {
+      const ssize_t done = ::pwrite(fd_, buf, n, static_cast<off_t>(offset));
+      if (done < 0 && errno == EINTR) continue;
+      if (done <= 0) {
+        const int err = done < 0 ? errno : ENOSPC;
+        throw io::IoError("write failed (" + name() + "): " + std::strerror(err), err);
+      }
+      buf += done;
+      n -= static_cast<std::size_t>(done);
+      offset += static_cast<std::uint64_t>(done);
+    }
+  }
+  void commit() override {
+    if (::fsync(fd_) != 0) {
+      const int err = errno;
+      throw io::IoError("fsync failed (" + name() + "): " + std::strerror(err), err);
+    }
+  }
+  std::string name() const override { return "descriptor " + std::to_string(fd_); }
+  io::PositionalWriter* positional() override { return this; }
+  std::uint64_t position() const override { return position_; }
+  void seek(std::uint64_t offset) override { position_ = offset; }
+
+ private:
+  int fd_;
+  std::uint64_t position_ = 0;
+};
+
 }  // namespace
 
 struct Source::Impl {
@@ -126,8 +176,8 @@ struct Sink::Impl {
   std::unique_ptr<io::Writer> writer;
 };
 
-Error::Error(ErrorKind kind, const std::string& message, std::string hint)
-    : std::runtime_error(message), kind_(kind), hint_(std::move(hint)) {}
+Error::Error(ErrorKind kind, const std::string& message, std::string hint, int error_number)
+    : std::runtime_error(message), kind_(kind), hint_(std::move(hint)), error_number_(error_number) {}
 
 int Error::exit_code() const noexcept {
   switch (kind_) {
@@ -188,6 +238,10 @@ Sink Sink::fd(int fd) {
       Impl{std::make_unique<io::FdWriter>(fd, "descriptor " + std::to_string(fd), false)}));
 }
 
+Sink Sink::unpublished_file(int fd) {
+  return Sink(std::make_unique<Impl>(Impl{std::make_unique<UnpublishedFileWriter>(fd)}));
+}
+
 Sink Sink::memory(std::vector<std::uint8_t>& out) {
   return Sink(std::make_unique<Impl>(Impl{std::make_unique<FunctionWriter>(
       [&out](std::span<const std::uint8_t> piece) { out.insert(out.end(), piece.begin(), piece.end()); })}));
@@ -196,6 +250,143 @@ Sink Sink::memory(std::vector<std::uint8_t>& out) {
 Sink Sink::callback(std::function<void(std::span<const std::uint8_t>)> write) {
   if (!write) throw Error(ErrorKind::usage, "Sink::callback needs a write function");
   return Sink(std::make_unique<Impl>(Impl{std::make_unique<FunctionWriter>(std::move(write))}));
+}
+
+struct Session::Impl {
+  const aes::Engine* engine = nullptr;
+  core::door::RunCache cache;
+};
+
+Session::Session(const std::string& engine) : impl_(std::make_unique<Impl>()) {
+  guarded(Phase::other, [&] {
+    impl_->engine = &core::choose_engine(engine);
+    return 0;
+  });
+}
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
+Session::~Session() = default;
+
+std::string Session::engine() const {
+  return std::string(impl_->engine->name);
+}
+
+std::size_t Session::argon2id_runs() const {
+  return impl_->cache.argon2id_runs();
+}
+
+unsigned worker_threads(unsigned threads) {
+  return core::pipeline_workers(threads);
+}
+
+namespace {
+
+SecretBytes secret_of(std::string_view text) {
+  return SecretBytes(
+      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+SecretBytes copy_of(const SecretBytes& secret) {
+  return SecretBytes(std::span<const std::uint8_t>(secret.data(), secret.size()));
+}
+
+core::Identity copy_of(const core::Identity& id) {
+  core::Identity out;
+  out.kind = id.kind;
+  out.secret = copy_of(id.secret);
+  out.public_key = id.public_key;
+  out.blob = id.blob;
+  out.rsa = id.rsa;
+  out.hybrid = id.hybrid;
+  out.plugin = id.plugin;
+  out.unlock = id.unlock;
+  return out;
+}
+
+// Keys are read once and lent to every unlock(): each File keeps its own copy (rekey asks them later).
+core::Credential copy_of(const core::Credential& c) {
+  core::Credential out{c.kind, copy_of(c.secret), c.recipient, std::nullopt};
+  if (c.identity) out.identity = copy_of(*c.identity);
+  return out;
+}
+
+bool same_secret(const core::Credential& a, const core::Credential& b) {
+  return a.secret.size() == b.secret.size() &&
+         std::memcmp(a.secret.data(), b.secret.data(), a.secret.size()) == 0;
+}
+
+}  // namespace
+
+struct Keys::Impl {
+  std::vector<core::Credential> credentials;
+};
+
+Keys::Keys() : impl_(std::make_unique<Impl>()) {}
+Keys::Keys(Keys&&) noexcept = default;
+Keys& Keys::operator=(Keys&&) noexcept = default;
+Keys::~Keys() = default;
+
+namespace {
+
+core::door::CredentialReading reading_of(const Keys& keys) {
+  core::door::CredentialReading reading;
+  if (keys.ssh_key_passphrase) {
+    reading.ssh_key_passphrase = [ask = keys.ssh_key_passphrase](const std::string& key_name) {
+      const std::optional<std::string> answer = ask(key_name);
+      if (!answer) core::door::refuse_protected_ssh_key(key_name);
+      return secret_of(*answer);
+    };
+  }
+  if (keys.warn) reading.warn = keys.warn;
+  return reading;
+}
+
+}  // namespace
+
+std::optional<std::size_t> Keys::add_key_file(const std::string& path) {
+  return guarded(Phase::other, [&]() -> std::optional<std::size_t> {
+    core::Credential key = core::door::read_key_file(path, core::door::KeyFileUse::decrypt);
+    for (std::size_t i = 0; i < impl_->credentials.size(); ++i)
+      if (impl_->credentials[i].kind == core::Credential::Kind::key_file &&
+          same_secret(impl_->credentials[i], key))
+        return i;
+    impl_->credentials.push_back(std::move(key));
+    return std::nullopt;
+  });
+}
+
+std::size_t Keys::add_identity_file(const std::string& path) {
+  return guarded(Phase::other, [&] {
+    std::vector<core::Credential> read = core::door::gather_identities({path}, reading_of(*this));
+    for (core::Credential& c : read) impl_->credentials.push_back(std::move(c));
+    return read.size();
+  });
+}
+
+std::size_t Keys::add_key_or_identity_file(const std::string& path) {
+  return guarded(Phase::other, [&] {
+    std::vector<core::Credential> read = core::door::read_key_or_identity_file(path, reading_of(*this));
+    for (core::Credential& c : read) impl_->credentials.push_back(std::move(c));
+    return read.size();
+  });
+}
+
+void Keys::add_plugin(const std::string& name) {
+  guarded(Phase::other, [&] {
+    impl_->credentials.push_back(core::Credential::of(core::default_plugin_identity(name)));
+    return 0;
+  });
+}
+
+std::size_t Keys::size() const {
+  return impl_->credentials.size();
+}
+
+void set_plugin_host(PluginHost host) {
+  guarded(Phase::other, [&] {
+    lib::set_core_plugin_host(std::move(host));
+    return 0;
+  });
 }
 
 namespace {
@@ -227,6 +418,10 @@ core::door::UnlockLimits limits_for(const Credentials& c) {
   if (c.max_scrypt_log2 != 0) limits.max_scrypt_log2 = c.max_scrypt_log2;
   if (c.max_argon2id_memory_bytes != 0) limits.argon2id_ceiling.memlimit_bytes = c.max_argon2id_memory_bytes;
   if (c.max_argon2id_passes != 0) limits.argon2id_ceiling.opslimit = c.max_argon2id_passes;
+  if (c.session != nullptr) {
+    limits.engine = Access::of(*c.session).engine;
+    limits.kek_cache = Access::of(*c.session).cache.get();
+  }
   return limits;
 }
 
@@ -237,7 +432,8 @@ Description description_of(const core::door::FileDescription& d) {
                      d.chunk_size,
                      d.slots,
                      d.passphrase_slots,
-                     d.slots_in_words};
+                     d.slots_in_words,
+                     d.slot_noun};
 }
 
 }  // namespace
@@ -283,10 +479,21 @@ std::string File::info() const {
   });
 }
 
-void File::unlock(const Credentials& given) {
-  guarded(Phase::unlock, [&] {
+std::vector<std::vector<std::string>> File::slots_opened_by(const Keys& keys, const Credentials& limits) {
+  return guarded(Phase::unlock, [&] {
+    std::vector<std::vector<std::string>> out;
+    for (const core::Credential& c : Access::of(keys).credentials)
+      out.push_back(impl_->file->slots_opened_by(c, limits_for(limits)));
+    return out;
+  });
+}
+
+std::string File::unlock(const Credentials& given) {
+  return guarded(Phase::unlock, [&] {
     const core::door::CredentialReading reading = reading_for(&given);
     std::vector<core::Credential> credentials;
+    if (given.keys != nullptr)
+      for (const core::Credential& c : Access::of(*given.keys).credentials) credentials.push_back(copy_of(c));
     for (const std::string& path : given.key_files)
       credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::decrypt));
     for (core::Credential& c : core::door::gather_identities(given.identity_files, reading))
@@ -303,25 +510,58 @@ void File::unlock(const Credentials& given) {
                         "no credential given: the file has " + impl_->description.slots_in_words,
                         "give identity_files, identities, key_files or a passphrase callback");
     impl_->credentials = std::move(credentials);
-    impl_->file->unlock(impl_->credentials, limits_for(given));
+    std::string opened_by = impl_->file->unlock(impl_->credentials, limits_for(given));
     impl_->payload = &impl_->file->payload();
+    return opened_by;
   });
 }
 
+namespace {
+
+core::door::RunOptions run_options(const RunOptions& options) {
+  return core::door::RunOptions{options.threads, options.progress};
+}
+
+Transfer transfer_of(const core::door::Transfer& t) {
+  return Transfer{t.plaintext_bytes, t.encrypted_bytes, t.header_bytes, t.chunks};
+}
+
+}  // namespace
+
 Transfer File::decrypt(Sink sink, unsigned threads) {
+  RunOptions options;
+  options.threads = threads;
+  return decrypt(std::move(sink), options);
+}
+
+Transfer File::decrypt(Sink sink, const RunOptions& options) {
   return guarded(Phase::other, [&] {
     impl_->unlocked();
-    const core::door::Transfer t =
-        impl_->file->decrypt(*Access::of(sink).writer, core::door::RunOptions{threads, {}});
-    return Transfer{t.plaintext_bytes, t.encrypted_bytes};
+    return transfer_of(impl_->file->decrypt(*Access::of(sink).writer, run_options(options)));
   });
 }
 
 Transfer File::verify(unsigned threads) {
+  RunOptions options;
+  options.threads = threads;
+  return verify(options);
+}
+
+Transfer File::verify(const RunOptions& options) {
   return guarded(Phase::other, [&] {
     impl_->unlocked();
-    const core::door::Transfer t = impl_->file->verify(core::door::RunOptions{threads, {}});
-    return Transfer{t.plaintext_bytes, t.encrypted_bytes};
+    return transfer_of(impl_->file->verify(run_options(options)));
+  });
+}
+
+RangeRead File::read_range(std::uint64_t offset, std::optional<std::uint64_t> length, Sink sink,
+                           const RunOptions& options) {
+  return guarded(Phase::other, [&] {
+    impl_->unlocked();
+    io::Writer& out = *Access::of(sink).writer;
+    const core::door::RangeRead read =
+        impl_->file->read_range(core::ByteRange{offset, length}, out, run_options(options));
+    return RangeRead{read.result.bytes_written, read.result.records_opened, read.positional};
   });
 }
 
@@ -397,13 +637,21 @@ Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const Encryp
     settings.file.format = options.format == Format::age ? core::Format::age : core::Format::pcrypt;
     settings.file.chunk_size = options.chunk_size;
     settings.armor = options.armor;
+    settings.header_written = options.header_written;
+    if (options.argon2id_memory_bytes != 0)
+      settings.file.argon2id.memlimit_bytes = options.argon2id_memory_bytes;
+    if (options.argon2id_passes != 0) settings.file.argon2id.opslimit = options.argon2id_passes;
+    if (options.session != nullptr) {
+      settings.file.engine = Access::of(*options.session).engine;
+      settings.file.kek_cache = Access::of(*options.session).cache.get();
+    }
     core::door::check_credentials_for(settings.file.format, to.key_files.size(),
                                       to.recipients.size() + to.recipient_files.size(),
                                       to.passphrase.has_value());
     const core::door::Transfer t =
         core::door::encrypt(*Access::of(plaintext).reader, *Access::of(sink).writer, credentials, settings,
-                            core::door::RunOptions{options.threads, {}});
-    return Transfer{t.plaintext_bytes, t.encrypted_bytes};
+                            core::door::RunOptions{options.threads, options.progress});
+    return transfer_of(t);
   });
 }
 

@@ -52,8 +52,11 @@ enum class ErrorKind {
 
 class PCRYPT_API Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, const std::string& message, std::string hint = {});
+  Error(ErrorKind kind, const std::string& message, std::string hint = {}, int error_number = 0);
   ErrorKind kind() const noexcept { return kind_; }
+  // The errno of the system call behind an io error, else 0: EPIPE says the reader of a pipe went away
+  // (`pcrypt decrypt f | head` ends quietly on it), EEXIST an output that exists.
+  int error_number() const noexcept { return error_number_; }
   // The `pcrypt` command's exit code for this error: 1 io, 2 usage, 3 wrong credential or damaged header,
   // 4 damaged payload.
   int exit_code() const noexcept;
@@ -63,6 +66,7 @@ class PCRYPT_API Error : public std::runtime_error {
  private:
   ErrorKind kind_;
   std::string hint_;
+  int error_number_ = 0;
 };
 
 struct Access;  // the library's own way into the classes below
@@ -104,6 +108,11 @@ class PCRYPT_API Sink {
   static Sink path(const std::string& path, bool overwrite = false);
   // An open descriptor, written in order, not closed.
   static Sink fd(int fd);
+  // A regular file that nobody sees before the caller publishes it (an O_TMPFILE, a hidden temporary),
+  // given by its descriptor from offset 0: written with pwrite, records in any order from several workers
+  // at once, then fsynced; not closed and not published. The caller publishes it (links or renames it into
+  // place) only after the operation returned, so a failure never leaves partial output at a path.
+  static Sink unpublished_file(int fd);
   // Appended to `out`, which must outlive the call that writes it.
   static Sink memory(std::vector<std::uint8_t>& out);
   // Each piece, in order. A decrypt only ever passes authenticated plaintext, but a failure later in the
@@ -121,6 +130,94 @@ class PCRYPT_API Sink {
   friend struct Access;
 };
 
+// What the calls of one run over several files share: the AES engine a pcrypt payload uses, and the
+// Argon2id results of one passphrase, so that files made in one run (one salt) or opened with one passphrase
+// run Argon2id once, not once per file. One thread at a time; it must outlive the calls given it.
+class PCRYPT_API Session {
+ public:
+  // `engine`: an engine's name as `pcrypt --version` lists them ("" or "auto": the fastest this machine
+  // runs). ErrorKind::usage for a name that is unknown or that this machine cannot run.
+  explicit Session(const std::string& engine = "");
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
+  ~Session();
+  // The chosen engine's name ("vaes-avx512", "aesni", ...).
+  std::string engine() const;
+  // Argon2id runs so far by the calls given this session.
+  std::size_t argon2id_runs() const;
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  friend struct Access;
+};
+
+// How a whole-file operation runs.
+struct RunOptions {
+  unsigned threads = 0;  // workers; 0 = one per core this process may use
+  // Plaintext bytes done so far, called from the thread that called the operation, never decreasing.
+  std::function<void(std::uint64_t bytes_done)> progress;
+  Session* session = nullptr;  // nullptr: the fastest engine, no cache shared with other calls
+};
+
+// The workers an operation given `threads` (RunOptions::threads) runs: `threads`, or for 0 the cores this
+// process may use.
+PCRYPT_API unsigned worker_threads(unsigned threads);
+
+// Credentials read from their files once, for any number of unlock() calls: a run over several files reads
+// each key file once, and a caller that also reads data from standard input reads its files first. Read
+// with the same checks and in the same words as Credentials' files.
+class PCRYPT_API Keys {
+ public:
+  Keys();
+  Keys(Keys&&) noexcept;
+  Keys& operator=(Keys&&) noexcept;
+  ~Keys();
+  // The passphrase of a protected OpenSSH key (named), asked for when reading it; unset or nullopt: such a
+  // key is ErrorKind::usage. Set before adding identity files.
+  std::function<std::optional<std::string>(const std::string& key_name)> ssh_key_passphrase;
+  // One line about something skipped while reading (an ignored line of a file); unset: not said.
+  std::function<void(const std::string& line)> warn;
+
+  // A pcrypt key file. When the same key (by its bytes, whatever the path) is held already, it is not added
+  // again and the index of the one held is returned.
+  std::optional<std::size_t> add_key_file(const std::string& path);
+  // Every identity of an identity file (age, pcrypt, OpenSSH private keys), in order; returns how many.
+  std::size_t add_identity_file(const std::string& path);
+  // A file that is a key file or an identity file, told apart by its contents; returns how many keys.
+  std::size_t add_key_or_identity_file(const std::string& path);
+  // An age plugin's default identity ("yubikey": age-plugin-yubikey's own), as `age -j NAME`.
+  void add_plugin(const std::string& name);
+  // How many keys are held.
+  std::size_t size() const;
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  friend struct Access;
+};
+
+// The age plugins' host, for the whole process (thread-safe; plugins started afterwards use it): where to
+// find `age-plugin-NAME` programs, their environment, and a user to talk to. Unset, plugins are not found.
+// Each callback names the plugin's program; one that cannot show or ask something returns false / nullopt
+// (the plugin is told it failed, and decides).
+struct PluginHost {
+  std::string search_path;               // ':'-separated folders, as $PATH ("" entry: the current folder)
+  std::vector<std::string> environment;  // "NAME=value" each, the plugin programs' environment
+  std::function<bool(const std::string& program, const std::string& text)> message;  // "touch your key"
+  // Yes (true) or no (false) between two labels (`no` empty when there is one choice).
+  std::function<std::optional<bool>(const std::string& program, const std::string& text,
+                                    const std::string& yes, const std::string& no)>
+      confirm;
+  std::function<std::optional<std::string>(const std::string& program, const std::string& text)>
+      request_public;  // an answer shown as typed
+  std::function<std::optional<std::string>(const std::string& program, const std::string& text)>
+      request_secret;  // a PIN: not echoed
+  // A plugin failed but another identity opened the file: worth a warning only.
+  std::function<void(const std::string& text)> warning;
+};
+PCRYPT_API void set_plugin_host(PluginHost host);
+
 // What may open a file. Only what the file's header calls for is used: the passphrase callback is called
 // only for a file with a passphrase slot (pcrypt's Argon2id, age's scrypt), once.
 struct Credentials {
@@ -136,6 +233,10 @@ struct Credentials {
   unsigned max_scrypt_log2 = 0;
   std::uint64_t max_argon2id_memory_bytes = 0;
   std::uint64_t max_argon2id_passes = 0;
+  // Keys read beforehand (Keys), tried before the files above; it must outlive unlock().
+  const Keys* keys = nullptr;
+  // The engine and Argon2id cache of a run over several files.
+  Session* session = nullptr;
 };
 
 // An opened file, before and after unlock.
@@ -147,12 +248,22 @@ struct Description {
   std::size_t slots = 0;           // key slots (pcrypt) or stanzas (age)
   std::size_t passphrase_slots = 0;
   std::string slots_in_words;  // "1 X25519 stanza", "2 key-file slots and 1 passphrase slot"
+  std::string slot_noun;       // "slot" (pcrypt) or "stanza" (age), for messages
 };
 
 // What an operation moved.
 struct Transfer {
   std::uint64_t plaintext_bytes = 0;
   std::uint64_t encrypted_bytes = 0;  // the whole encrypted file, header (and armor) included
+  std::uint64_t header_bytes = 0;     // of it, before the first record
+  std::uint64_t chunks = 0;           // records
+};
+
+// What File::read_range() read.
+struct RangeRead {
+  std::uint64_t bytes = 0;    // plaintext bytes written to the sink
+  std::uint64_t records = 0;  // records read and authenticated
+  bool positional = false;    // the records were read in place (pread), not by reading the source in order
 };
 
 struct RekeyRequest {
@@ -185,14 +296,27 @@ class PCRYPT_API File {
   // `pcrypt info`'s text: every header field in words, and what the file's size says of the payload.
   std::string info() const;
 
+  // The slots each key of `keys` opens, in words, one list per key in order (`pcrypt info -k`). A key
+  // that opens a slot to a key the header MAC rejects is ErrorKind::wrong_credential.
+  std::vector<std::vector<std::string>> slots_opened_by(const Keys& keys, const Credentials& limits);
+
   // Finds the file key with the first credential that opens a slot, in the format's order;
-  // ErrorKind::wrong_credential when none does. Needed before everything below.
-  void unlock(const Credentials& credentials);
+  // ErrorKind::wrong_credential when none does. Needed before everything below. Returns the slot that
+  // opened it in words ("key-file slot 2"), or "" where the format does not say (age).
+  std::string unlock(const Credentials& credentials);
 
   // The whole plaintext into `sink`, records decrypted on `threads` workers (0 = one per core).
   Transfer decrypt(Sink sink, unsigned threads = 0);
+  Transfer decrypt(Sink sink, const RunOptions& options);
   // decrypt() into nothing: every record authenticated.
   Transfer verify(unsigned threads = 0);
+  Transfer verify(const RunOptions& options);
+  // Plaintext bytes [offset, offset + length) (to the end without a length) into `sink`: only the records
+  // that hold them are read and authenticated, in place where the source allows positional reads (not an
+  // armored file: then the source is read in order up to them, the records before unauthenticated). An
+  // offset past the end is ErrorKind::usage.
+  RangeRead read_range(std::uint64_t offset, std::optional<std::uint64_t> length, Sink sink,
+                       const RunOptions& options = {});
   // Plaintext bytes [offset, offset + out.size()) into `out`; returns how many (fewer only at the end of the
   // plaintext; ErrorKind::usage for an offset past it). Reads and authenticates only the records that hold
   // the range, with positional reads of the source: any number of threads may call it at once. Not for
@@ -226,6 +350,18 @@ struct EncryptOptions {
   bool armor = false;                // age only
   std::size_t chunk_size = 1 << 20;  // pcrypt only (4 KiB .. 64 MiB); age's chunks are 64 KiB
   unsigned threads = 0;              // 0 = one per core
+  // pcrypt's Argon2id for a passphrase slot: memory (a multiple of 1 KiB, at least 8 KiB) and passes; 0:
+  // the defaults (256 MiB, 4 passes; docs/FORMAT.md §3.2).
+  std::uint64_t argon2id_memory_bytes = 0;
+  std::uint64_t argon2id_passes = 0;
+  // The engine, and a run's Argon2id cache: the files one session encrypts with one passphrase share one
+  // salt and one Argon2id run.
+  Session* session = nullptr;
+  // Plaintext bytes done so far (RunOptions::progress).
+  std::function<void(std::uint64_t bytes_done)> progress;
+  // Called once the header is written (its slots made, Argon2id or scrypt run), before the payload: a rate
+  // measured from here is the payload's alone.
+  std::function<void()> header_written;
 };
 
 // A new encrypted file of the plaintext from `plaintext` (read in order) into `sink`. ErrorKind::usage for

@@ -5,9 +5,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -253,4 +256,111 @@ TEST_CASE("libpcrypt: keys and recipients") {
   CHECK(error_of([] { pcrypt::check_recipient("age1notarecipient"); }).kind() == pcrypt::ErrorKind::usage);
   CHECK(pcrypt::generate_key_file().find("PCRYPT-KEY-1:") != std::string::npos);
   CHECK(pcrypt::version() == PCRYPT_TEST_VERSION);
+}
+
+TEST_CASE("libpcrypt: what a command-line client needs: keys read once, a session, progress, ranges") {
+  Scratch scratch;
+  const std::string key_text = pcrypt::generate_key_file();
+  scratch.write("a.key", key_text);
+  scratch.write("same.key", key_text);
+  const std::vector<std::uint8_t> plain = random_bytes(200'000, 5);
+
+  // Two files of one run with one passphrase: one salt, one Argon2id run for both, and the session's
+  // cache opens both with one more.
+  pcrypt::Session session;
+  CHECK_FALSE(session.engine().empty());
+  CHECK(error_of([] { pcrypt::Session("no-such-engine"); }).kind() == pcrypt::ErrorKind::usage);
+  pcrypt::Recipients to;
+  to.key_files = {scratch.path("a.key")};
+  to.passphrase = "correct horse";
+  pcrypt::EncryptOptions options;
+  options.format = pcrypt::Format::pcrypt;
+  options.chunk_size = 4096;
+  options.argon2id_memory_bytes = 64 * 1024;
+  options.argon2id_passes = 1;
+  options.session = &session;
+  int headers = 0;
+  std::uint64_t progressed = 0;
+  options.header_written = [&] { ++headers; };
+  options.progress = [&](std::uint64_t bytes) { progressed = bytes; };
+  std::vector<std::vector<std::uint8_t>> files(2);
+  for (std::vector<std::uint8_t>& file : files)
+    pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(file), to, options);
+  CHECK(headers == 2);
+  CHECK(progressed == plain.size());
+  CHECK(session.argon2id_runs() == 1);
+
+  // Keys: one key file named twice (a copy) is held once; the second name says which one it is.
+  pcrypt::Keys keys;
+  CHECK_FALSE(keys.add_key_file(scratch.path("a.key")).has_value());
+  CHECK(keys.add_key_file(scratch.path("same.key")) == std::optional<std::size_t>(0));
+  CHECK(keys.size() == 1);
+
+  pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(files[0]));
+  CHECK(opened.describe().slot_noun == "slot");
+  CHECK(opened.slots_opened_by(keys, {}) == std::vector<std::vector<std::string>>{{"slot 1 (key-file)"}});
+  pcrypt::Credentials by;
+  by.keys = &keys;
+  by.session = &session;
+  CHECK(opened.unlock(by) == "slot 1 (key-file)");
+  pcrypt::RunOptions run;
+  run.threads = 2;
+  std::uint64_t done = 0;
+  run.progress = [&](std::uint64_t bytes) { done = bytes; };
+  std::vector<std::uint8_t> back;
+  const pcrypt::Transfer t = opened.decrypt(pcrypt::Sink::memory(back), run);
+  CHECK(back == plain);
+  CHECK(done == plain.size());
+  CHECK(t.chunks == (plain.size() + 4095) / 4096);
+  CHECK(t.header_bytes + t.chunks * (4096 + 16) >= t.encrypted_bytes);
+
+  // A passphrase asked only for a passphrase slot; the session's cache spares a second Argon2id run.
+  pcrypt::File second = pcrypt::File::open(pcrypt::Source::memory(files[1]));
+  pcrypt::Credentials by_passphrase;
+  by_passphrase.passphrase = [] { return std::optional<std::string>("correct horse"); };
+  by_passphrase.session = &session;
+  CHECK(second.unlock(by_passphrase) == "slot 2 (passphrase)");
+  CHECK(session.argon2id_runs() == 1);
+
+  // A range into a sink, read in place from memory.
+  std::vector<std::uint8_t> part;
+  const pcrypt::RangeRead read = second.read_range(5000, 10'000, pcrypt::Sink::memory(part));
+  CHECK(read.bytes == 10'000);
+  CHECK(read.records == 3);
+  CHECK(read.positional);
+  CHECK(std::equal(part.begin(), part.end(), plain.begin() + 5000));
+  CHECK(pcrypt::worker_threads(3) == 3);
+  CHECK(pcrypt::worker_threads(0) >= 1);
+}
+
+TEST_CASE("libpcrypt: an unpublished file sink takes records in any order; io errors carry errno") {
+  Scratch scratch;
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(3'000'000, 6);
+  const std::vector<std::uint8_t> file = encrypted(pcrypt::Format::pcrypt, plain, id.recipient);
+  pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+  pcrypt::Credentials by;
+  by.identities = {id.file_text};
+  opened.unlock(by);
+  const std::string path = scratch.path("out");
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+  REQUIRE(fd >= 0);
+  pcrypt::RunOptions run;
+  run.threads = 4;
+  opened.decrypt(pcrypt::Sink::unpublished_file(fd), run);
+  ::close(fd);
+  std::ifstream back(path, std::ios::binary);
+  CHECK(std::vector<std::uint8_t>((std::istreambuf_iterator<char>(back)), std::istreambuf_iterator<char>()) ==
+        plain);
+
+  // A pipe whose reader went away: the error says EPIPE, as the CLI needs to end quietly.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  ::close(fds[0]);
+  const auto old = std::signal(SIGPIPE, SIG_IGN);
+  const pcrypt::Error gone = error_of([&] { opened.decrypt(pcrypt::Sink::fd(fds[1])); });
+  std::signal(SIGPIPE, old);
+  ::close(fds[1]);
+  CHECK(gone.kind() == pcrypt::ErrorKind::io);
+  CHECK(gone.error_number() == EPIPE);
 }
