@@ -4,14 +4,11 @@
 #include <vector>
 
 #include "app/commands.h"
-#include "app/credentials.h"
 #include "app/endpoints.h"
+#include "app/library.h"
 #include "app/passphrase.h"
-#include "app/public_key_credentials.h"
 #include "app/report.h"
 #include "app/run_files.h"
-#include "core/door/encrypted_file.h"
-#include "core/error.h"
 
 namespace pcrypt::app {
 namespace {
@@ -19,25 +16,34 @@ namespace {
 // -k/-i/-p: which slot(s) each credential opens, one "NAME opens: ..." line each. Argon2id runs for a
 // passphrase (within the default ceiling); a slot that opens to a key the header MAC rejects is the usual
 // wrong-key error (FORMAT.md §6.5).
-std::string describe_openers(const InfoArgs& args, core::door::EncryptedFile& file) {
+std::string describe_openers(const InfoArgs& args, File& file) {
   std::string out;
-  const auto line = [&](const std::string& name, const core::Credential& c) {
-    std::string slots;
-    for (const std::string& words : file.slots_opened_by(c, core::door::UnlockLimits{}))
-      slots += (slots.empty() ? "" : ", ") + words;
-    out += name + " opens: " + (slots.empty() ? std::string("no slot") : slots) + "\n";
+  const auto lines = [&](const Keys& keys, const auto& name_of) {
+    const std::vector<std::vector<std::string>> opened = file.slots_opened_by(keys, Credentials{});
+    for (std::size_t n = 0; n < opened.size(); ++n) {
+      std::string slots;
+      for (const std::string& words : opened[n]) slots += (slots.empty() ? "" : ", ") + words;
+      out += name_of(n, opened.size()) + " opens: " + (slots.empty() ? std::string("no slot") : slots) + "\n";
+    }
   };
-  for (const std::string& path : args.key_files)
-    for (const core::Credential& c : read_key_or_identity_file(path)) line(path, c);
-  for (const std::string& path : args.identity_files) {
-    const std::vector<core::Credential> ids = gather_identities({path});
-    for (std::size_t n = 0; n < ids.size(); ++n)
-      line(ids.size() == 1 ? path : path + " (identity " + std::to_string(n + 1) + ")", ids[n]);
+  for (const std::string& path : args.key_files) {
+    Keys keys = terminal_keys();
+    keys.add_key_or_identity_file(path);
+    lines(keys, [&](std::size_t, std::size_t) { return path; });
   }
-  if (args.passphrase || !args.passphrase_file.empty())
-    line("the passphrase",
-         core::Credential{core::Credential::Kind::passphrase,
-                          obtain_passphrase(args.passphrase_file, PassphrasePurpose::decrypt)});
+  for (const std::string& path : args.identity_files) {
+    Keys keys = terminal_keys();
+    keys.add_identity_file(path);
+    lines(keys, [&](std::size_t n, std::size_t count) {
+      return count == 1 ? path : path + " (identity " + std::to_string(n + 1) + ")";
+    });
+  }
+  if (args.passphrase || !args.passphrase_file.empty()) {
+    Keys keys;
+    const SecretBytes passphrase = obtain_passphrase(args.passphrase_file, PassphrasePurpose::decrypt);
+    keys.add_passphrase(std::string(reinterpret_cast<const char*>(passphrase.data()), passphrase.size()));
+    lines(keys, [](std::size_t, std::size_t) { return std::string("the passphrase"); });
+  }
   return out;
 }
 
@@ -47,8 +53,8 @@ void info_file(const InfoArgs& args, bool heading) {
   Input input = open_input(args.file);
   refuse_terminal_input(input);
   const std::string description = naming_input(input.name, [&] {
-    core::door::EncryptedFile file(*input.reader);
-    return file.info(input.size) + describe_openers(args, file);
+    File file = File::open(source_of(input));
+    return file.info() + describe_openers(args, file);
   });
   if (heading) std::printf("file: %s\n", input.name.c_str());
   std::fputs(description.c_str(), stdout);

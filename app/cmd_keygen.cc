@@ -4,18 +4,18 @@
 
 #include "app/commands.h"
 #include "app/endpoints.h"
-#include "core/keys/key_file.h"
+#include "app/library.h"
 
 namespace pcrypt::app {
 
 int run_keygen(const KeygenArgs& args) {
   if (args.identity || args.pq) return run_keygen_identity(args);
-  const SecretBytes text = core::generate_key_file();
+  const std::string text = generate_key_file();
 
   const std::string path = is_standard_stream(args.output) ? std::string() : args.output;
   if (!path.empty()) check_output_path(Input{}, path, args.force);
   const std::unique_ptr<io::Writer> out = open_output(path, args.force);
-  out->write(text.data(), text.size());
+  out->write(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   out->commit();
   return 0;
 }

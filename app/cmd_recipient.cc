@@ -5,14 +5,13 @@
 
 #include "app/commands.h"
 #include "app/endpoints.h"
-#include "app/public_key_credentials.h"
-#include "core/keys/recipient.h"
+#include "app/library.h"
 
 namespace pcrypt::app {
 
 int run_keygen_identity(const KeygenArgs& args) {
-  const core::door::NewIdentity identity = core::door::generate_identity(args.pq);
-  const std::string& text = identity.text;
+  const NewIdentity identity = generate_identity(args.pq);
+  const std::string& text = identity.file_text;
   const std::string& recipient = identity.recipient;
 
   const std::string path = is_standard_stream(args.output) ? std::string() : args.output;
@@ -25,8 +24,9 @@ int run_keygen_identity(const KeygenArgs& args) {
 }
 
 int run_recipient(const RecipientArgs& args) {
-  for (const core::Identity& identity : read_identity_files(args.files))
-    std::printf("%s\n", recipient_text(identity).c_str());
+  Keys identities = terminal_keys();
+  for (const std::string& path : args.files) identities.add_identity_file(path);
+  for (const std::string& recipient : identities.recipients()) std::printf("%s\n", recipient.c_str());
   flush_stdout();
   return 0;
 }

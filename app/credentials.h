@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/cli.h"
+#include "app/library.h"
 #include "app/passphrase.h"
 #include "app/report.h"
 #include "core/door/encrypted_file.h"
@@ -83,18 +84,6 @@ class DecryptionInput {
   std::unique_ptr<core::door::EncryptedFile> file_;
   const std::vector<core::Credential>* credentials_ = nullptr;
 };
-
-// Header and payload errors are about the input: the message names it (standard input included). Anything
-// else, I/O errors with their errno included, goes on unchanged.
-template <typename Work>
-auto naming_input(const std::string& name, Work work) {
-  try {
-    return work();
-  } catch (const core::Error& e) {
-    if (e.kind() != core::ErrorKind::header && e.kind() != core::ErrorKind::payload) throw;
-    throw core::Error(e.kind(), with_file_context(e.what(), name), e.hint());
-  }
-}
 
 // The credentials in a file that is either a key file or an identity file (age/pcrypt identities, OpenSSH
 // keys), told apart by its contents: `rekey --remove-key`, `info -k`.

@@ -15,6 +15,7 @@
 #include "app/commands.h"
 #include "app/endpoints.h"
 #include "app/environment.h"
+#include "app/library.h"
 #include "app/logging.h"
 #include "app/parse_errors.h"
 #include "app/plugin_ui.h"
@@ -98,6 +99,10 @@ int run(int argc, char** argv) {
     const auto* stream_error = dynamic_cast<const core::StreamError*>(&e);
     if (stream_error != nullptr && output_closed_early(stream_error->error_number(), e.what()))
       return kExitIo;
+    print_error(e.what(), e.hint());
+    return e.exit_code();
+  } catch (const pcrypt::Error& e) {
+    if (e.kind() == ErrorKind::io && output_closed_early(e.error_number(), e.what())) return kExitIo;
     print_error(e.what(), e.hint());
     return e.exit_code();
   } catch (const io::IoError& e) {

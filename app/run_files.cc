@@ -5,6 +5,7 @@
 #include <new>
 
 #include "app/endpoints.h"
+#include "app/library.h"
 #include "app/report.h"
 #include "core/error.h"
 #include "core/pipeline_error.h"
@@ -22,6 +23,10 @@ int for_each_file(const std::vector<std::string>& files, const std::function<voi
     } catch (const core::Error& e) {
       const auto* stream_error = dynamic_cast<const core::StreamError*>(&e);
       if (stream_error != nullptr && stream_error->error_number() == EPIPE) throw;  // as below
+      print_error(with_file_context(e.what(), f), e.hint());
+      code = e.exit_code();
+    } catch (const pcrypt::Error& e) {
+      if (e.error_number() == EPIPE) throw;  // as below
       print_error(with_file_context(e.what(), f), e.hint());
       code = e.exit_code();
     } catch (const io::IoError& e) {

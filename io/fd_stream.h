@@ -62,6 +62,7 @@ class FdWriter final : public Writer {
   // nothing.
   void commit() override;
   std::string name() const override { return name_; }
+  int fd() const { return fd_; }
 
  private:
   int fd_;

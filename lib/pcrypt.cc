@@ -132,7 +132,7 @@ class FunctionWriter final : public io::Writer {
 // A temporary file the caller publishes: pwrite from any worker, records in any order.
 class UnpublishedFileWriter final : public io::Writer, public io::PositionalWriter {
  public:
-  explicit UnpublishedFileWriter(int fd) : fd_(fd) {}
+  UnpublishedFileWriter(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
   void write(const std::uint8_t* buf, std::size_t n) override {
     write_at(position_, buf, n);
     position_ += n;
@@ -156,13 +156,14 @@ class UnpublishedFileWriter final : public io::Writer, public io::PositionalWrit
       throw io::IoError("fsync failed (" + name() + "): " + std::strerror(err), err);
     }
   }
-  std::string name() const override { return "descriptor " + std::to_string(fd_); }
+  std::string name() const override { return name_; }
   io::PositionalWriter* positional() override { return this; }
   std::uint64_t position() const override { return position_; }
   void seek(std::uint64_t offset) override { position_ = offset; }
 
  private:
   int fd_;
+  std::string name_;
   std::uint64_t position_ = 0;
 };
 
@@ -206,9 +207,9 @@ Source Source::path(const std::string& path) {
   });
 }
 
-Source Source::fd(int fd) {
-  return Source(std::make_unique<Impl>(
-      Impl{std::make_unique<io::FdReader>(fd, "descriptor " + std::to_string(fd), false)}));
+Source Source::fd(int fd, const std::string& name) {
+  return Source(std::make_unique<Impl>(Impl{
+      std::make_unique<io::FdReader>(fd, name.empty() ? "descriptor " + std::to_string(fd) : name, false)}));
 }
 
 Source Source::memory(std::span<const std::uint8_t> bytes) {
@@ -233,13 +234,14 @@ Sink Sink::path(const std::string& path, bool overwrite) {
   });
 }
 
-Sink Sink::fd(int fd) {
-  return Sink(std::make_unique<Impl>(
-      Impl{std::make_unique<io::FdWriter>(fd, "descriptor " + std::to_string(fd), false)}));
+Sink Sink::fd(int fd, const std::string& name) {
+  return Sink(std::make_unique<Impl>(Impl{
+      std::make_unique<io::FdWriter>(fd, name.empty() ? "descriptor " + std::to_string(fd) : name, false)}));
 }
 
-Sink Sink::unpublished_file(int fd) {
-  return Sink(std::make_unique<Impl>(Impl{std::make_unique<UnpublishedFileWriter>(fd)}));
+Sink Sink::unpublished_file(int fd, const std::string& name) {
+  return Sink(std::make_unique<Impl>(Impl{std::make_unique<UnpublishedFileWriter>(
+      fd, name.empty() ? "descriptor " + std::to_string(fd) : name)}));
 }
 
 Sink Sink::memory(std::vector<std::uint8_t>& out) {
@@ -284,6 +286,15 @@ namespace {
 SecretBytes secret_of(std::string_view text) {
   return SecretBytes(
       std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+core::Credential passphrase_credential(const std::string& text) {
+  if (text.empty()) throw core::Error(core::ErrorKind::usage, "empty passphrase");
+  core::Credential c;
+  c.kind = core::Credential::Kind::passphrase;
+  c.secret = SecretBytes(
+      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  return c;
 }
 
 SecretBytes copy_of(const SecretBytes& secret) {
@@ -378,6 +389,22 @@ void Keys::add_plugin(const std::string& name) {
   });
 }
 
+void Keys::add_passphrase(const std::string& passphrase) {
+  guarded(Phase::other, [&] {
+    impl_->credentials.push_back(passphrase_credential(passphrase));
+    return 0;
+  });
+}
+
+std::vector<std::string> Keys::recipients() const {
+  return guarded(Phase::other, [&] {
+    std::vector<std::string> out;
+    for (const core::Credential& c : impl_->credentials)
+      if (c.identity) out.push_back(core::door::recipient_text(*c.identity));
+    return out;
+  });
+}
+
 std::size_t Keys::size() const {
   return impl_->credentials.size();
 }
@@ -402,15 +429,6 @@ core::door::CredentialReading reading_for(const Credentials* credentials) {
     };
   }
   return reading;
-}
-
-core::Credential passphrase_credential(const std::string& text) {
-  if (text.empty()) throw core::Error(core::ErrorKind::usage, "empty passphrase");
-  core::Credential c;
-  c.kind = core::Credential::Kind::passphrase;
-  c.secret = SecretBytes(
-      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-  return c;
 }
 
 core::door::UnlockLimits limits_for(const Credentials& c) {

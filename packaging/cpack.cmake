@@ -7,8 +7,8 @@
 #    package, LIBRARY.md and the examples (component development); it depends on libpcrypt0 of its version.
 # (tests/cli/test_package.sh checks the lists.) Runtime dependencies are computed by dpkg-shlibdeps from the
 # binaries (libsodium, libcrypto, spdlog/fmt), so they match the distribution they were built on. The CLI
-# links the library's core statically (it uses the door's internal API), so pcrypt does not depend on
-# libpcrypt0.
+# is the library's first client: it links libpcrypt.so.0, so pcrypt depends on libpcrypt0 of its version
+# (dpkg-shlibdeps finds the library in the build tree, which no package installed yet holds).
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "pcrypt")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
@@ -42,6 +42,8 @@ set(CPACK_DEBIAN_LIBRARY_PACKAGE_SECTION "libs")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME "libpcrypt-dev")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION "libdevel")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libpcrypt0 (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "libpcrypt0 (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${PROJECT_BINARY_DIR}/lib")
 set(CPACK_DEBIAN_CLI_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}\n ${CPACK_PACKAGE_DESCRIPTION}")
 set(CPACK_DEBIAN_LIBRARY_DESCRIPTION "age and pcrypt encrypted files from C++ (shared library)\n libpcrypt opens,\
  decrypts in parallel, verifies, reads byte ranges of, rekeys and writes age files and pcrypt files.")

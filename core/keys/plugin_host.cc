@@ -22,7 +22,9 @@ class NoUi final : public PluginUi {
 };
 
 std::mutex host_mutex;
-PluginHost current_host{std::string(), std::make_shared<NoUi>(), {}};
+// Nothing allocated before main: in libpcrypt.so this initializer runs before the program's own, so before
+// it could catch running out of memory (tests/cli/test_startup_memory.sh). The null ui is NoUi.
+PluginHost current_host;
 
 }  // namespace
 
@@ -33,8 +35,13 @@ void set_plugin_host(PluginHost host) {
 }
 
 PluginHost plugin_host() {
-  std::lock_guard lock(host_mutex);
-  return current_host;
+  PluginHost host;
+  {
+    std::lock_guard lock(host_mutex);
+    host = current_host;
+  }
+  if (!host.ui) host.ui = std::make_shared<NoUi>();
+  return host;
 }
 
 bool is_plugin_name(std::string_view name) {

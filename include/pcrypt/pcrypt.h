@@ -78,8 +78,9 @@ class PCRYPT_API Source {
  public:
   // A file: read with pread where it is a regular file (ranges read only their records), else in order.
   static Source path(const std::string& path);
-  // An open descriptor, not closed by the library (it must stay open as long as the File).
-  static Source fd(int fd);
+  // An open descriptor, not closed by the library (it must stay open as long as the File), read from where
+  // it stands. `name` names it in messages ("" : "descriptor N").
+  static Source fd(int fd, const std::string& name = {});
   // Bytes in memory, not copied: they must outlive the File.
   static Source memory(std::span<const std::uint8_t> bytes);
   // A random-access source of `size` bytes, e.g. an object store: read_at(offset, buffer) fills up to
@@ -106,13 +107,14 @@ class PCRYPT_API Sink {
  public:
   // A new file (mode 0600), not replacing an existing one unless `overwrite`.
   static Sink path(const std::string& path, bool overwrite = false);
-  // An open descriptor, written in order, not closed.
-  static Sink fd(int fd);
+  // An open descriptor, written in order, not closed; fsynced at the end where it is a regular file. `name`
+  // names it in messages ("": "descriptor N").
+  static Sink fd(int fd, const std::string& name = {});
   // A regular file that nobody sees before the caller publishes it (an O_TMPFILE, a hidden temporary),
   // given by its descriptor from offset 0: written with pwrite, records in any order from several workers
   // at once, then fsynced; not closed and not published. The caller publishes it (links or renames it into
   // place) only after the operation returned, so a failure never leaves partial output at a path.
-  static Sink unpublished_file(int fd);
+  static Sink unpublished_file(int fd, const std::string& name = {});
   // Appended to `out`, which must outlive the call that writes it.
   static Sink memory(std::vector<std::uint8_t>& out);
   // Each piece, in order. A decrypt only ever passes authenticated plaintext, but a failure later in the
@@ -188,6 +190,11 @@ class PCRYPT_API Keys {
   std::size_t add_key_or_identity_file(const std::string& path);
   // An age plugin's default identity ("yubikey": age-plugin-yubikey's own), as `age -j NAME`.
   void add_plugin(const std::string& name);
+  // A passphrase (ErrorKind::usage when empty).
+  void add_passphrase(const std::string& passphrase);
+  // The recipient of each identity held, in order ("age1…", or an SSH key's public line): what
+  // `pcrypt recipient` prints.
+  std::vector<std::string> recipients() const;
   // How many keys are held.
   std::size_t size() const;
   struct Impl;

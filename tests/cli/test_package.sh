@@ -52,13 +52,17 @@ debs=(pkg/pcrypt_*.deb)
 lib=(pkg/libpcrypt0_*.deb)
 dev=(pkg/libpcrypt-dev_*.deb)
 [[ -f ${lib[0]} && -f ${dev[0]} ]] || fail "no libpcrypt0 or libpcrypt-dev package among: ${all[*]}"
-dpkg-deb -c "${lib[0]}" | grep -q 'libpcrypt\.so\.0\.' || fail "libpcrypt0 lacks libpcrypt.so.0.*"
-dpkg-deb -c "${lib[0]}" | grep -q 'include/' && fail "libpcrypt0 holds development files"
+# Listed into a file first: `grep -q` stops reading at its match, and under pipefail the listing's SIGPIPE
+# would fail the check.
+dpkg-deb -c "${lib[0]}" > lib_contents
+grep -q 'libpcrypt\.so\.0\.' lib_contents || fail "libpcrypt0 lacks libpcrypt.so.0.*"
+grep -q 'include/' lib_contents && fail "libpcrypt0 holds development files"
 dpkg-deb -c "${dev[0]}" > dev_contents
 for f in include/pcrypt/pcrypt.h /pkgconfig/pcrypt.pc /cmake/pcrypt/pcrypt-config.cmake 'libpcrypt\.so -> '; do
   grep -q "$f" dev_contents || fail "libpcrypt-dev lacks $f"
 done
 dpkg-deb -f "${dev[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "libpcrypt-dev does not depend on its libpcrypt0"
+dpkg-deb -f "${debs[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "pcrypt does not depend on its libpcrypt0"
 dpkg-deb -c "${debs[0]}" | awk '{ print $NF }' | sed 's|^\./||' > contents
 for f in "${expected[@]}"; do grep -qxF "$f" contents || fail "the .deb lacks $f"; done
 [[ $(dpkg-deb -f "${debs[0]}" Package) == pcrypt ]] || fail "package name is not pcrypt"
@@ -76,8 +80,9 @@ if command -v readelf > /dev/null; then
   rm -rf root
 fi
 
-check "the packaged binary is stripped and runs"
+check "the packaged binary is stripped and runs (with the packaged library beside it: its RPATH)"
 dpkg-deb -x "${debs[0]}" root
+dpkg-deb -x "${lib[0]}" root
 is_stripped root/usr/bin/pcrypt || fail "the packaged binary is not stripped"
 # A sanitizer build's binary needs its runtime; the plain build's must run as installed (a cross build's
 # under the emulator its tests run in: PCRYPT_TEST_EMULATOR, set by tests/CMakeLists.txt).

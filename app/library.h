@@ -1,0 +1,46 @@
+// The CLI as libpcrypt's client (<pcrypt/pcrypt.h>): its own inputs and outputs (app/endpoints.h, with the
+// checks and the atomic, signal-cleaned output files of pcrypt::io) handed to the library as sources and
+// sinks, the terminal as the library's user (a protected SSH key's passphrase, warnings), and the library's
+// errors named by the file they are about.
+#pragma once
+
+#include <pcrypt/pcrypt.h>
+
+#include <string>
+
+#include "app/endpoints.h"
+#include "app/report.h"
+#include "core/error.h"
+#include "io/stream.h"
+
+namespace pcrypt::app {
+
+// The input's descriptor, read from where it stands, named as the CLI names it.
+Source source_of(const Input& input);
+
+// Where the library writes `out`: an atomic output file's temporary (positional writes, records in any
+// order), or a descriptor (standard output, a stream file) in order. The caller commits `out` once the
+// library call returned: only then does an output file appear.
+Sink sink_of(io::Writer& out);
+
+// Keys that ask the terminal for a protected SSH key's passphrase and warn on standard error.
+Keys terminal_keys();
+
+// Header and payload errors are about the input: the message names it (standard input included). Anything
+// else, I/O errors with their errno included, goes on unchanged.
+template <typename Work>
+auto naming_input(const std::string& name, Work work) {
+  try {
+    return work();
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::damaged_header && e.kind() != ErrorKind::wrong_credential &&
+        e.kind() != ErrorKind::damaged_payload)
+      throw;
+    throw Error(e.kind(), with_file_context(e.what(), name), e.hint(), e.error_number());
+  } catch (const core::Error& e) {
+    if (e.kind() != core::ErrorKind::header && e.kind() != core::ErrorKind::payload) throw;
+    throw core::Error(e.kind(), with_file_context(e.what(), name), e.hint());
+  }
+}
+
+}  // namespace pcrypt::app
