@@ -11,6 +11,7 @@
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
+#include "app/library.h"
 #include "app/output_name.h"
 #include "app/progress.h"
 #include "app/report.h"
@@ -48,9 +49,9 @@ void warn_if_encrypted(const Input& input) {
   std::unique_ptr<io::FdReader> file;
   try {
     file = io::open_input(input.path);
-    const core::door::EncryptedFile encrypted(*file);
+    const File encrypted = File::open(Source::fd(file->fd(), input.path));
     spdlog::warn("{} is already {} file; encrypting it again (to decrypt it: pcrypt decrypt)", input.path,
-                 encrypted.description().format == core::door::Format::age ? "an age" : "a pcrypt");
+                 encrypted.describe().format == Format::age ? "an age" : "a pcrypt");
   } catch (const std::exception&) {
     // Not an encrypted file (or not readable here: open_input below says so).
   }
@@ -59,7 +60,7 @@ void warn_if_encrypted(const Input& input) {
 // One file. `credentials`: the run's, or nullptr to gather them here, after the checks on the input and
 // output (a single file's mistakes are reported before a passphrase is asked for).
 void encrypt_file(const CryptArgs& args, Verbosity verbosity, EncryptChoices choices,
-                  const std::vector<core::Credential>* credentials) {
+                  const Keys* credentials) {
   const std::string out_path = output_path(args, true);
   Input input = open_input(args.file);
   warn_if_encrypted(input);
@@ -71,32 +72,30 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, EncryptChoices cho
     check_output_path(input, out_path, args.force);
     refuse_terminal_output(out_path, args.force);
   }
-  std::vector<core::Credential> gathered;
-  if (credentials == nullptr) {
-    gathered = gather_credentials(args, PassphrasePurpose::encrypt);
-    credentials = &gathered;
-  }
+  std::optional<Keys> gathered;
+  if (credentials == nullptr)
+    credentials = &gathered.emplace(gather_credentials(args, PassphrasePurpose::encrypt));
 
-  core::door::EncryptSettings& settings = choices.settings;
-  settings.file.kek_cache = choices.kek_cache;
-  spdlog::info(
-      "format {}, engine {}, worker threads {}, chunk size {}", core::door::format_name(settings.file.format),
-      settings.file.engine->name, effective_threads(choices.run.threads),
-      core::format_bytes(settings.file.format == core::door::Format::age ? 64 * 1024
-                                                                         : settings.file.chunk_size));
+  EncryptOptions& settings = choices.options;
+  const bool age = settings.format == Format::age;
+  spdlog::info("format {}, engine {}, worker threads {}, chunk size {}", age ? "age" : "pcrypt",
+               choices.session->engine(), effective_threads(settings.threads),
+               core::format_bytes(age ? 64 * 1024 : settings.chunk_size));
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("encrypting", input.size,
                         progress_wanted(verbosity == Verbosity::quiet, args.progress));
-  choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
+  settings.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
   auto start = std::chrono::steady_clock::now();
   // The rate counts the payload only, not Argon2id for passphrase slots.
   settings.header_written = [&progress, &start] {
     progress.restart();
     start = std::chrono::steady_clock::now();
   };
-  const core::door::Transfer done = naming_input(input.name, [&] {
-    return core::door::encrypt(*input.reader, *out, *credentials, settings, choices.run);
-  });
+  Recipients to;
+  to.keys = credentials;
+  const Transfer done =
+      naming_input(input.name, [&] { return encrypt(source_of(input), sink_of(*out), to, settings); });
+  out->commit();
   progress.finish();
   log_summary(out_path, done.plaintext_bytes, done.encrypted_bytes,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -108,22 +107,24 @@ void decrypt_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices cho
                   DecryptionKeys* run_keys) {
   const std::string out_path = output_path(args, false);
   Input input = open_decrypt_input(args.file, out_path, args.force);
-  DecryptionInput opened(args, *input.reader, input.name, run_keys);
+  DecryptionInput opened(args, input, run_keys);
 
   // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force, io::Permissions::umask);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
   const auto run = run_unlocked(opened, std::move(choices), input.name, "decrypting", input.size,
                                 progress_wanted(verbosity == Verbosity::quiet, args.progress),
-                                [&](core::door::EncryptedFile& file, const core::door::RunOptions& options) {
-                                  return file.decrypt(*out, options);
+                                [&](File& file, const RunOptions& options) {
+                                  const Transfer done = file.decrypt(sink_of(*out), options);
+                                  out->commit();
+                                  return done;
                                 });
   log_summary(out_path, run.result.encrypted_bytes, run.result.plaintext_bytes, run.seconds);
 }
 
 // Several inputs go each to its default output name (as gzip and zstd do): app/run_files.h.
 
-std::vector<core::Credential> encryption_credentials(const CryptArgs& args) {
+Keys encryption_credentials(const CryptArgs& args) {
   return gather_credentials(args, PassphrasePurpose::encrypt);
 }
 
@@ -139,16 +140,15 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   const EncryptChoices choices = encrypt_choices(args);
   // The format's rules on credentials are checked before any file is touched or passphrase asked for.
   try {
-    core::door::check_credentials_for(
-        choices.settings.file.format, args.key_files.size(),
-        args.recipients.size() + args.recipient_files.size() + args.identity_files.size(),
-        wants_passphrase(args));
-  } catch (const core::Error& e) {
-    if (!args.format.empty() || choices.settings.file.format != core::door::Format::age) throw;
+    check_recipients_for(choices.options.format, args.key_files.size(),
+                         args.recipients.size() + args.recipient_files.size() + args.identity_files.size(),
+                         wants_passphrase(args));
+  } catch (const Error& e) {
+    if (!args.format.empty() || choices.options.format != Format::age) throw;
     // The age format came from the output's name, not from --format: say so.
-    throw core::Error(e.kind(), std::string(e.what()) + " (the output " + args.output + " is named *.age)",
-                      e.hint().empty() ? "name the output *.pcrypt for pcrypt's format"
-                                       : e.hint() + "; or name the output *.pcrypt for pcrypt's format");
+    throw Error(e.kind(), std::string(e.what()) + " (the output " + args.output + " is named *.age)",
+                e.hint().empty() ? "name the output *.pcrypt for pcrypt's format"
+                                 : e.hint() + "; or name the output *.pcrypt for pcrypt's format");
   }
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");

@@ -13,13 +13,17 @@
 #include "app/unlocked_run.h"
 #include "core/byte_size.h"
 #include "core/error.h"
-#include "core/range.h"
 
 namespace pcrypt::app {
 namespace {
 
-core::ByteRange parse_range(const CryptArgs& args) {
-  core::ByteRange range;
+struct ByteRange {
+  std::uint64_t offset = 0;
+  std::optional<std::uint64_t> length;  // none: to the end
+};
+
+ByteRange parse_range(const CryptArgs& args) {
+  ByteRange range;
   if (!args.offset.empty()) range.offset = core::parse_size(args.offset, "--offset");
   if (!args.length.empty()) range.length = core::parse_size(args.length, "--length");
   return range;
@@ -30,27 +34,30 @@ core::ByteRange parse_range(const CryptArgs& args) {
 int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
   require_credential(args, PassphrasePurpose::decrypt);
   const DecryptChoices choices = decrypt_choices(args);
-  const core::ByteRange range = parse_range(args);
+  const ByteRange range = parse_range(args);
   // A part of the plaintext under the whole file's name would pass for the whole file: without -o, a range
   // goes to standard output, as tail and head write theirs.
   const std::string out_path = !args.output_given || is_standard_stream(args.output) ? "" : args.output;
   Input input = open_decrypt_input(args.file, out_path, args.force);
-  DecryptionInput opened(args, *input.reader, input.name);
+  DecryptionInput opened(args, input);
 
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
-  // The header was read once, by `opened`, which left the input at the payload: the door reads the range's
-  // records from there, in place where it can.
+  // The header was read once, by `opened`, which left the input at the payload: the library reads the
+  // range's records from there, in place where it can.
   const auto run = run_unlocked(opened, std::move(choices), input.name, "decrypting", std::nullopt,
                                 progress_wanted(verbosity == Verbosity::quiet, args.progress),
-                                [&](core::door::EncryptedFile& file, const core::door::RunOptions& options) {
-                                  return file.read_range(range, *out, options);
+                                [&](File& file, const RunOptions& options) {
+                                  const RangeRead read =
+                                      file.read_range(range.offset, range.length, sink_of(*out), options);
+                                  out->commit();
+                                  return read;
                                 });
-  const core::door::RangeRead& read = run.result;
+  const RangeRead& read = run.result;
   spdlog::info(read.positional
                    ? "read the range's records in place (pread)"
                    : "read the input in order, discarding the records before the range unauthenticated");
-  spdlog::info("wrote {} of plaintext from {} authenticated chunks",
-               core::format_bytes(read.result.bytes_written), read.result.records_opened);
+  spdlog::info("wrote {} of plaintext from {} authenticated chunks", core::format_bytes(read.bytes),
+               read.records);
   return 0;
 }
 

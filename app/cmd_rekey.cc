@@ -1,7 +1,7 @@
 // `pcrypt rekey`: a new header (slots added or removed, same file key) followed by the payload bytes copied
-// unchanged; for an age file, stanzas instead of slots. The header work is core::rekey_header, the copy
-// io::copy_range, the atomic replacement io::AtomicFileWriter: the original stays whole until the new file is
-// complete and synced.
+// unchanged; for an age file, stanzas instead of slots. The header work is libpcrypt's File::rekey (which
+// copies the payload with copy_file_range into the temporary), the atomic replacement io::AtomicFileWriter:
+// the original stays whole until the new file is complete and synced.
 #include <sodium.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -13,14 +13,13 @@
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
+#include "app/library.h"
 #include "app/progress.h"
 #include "app/report.h"
 #include "app/run_files.h"
 #include "app/size_arg.h"
-#include "core/door/encrypted_file.h"
 #include "core/door/limits.h"
 #include "core/error.h"
-#include "core/keys/recipient.h"
 #include "io/atomic_file.h"
 #include "io/file_info.h"
 
@@ -51,7 +50,7 @@ CryptArgs opening_args(const RekeyArgs& args) {
 
 // The credentials to add, in encrypt's terms (key files and recipients deduplicated, a new passphrase asked
 // twice).
-std::vector<core::Credential> added_credentials(const RekeyArgs& args) {
+std::optional<Keys> added_credentials(const RekeyArgs& args) {
   CryptArgs a;
   a.file = args.file;  // never standard input, so '--add-recipients-file -' may read it
   a.key_files = args.add_keys;
@@ -61,7 +60,7 @@ std::vector<core::Credential> added_credentials(const RekeyArgs& args) {
   a.passphrase_file = args.add_passphrase_file;
   a.passphrase_role = "new";
   if (a.key_files.empty() && a.recipients.empty() && a.recipient_files.empty() && !wants_passphrase(a))
-    return {};
+    return std::nullopt;
   return gather_credentials(a, PassphrasePurpose::encrypt);
 }
 
@@ -74,11 +73,10 @@ std::vector<std::size_t> slot_numbers(const std::vector<std::string>& texts) {
 }
 
 // --remove-key: each file is a key file or an identity file (whatever opens slots).
-std::vector<core::Credential> removal_credentials(const std::vector<std::string>& paths) {
-  std::vector<core::Credential> out;
-  for (const std::string& path : paths)
-    for (core::Credential& c : read_key_or_identity_file(path)) out.push_back(std::move(c));
-  return out;
+Keys removal_credentials(const std::vector<std::string>& paths) {
+  Keys keys = terminal_keys();
+  for (const std::string& path : paths) keys.add_key_or_identity_file(path);
+  return keys;
 }
 
 // In place, a symlink would be replaced by a regular file and a hard link split from its siblings: both are
@@ -105,11 +103,13 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   const CryptArgs opening = opening_args(args);
   require_credential(opening, PassphrasePurpose::decrypt);
   DecryptChoices open_choices = decrypt_choices(opening);
-  core::door::RekeyRequest request;
-  core::RekeyChanges& changes = request.changes;
+  RekeyRequest request;
   request.new_file_key = args.new_file_key;
-  core::door::NewFileSettings settings = encrypt_choices(opening).settings.file;
-  changes.remove_slots = slot_numbers(args.remove_slots);
+  // New passphrase slots' Argon2id costs; the engine and the Argon2id cache are the opening's session.
+  const EncryptOptions new_slots = encrypt_choices(opening).options;
+  request.argon2id_memory_bytes = new_slots.argon2id_memory_bytes;
+  request.argon2id_passes = new_slots.argon2id_passes;
+  request.remove_slots = slot_numbers(args.remove_slots);
   const bool removes =
       !args.remove_slots.empty() || !args.remove_keys.empty() || !args.remove_recipients.empty();
   if (args.new_file_key && removes)
@@ -123,9 +123,12 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
         core::ErrorKind::usage, "nothing to change",
         "add a slot with --add-key/--add-recipient/--add-passphrase, or remove one with --remove-slot N, "
         "--remove-key FILE or --remove-recipient RECIPIENT");
-  for (const std::string& r : args.remove_recipients)
-    changes.remove_recipients.push_back(core::parse_recipient(r));
-  changes.remove_opened_by = removal_credentials(args.remove_keys);
+  for (const std::string& r : args.remove_recipients) {
+    check_recipient(r);
+    request.remove_recipients.push_back(r);
+  }
+  const Keys removed = removal_credentials(args.remove_keys);
+  request.remove_keys = &removed;
 
   const bool in_place = args.output.empty();
   const std::string out_path = in_place ? args.file : args.output;
@@ -142,24 +145,24 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   else
     check_output_path(input, out_path, args.force);
 
-  core::door::RunCache cache;
-  open_choices.limits.kek_cache = cache.get();
-  settings.kek_cache = cache.get();
-  changes.kdf = settings.argon2id;
   // The header is read once; the payload is read from `input` itself, where the header's reading left it.
-  DecryptionInput opened(opening, *input.reader, input.name);
+  DecryptionInput opened(opening, input);
   opened.unlock(open_choices.limits);
-  changes.add = added_credentials(args);
+  const std::optional<Keys> added = added_credentials(args);
+  if (added) request.add_keys = &*added;
   // In place the target is the input itself, a regular file: replacing it is the point. Opened before the
   // new slots' Argon2id runs, so an interruption at any later moment finds (and removes) the temporary.
   io::AtomicFileWriter out(out_path, in_place || args.force, io::TempFile::unnamed_if_supported,
                            rewrite_permissions(in_place));
-  const core::door::FileDescription& before = opened.file().description();
+  const Description& before = opened.file().describe();
   ProgressLine progress("re-encrypting", input.size,
                         progress_wanted(verbosity == Verbosity::quiet || !args.new_file_key, false));
   open_choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
-  const core::door::RekeyResult result = naming_input(
-      input.name, [&] { return opened.file().rekey(std::move(request), out, settings, open_choices.run); });
+  const RekeyResult result = naming_input(input.name, [&] {
+    const RekeyResult done = opened.file().rekey(request, sink_of(out), open_choices.run);
+    out.commit();
+    return done;
+  });
   progress.finish();
   const auto listed = [](const std::vector<std::string>& words, const char* none) {
     std::string text;
@@ -187,7 +190,7 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
         out_path, result.slots_before, before.slot_noun, result.slots_after, before.slot_noun,
         result.header_bytes_before, result.header_bytes_after, result.copied_bytes);
   }
-  spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
+  spdlog::info("Argon2id runs: {}", open_choices.session->argon2id_runs());
   return 0;
 }
 

@@ -22,14 +22,12 @@ void verify_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choi
                  DecryptionKeys* run_keys) {
   Input input = open_input(args.file);
   refuse_terminal_input(input);
-  DecryptionInput opened(args, *input.reader, input.name, run_keys);
+  DecryptionInput opened(args, input, run_keys);
 
   const auto run = run_unlocked(opened, std::move(choices), input.name, "verifying", input.size,
                                 progress_wanted(verbosity == Verbosity::quiet, args.progress),
-                                [](core::door::EncryptedFile& file, const core::door::RunOptions& options) {
-                                  return file.verify(options);
-                                });
-  const core::door::Transfer& done = run.result;
+                                [](File& file, const RunOptions& options) { return file.verify(options); });
+  const Transfer& done = run.result;
   const double seconds = run.seconds;
   spdlog::info("verified {} in {} chunks, {:.2f} s ({:.2f} GB/s)", core::format_bytes(done.plaintext_bytes),
                done.chunks, seconds,

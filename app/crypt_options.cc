@@ -8,9 +8,7 @@
 #include "app/size_arg.h"
 #include "core/byte_size.h"
 #include "core/door/limits.h"
-#include "core/engine_choice.h"
 #include "core/error.h"
-#include "core/pipeline.h"
 
 namespace pcrypt::app {
 namespace {
@@ -44,17 +42,17 @@ std::uint64_t parse_kdf_memory(const std::string& text, const char* option) {
 
 }  // namespace
 
-const aes::Engine& chosen_engine(const std::string& option) {
-  return core::choose_engine(requested_engine(option));
+std::shared_ptr<Session> chosen_session(const std::string& engine_option) {
+  return std::make_shared<Session>(requested_engine(engine_option));
 }
 
 unsigned effective_threads(unsigned requested) {
-  return core::pipeline_workers(requested);
+  return worker_threads(requested);
 }
 
 EncryptChoices encrypt_choices(const CryptArgs& args) {
   EncryptChoices choices;
-  core::door::EncryptSettings& settings = choices.settings;
+  EncryptOptions& settings = choices.options;
   // An output named *.age is an age file: without --format it selects age's format, and pcrypt's format
   // under that name (which age would then refuse) is a usage error.
   std::string format = args.format;
@@ -66,7 +64,10 @@ EncryptChoices encrypt_choices(const CryptArgs& args) {
                       "name the output *.pcrypt, or drop --format pcrypt to write an age file");
   if (age_name && format.empty()) format = "age";
   const bool age = format == "age";
-  if (!format.empty()) settings.file.format = core::door::parse_format(format);
+  // pcrypt's own format unless age is asked for (--format is checked by the command line's parser).
+  settings.format = age ? Format::age : Format::pcrypt;
+  if (!format.empty() && !age && format != "pcrypt")
+    throw Error(ErrorKind::usage, "unknown format '" + format + "'", "use 'pcrypt' or 'age'");
   if (args.armor && !age)
     throw core::Error(core::ErrorKind::usage, "-a/--armor is for age files", "add --format age");
   if (age && !args.chunk_size.empty())
@@ -76,13 +77,14 @@ EncryptChoices encrypt_choices(const CryptArgs& args) {
     throw core::Error(core::ErrorKind::usage, "--kdf-memory/--kdf-ops cannot be used with --format age",
                       "age passphrases use scrypt with age's work factor 2^18");
   settings.armor = args.armor;
-  if (!args.chunk_size.empty()) settings.file.chunk_size = parse_chunk_size(args.chunk_size);
-  choices.run.threads = parse_threads(args.threads);
-  settings.file.engine = &chosen_engine(args.engine);
+  if (!args.chunk_size.empty()) settings.chunk_size = parse_chunk_size(args.chunk_size);
+  settings.threads = parse_threads(args.threads);
+  choices.session = chosen_session(args.engine);
+  settings.session = choices.session.get();
   if (!args.kdf_memory.empty())
-    settings.file.argon2id.memlimit_bytes = parse_kdf_memory(args.kdf_memory, "--kdf-memory");
+    settings.argon2id_memory_bytes = parse_kdf_memory(args.kdf_memory, "--kdf-memory");
   if (!args.kdf_ops.empty())
-    settings.file.argon2id.opslimit =
+    settings.argon2id_passes =
         parse_count(args.kdf_ops, "--kdf-ops", core::door::kMinKdfOps, core::door::kMaxKdfOps);
   return choices;
 }
@@ -90,12 +92,13 @@ EncryptChoices encrypt_choices(const CryptArgs& args) {
 DecryptChoices decrypt_choices(const CryptArgs& args) {
   DecryptChoices choices;
   choices.run.threads = parse_threads(args.threads);
-  choices.limits.engine = &chosen_engine(args.engine);
+  choices.session = chosen_session(args.engine);
+  choices.limits.session = choices.session.get();
+  choices.run.session = choices.session.get();
   if (!args.max_kdf_memory.empty())
-    choices.limits.argon2id_ceiling.memlimit_bytes =
-        parse_kdf_memory(args.max_kdf_memory, "--max-kdf-memory");
+    choices.limits.max_argon2id_memory_bytes = parse_kdf_memory(args.max_kdf_memory, "--max-kdf-memory");
   if (!args.max_kdf_ops.empty())
-    choices.limits.argon2id_ceiling.opslimit =
+    choices.limits.max_argon2id_passes =
         parse_count(args.max_kdf_ops, "--max-kdf-ops", core::door::kMinKdfOps, core::door::kMaxKdfOps);
   if (!args.max_work_factor.empty())
     choices.limits.max_scrypt_log2 = static_cast<unsigned>(

@@ -90,8 +90,7 @@ int run(int argc, char** argv) {
     return kExitUsage;
   }
   setup_logging(args.verbosity());
-  core::set_plugin_host(
-      core::PluginHost{plugin_search_path(), terminal_plugin_ui(), environment_for_plugins()});
+  set_plugin_host(terminal_plugin_host(plugin_search_path(), environment_for_plugins()));
 
   try {
     return dispatch(sub, bench, args);

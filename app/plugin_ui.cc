@@ -20,19 +20,19 @@ bool same_ignoring_case(const std::string& a, const std::string& b) {
   return true;
 }
 
-class TerminalPluginUi final : public core::PluginUi {
+class TerminalPluginUi {
  public:
-  void warning(const std::string& text) override { spdlog::warn("{}", text); }
+  static void warning(const std::string& text) { spdlog::warn("{}", text); }
 
-  bool message(const std::string& program, const std::string& text) override {
+  static bool message(const std::string& program, const std::string& text) {
     // Not through spdlog: -q must not hide "touch your security key".
     std::fprintf(stderr, "pcrypt: %s: %s\n", program.c_str(), text.c_str());
     std::fflush(stderr);
     return true;
   }
 
-  std::optional<bool> confirm(const std::string& program, const std::string& text, const std::string& yes,
-                              const std::string& no) override {
+  static std::optional<bool> confirm(const std::string& program, const std::string& text,
+                                     const std::string& yes, const std::string& no) {
     try {
       if (no.empty()) {
         prompt_visible(program + ": " + text + " [press Enter to " + yes + "] ");
@@ -56,7 +56,7 @@ class TerminalPluginUi final : public core::PluginUi {
     }
   }
 
-  std::optional<std::string> request_public(const std::string& program, const std::string& text) override {
+  static std::optional<std::string> request_public(const std::string& program, const std::string& text) {
     try {
       return prompt_visible(program + ": " + text + " ");
     } catch (const core::Error&) {
@@ -64,9 +64,10 @@ class TerminalPluginUi final : public core::PluginUi {
     }
   }
 
-  std::optional<SecretBytes> request_secret(const std::string& program, const std::string& text) override {
+  static std::optional<std::string> request_secret(const std::string& program, const std::string& text) {
     try {
-      return prompt_hidden(program + ": " + text + " ");
+      const SecretBytes answer = prompt_hidden(program + ": " + text + " ");
+      return std::string(reinterpret_cast<const char*>(answer.data()), answer.size());
     } catch (const core::Error&) {
       return std::nullopt;
     }
@@ -75,8 +76,16 @@ class TerminalPluginUi final : public core::PluginUi {
 
 }  // namespace
 
-std::shared_ptr<core::PluginUi> terminal_plugin_ui() {
-  return std::make_shared<TerminalPluginUi>();
+PluginHost terminal_plugin_host(std::string search_path, std::vector<std::string> environment) {
+  PluginHost host;
+  host.search_path = std::move(search_path);
+  host.environment = std::move(environment);
+  host.message = &TerminalPluginUi::message;
+  host.confirm = &TerminalPluginUi::confirm;
+  host.request_public = &TerminalPluginUi::request_public;
+  host.request_secret = &TerminalPluginUi::request_secret;
+  host.warning = &TerminalPluginUi::warning;
+  return host;
 }
 
 }  // namespace pcrypt::app

@@ -3,12 +3,15 @@
 // request gets `fail`, and the plugin decides.
 #pragma once
 
-#include <memory>
+#include <pcrypt/pcrypt.h>
 
-#include "core/keys/plugin_host.h"
+#include <string>
+#include <vector>
 
 namespace pcrypt::app {
 
-std::shared_ptr<core::PluginUi> terminal_plugin_ui();
+// libpcrypt's plugin host (pcrypt::set_plugin_host): plugins found on `search_path`, run with
+// `environment`, talking to the terminal.
+PluginHost terminal_plugin_host(std::string search_path, std::vector<std::string> environment);
 
 }  // namespace pcrypt::app

@@ -11,7 +11,6 @@
 
 #include "app/cli.h"
 #include "app/credentials.h"
-#include "core/door/encrypted_file.h"
 
 namespace pcrypt::app {
 
@@ -23,12 +22,10 @@ void check_several(const CryptArgs& args);
 
 // The files of one run. One file gathers its own credentials, after the checks on its input and output.
 // Several are checked first, then share the run's credentials, gathered once by `gather`: one passphrase and,
-// through the cache, one Argon2id run (encrypting, one salt for them all, FORMAT.md §3.2; decrypting, files
-// made in one run share a salt, cached by salt and costs).
+// through the options' session, one Argon2id run (encrypting, one salt for them all, FORMAT.md §3.2;
+// decrypting, files made in one run share a salt, cached by salt and costs).
 template <typename Options, typename Gather, typename OneFile>
 int run_files(const CryptArgs& args, Verbosity verbosity, Options options, Gather gather, OneFile one_file) {
-  core::door::RunCache cache;
-  options.kek_cache = cache.get();
   int code = 0;
   if (args.files.size() <= 1) {
     one_file(args, verbosity, options, nullptr);
@@ -42,7 +39,7 @@ int run_files(const CryptArgs& args, Verbosity verbosity, Options options, Gathe
       one_file(file_args, verbosity, options, &credentials);
     });
   }
-  if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", cache.argon2id_runs());
+  if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", options.session->argon2id_runs());
   return code;
 }
 

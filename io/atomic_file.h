@@ -56,6 +56,7 @@ class AtomicFileWriter final : public Writer, public PositionalWriter {
   const std::string& temp_path() const { return temp_path_; }
   // The temporary's descriptor until commit (io::copy_range writes through it), else -1.
   int fd() const { return fd_; }
+  int file_descriptor() const override { return fd_; }
 
  private:
   void publish();

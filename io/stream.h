@@ -90,6 +90,9 @@ class Writer {
   // The same output's random access (see PositionalWriter for who may offer it), or nullptr; the Writer owns
   // it.
   virtual PositionalWriter* positional() { return nullptr; }
+  // The descriptor of a regular file nobody sees before commit(), written in order through its own offset,
+  // so that bytes may be copied into it by the kernel (io/copy_range.h, rekey); -1 for any other output.
+  virtual int file_descriptor() const { return -1; }
 };
 
 }  // namespace pcrypt::io

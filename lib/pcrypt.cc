@@ -6,8 +6,10 @@
 #include "pcrypt/pcrypt.h"
 
 #include <unistd.h>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <utility>
 
@@ -23,6 +25,7 @@
 #include "core/pipeline_error.h"
 #include "core/range.h"
 #include "io/atomic_file.h"
+#include "io/fd_io.h"
 #include "io/fd_stream.h"
 #include "io/memory_stream.h"
 #include "io/stream.h"
@@ -129,42 +132,31 @@ class FunctionWriter final : public io::Writer {
   std::function<void(std::span<const std::uint8_t>)> write_;
 };
 
-// A temporary file the caller publishes: pwrite from any worker, records in any order.
+// A temporary file the caller publishes: pwrite from any worker, records in any order; written in order
+// through the descriptor's own offset, as io::AtomicFileWriter writes its temporary (so rekey's
+// copy_file_range continues where the header ends).
 class UnpublishedFileWriter final : public io::Writer, public io::PositionalWriter {
  public:
   UnpublishedFileWriter(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
-  void write(const std::uint8_t* buf, std::size_t n) override {
-    write_at(position_, buf, n);
-    position_ += n;
-  }
+  void write(const std::uint8_t* buf, std::size_t n) override { io::detail::write_all(fd_, buf, n, name_); }
   void write_at(std::uint64_t offset, const std::uint8_t* buf, std::size_t n) override {
-    while (n > 0) {
-      const ssize_t done = ::pwrite(fd_, buf, n, static_cast<off_t>(offset));
-      if (done < 0 && errno == EINTR) continue;
-      if (done <= 0) {
-        const int err = done < 0 ? errno : ENOSPC;
-        throw io::IoError("write failed (" + name() + "): " + std::strerror(err), err);
-      }
-      buf += done;
-      n -= static_cast<std::size_t>(done);
-      offset += static_cast<std::uint64_t>(done);
-    }
+    io::detail::pwrite_all(fd_, offset, buf, n, name_);
   }
   void commit() override {
     if (::fsync(fd_) != 0) {
       const int err = errno;
-      throw io::IoError("fsync failed (" + name() + "): " + std::strerror(err), err);
+      throw io::IoError(io::detail::describe("cannot sync output", name_, err), err);
     }
   }
   std::string name() const override { return name_; }
   io::PositionalWriter* positional() override { return this; }
-  std::uint64_t position() const override { return position_; }
-  void seek(std::uint64_t offset) override { position_ = offset; }
+  int file_descriptor() const override { return fd_; }
+  std::uint64_t position() const override { return io::detail::offset_of(fd_, name_); }
+  void seek(std::uint64_t offset) override { io::detail::seek_to(fd_, offset, name_); }
 
  private:
   int fd_;
   std::string name_;
-  std::uint64_t position_ = 0;
 };
 
 }  // namespace
@@ -354,15 +346,27 @@ core::door::CredentialReading reading_of(const Keys& keys) {
 
 }  // namespace
 
-std::optional<std::size_t> Keys::add_key_file(const std::string& path) {
+std::optional<std::size_t> Keys::add_key_file(const std::string& path, bool encrypting) {
   return guarded(Phase::other, [&]() -> std::optional<std::size_t> {
-    core::Credential key = core::door::read_key_file(path, core::door::KeyFileUse::decrypt);
+    core::Credential key = core::door::read_key_file(
+        path, encrypting ? core::door::KeyFileUse::encrypt : core::door::KeyFileUse::decrypt);
     for (std::size_t i = 0; i < impl_->credentials.size(); ++i)
       if (impl_->credentials[i].kind == core::Credential::Kind::key_file &&
           same_secret(impl_->credentials[i], key))
         return i;
     impl_->credentials.push_back(std::move(key));
     return std::nullopt;
+  });
+}
+
+void Keys::add_recipients(const std::vector<std::string>& recipients,
+                          const std::vector<std::string>& recipient_files, bool data_from_stdin,
+                          const std::vector<std::string>& identity_files) {
+  guarded(Phase::other, [&] {
+    for (core::Credential& c : core::door::gather_recipients(recipients, recipient_files, data_from_stdin,
+                                                             identity_files, reading_of(*this)))
+      impl_->credentials.push_back(std::move(c));
+    return 0;
   });
 }
 
@@ -457,17 +461,29 @@ Description description_of(const core::door::FileDescription& d) {
 }  // namespace
 
 struct File::Impl {
+  explicit Impl(Source s) : source(std::move(s)) {}
   Source source;
   std::unique_ptr<core::door::EncryptedFile> file;
   Description description;
   std::vector<core::Credential> credentials;  // given to unlock(): kept, as the door's rekey asks them
-  const core::KeyedPayload* payload = nullptr;
+  bool is_unlocked = false;
   io::PositionalReader* positional = nullptr;
+  // The keyed payload for read_at(), made by the first call that needs it (from any thread): not at
+  // unlock(), since an input read in order (armor, a pipe) would then be past the header a rekey needs.
+  std::mutex payload_mutex;
+  std::atomic<const core::KeyedPayload*> payload{nullptr};
 
-  const core::KeyedPayload& unlocked() const {
-    if (payload == nullptr)
+  void unlocked() const {
+    if (!is_unlocked)
       throw core::Error(core::ErrorKind::usage, "the file is not unlocked: call unlock() first");
-    return *payload;
+  }
+  const core::KeyedPayload& keyed_payload() {
+    unlocked();
+    if (const core::KeyedPayload* made = payload.load(std::memory_order_acquire)) return *made;
+    const std::lock_guard lock(payload_mutex);
+    if (payload.load(std::memory_order_relaxed) == nullptr)
+      payload.store(&file->payload(), std::memory_order_release);
+    return *payload.load(std::memory_order_relaxed);
   }
 };
 
@@ -478,7 +494,7 @@ File::~File() = default;
 
 File File::open(Source source) {
   return guarded(Phase::open, [&] {
-    auto impl = std::make_unique<Impl>(Impl{std::move(source), nullptr, {}, {}, nullptr, nullptr});
+    auto impl = std::make_unique<Impl>(std::move(source));
     io::Reader& reader = *Access::of(impl->source).reader;
     impl->file = std::make_unique<core::door::EncryptedFile>(reader);
     impl->description = description_of(impl->file->description());
@@ -529,7 +545,7 @@ std::string File::unlock(const Credentials& given) {
                         "give identity_files, identities, key_files or a passphrase callback");
     impl_->credentials = std::move(credentials);
     std::string opened_by = impl_->file->unlock(impl_->credentials, limits_for(given));
-    impl_->payload = &impl_->file->payload();
+    impl_->is_unlocked = true;
     return opened_by;
   });
 }
@@ -585,7 +601,7 @@ RangeRead File::read_range(std::uint64_t offset, std::optional<std::uint64_t> le
 
 std::size_t File::read_at(std::uint64_t offset, std::span<std::uint8_t> out) const {
   return guarded(Phase::other, [&] {
-    const core::KeyedPayload& payload = impl_->unlocked();
+    const core::KeyedPayload& payload = impl_->keyed_payload();
     if (impl_->description.armored)
       throw core::Error(core::ErrorKind::usage, "an armored age file cannot be read by ranges",
                         "decrypt it whole, or remove the armor");
@@ -601,7 +617,7 @@ std::size_t File::read_at(std::uint64_t offset, std::span<std::uint8_t> out) con
 
 std::uint64_t File::plaintext_size() const {
   return guarded(Phase::other, [&] {
-    const core::KeyedPayload& payload = impl_->unlocked();
+    const core::KeyedPayload& payload = impl_->keyed_payload();
     if (impl_->positional == nullptr)
       throw core::Error(core::ErrorKind::usage, "the plaintext size needs a source whose size is known");
     const std::uint64_t size = impl_->positional->size();
@@ -615,7 +631,11 @@ std::uint64_t File::plaintext_size() const {
 }
 
 void File::rekey(const RekeyRequest& request, Sink sink) {
-  guarded(Phase::other, [&] {
+  rekey(request, std::move(sink), RunOptions{});
+}
+
+RekeyResult File::rekey(const RekeyRequest& request, Sink sink, const RunOptions& options) {
+  return guarded(Phase::other, [&] {
     impl_->unlocked();
     const core::door::CredentialReading reading;
     core::door::RekeyRequest door;
@@ -627,14 +647,39 @@ void File::rekey(const RekeyRequest& request, Sink sink) {
     for (const std::string& path : request.remove_identity_files)
       for (core::Credential& c : core::door::read_key_or_identity_file(path, reading))
         changes.remove_opened_by.push_back(std::move(c));
+    if (request.remove_keys != nullptr)
+      for (const core::Credential& c : Access::of(*request.remove_keys).credentials)
+        changes.remove_opened_by.push_back(copy_of(c));
     for (const std::string& path : request.add_key_files)
       changes.add.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
     for (core::Credential& c : core::door::gather_recipients(request.add_recipients, {}, false, {}, reading))
       changes.add.push_back(std::move(c));
     if (request.add_passphrase) changes.add.push_back(passphrase_credential(*request.add_passphrase));
+    if (request.add_keys != nullptr)
+      for (const core::Credential& c : Access::of(*request.add_keys).credentials)
+        changes.add.push_back(copy_of(c));
     core::door::NewFileSettings settings;
     settings.format = impl_->file->description().format;
-    impl_->file->rekey(std::move(door), *Access::of(sink).writer, settings, core::door::RunOptions{});
+    if (request.argon2id_memory_bytes != 0) settings.argon2id.memlimit_bytes = request.argon2id_memory_bytes;
+    if (request.argon2id_passes != 0) settings.argon2id.opslimit = request.argon2id_passes;
+    if (options.session != nullptr) {
+      settings.engine = Access::of(*options.session).engine;
+      settings.kek_cache = Access::of(*options.session).cache.get();
+    }
+    changes.kdf = settings.argon2id;
+    const core::door::RekeyResult r =
+        impl_->file->rekey(std::move(door), *Access::of(sink).writer, settings, run_options(options));
+    return RekeyResult{
+        r.slots_before, r.slots_after, r.header_bytes_before, r.header_bytes_after, r.copied_bytes,
+        r.kept,         r.dropped};
+  });
+}
+
+void check_recipients_for(Format format, std::size_t key_files, std::size_t recipients, bool passphrase) {
+  guarded(Phase::other, [&] {
+    core::door::check_credentials_for(format == Format::age ? core::Format::age : core::Format::pcrypt,
+                                      key_files, recipients, passphrase);
+    return 0;
   });
 }
 
@@ -642,6 +687,15 @@ Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const Encryp
   return guarded(Phase::other, [&] {
     const core::door::CredentialReading reading;
     std::vector<core::Credential> credentials;
+    std::size_t read_key_files = 0, read_recipients = 0;
+    bool read_passphrase = false;
+    if (to.keys != nullptr)
+      for (const core::Credential& c : Access::of(*to.keys).credentials) {
+        read_key_files += c.kind == core::Credential::Kind::key_file;
+        read_recipients += c.kind == core::Credential::Kind::recipient;
+        read_passphrase |= c.kind == core::Credential::Kind::passphrase;
+        credentials.push_back(copy_of(c));
+      }
     for (const std::string& path : to.key_files)
       credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
     for (core::Credential& c :
@@ -663,9 +717,9 @@ Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const Encryp
       settings.file.engine = Access::of(*options.session).engine;
       settings.file.kek_cache = Access::of(*options.session).cache.get();
     }
-    core::door::check_credentials_for(settings.file.format, to.key_files.size(),
-                                      to.recipients.size() + to.recipient_files.size(),
-                                      to.passphrase.has_value());
+    core::door::check_credentials_for(settings.file.format, read_key_files + to.key_files.size(),
+                                      read_recipients + to.recipients.size() + to.recipient_files.size(),
+                                      read_passphrase || to.passphrase.has_value());
     const core::door::Transfer t =
         core::door::encrypt(*Access::of(plaintext).reader, *Access::of(sink).writer, credentials, settings,
                             core::door::RunOptions{options.threads, options.progress});

@@ -274,10 +274,10 @@ RekeyResult EncryptedFile::rekey(RekeyRequest request, io::Writer& out, const Ne
   io::Writer& w = target.writer();
   w.write(header.data(), header.size());
   auto* fd_in = dynamic_cast<io::FdReader*>(&source_);
-  const auto* fd_out = dynamic_cast<const io::AtomicFileWriter*>(&out);
-  if (!d.armored && fd_in != nullptr && fd_out != nullptr && fd_in->positional() != nullptr && origin_) {
+  const int fd_out = out.file_descriptor();
+  if (!d.armored && fd_in != nullptr && fd_out >= 0 && fd_in->positional() != nullptr && origin_) {
     // Binary: the bytes after the header as they are, reflinked where the file system can.
-    result.copied_bytes = io::copy_range(fd_in->fd(), *origin_ + file_->header_only_bytes(), fd_out->fd(),
+    result.copied_bytes = io::copy_range(fd_in->fd(), *origin_ + file_->header_only_bytes(), fd_out,
                                          source_.name(), out.name());
   } else {
     position_stream(file_->header_only_bytes());

@@ -182,8 +182,15 @@ class PCRYPT_API Keys {
   std::function<void(const std::string& line)> warn;
 
   // A pcrypt key file. When the same key (by its bytes, whatever the path) is held already, it is not added
-  // again and the index of the one held is returned.
-  std::optional<std::size_t> add_key_file(const std::string& path);
+  // again and the index of the one held is returned. `encrypting`: read to make a slot (the hint for a
+  // missing file then says how to make one).
+  std::optional<std::size_t> add_key_file(const std::string& path, bool encrypting = false);
+  // Recipients to encrypt to (Recipients' fields): recipient strings, then recipients files ("-": standard
+  // input, refused when `data_from_stdin`), then the recipient of each identity in `identity_files` (to
+  // oneself, as `age -e -i`); a key repeated among them is kept once.
+  void add_recipients(const std::vector<std::string>& recipients,
+                      const std::vector<std::string>& recipient_files, bool data_from_stdin = false,
+                      const std::vector<std::string>& identity_files = {});
   // Every identity of an identity file (age, pcrypt, OpenSSH private keys), in order; returns how many.
   std::size_t add_identity_file(const std::string& path);
   // A file that is a key file or an identity file, told apart by its contents; returns how many keys.
@@ -284,6 +291,23 @@ struct RekeyRequest {
   std::optional<std::string> add_passphrase;
   bool new_file_key =
       false;  // seal the payload again under a fresh key: only the openers and the added keep access
+  // Read beforehand: keys to add (Keys::add_key_file(path, true), add_recipients, add_passphrase), after
+  // the fields above; keys whose slots to remove (Keys::add_key_or_identity_file). Must outlive rekey().
+  const Keys* add_keys = nullptr;
+  const Keys* remove_keys = nullptr;
+  // Argon2id for an added passphrase slot (EncryptOptions' fields; 0: the defaults).
+  std::uint64_t argon2id_memory_bytes = 0;
+  std::uint64_t argon2id_passes = 0;
+};
+
+// What rekey() did.
+struct RekeyResult {
+  std::size_t slots_before = 0, slots_after = 0;
+  std::uint64_t header_bytes_before = 0, header_bytes_after = 0;
+  std::uint64_t copied_bytes = 0;  // bytes after the header carried over unchanged (not with new_file_key)
+  // new_file_key: the old slots whose holders keep access (re-made for the opening credentials) and those
+  // whose holders lose it, in words.
+  std::vector<std::string> kept, dropped;
 };
 
 // An encrypted file of either format, opened once: the format is told by its first bytes, the header read
@@ -336,6 +360,9 @@ class PCRYPT_API File {
   // A new header (or with new_file_key, a re-encrypted file) into `sink`: the kept slots, then the added
   // ones. The same request gets the same answer on both formats. An armored file stays armored.
   void rekey(const RekeyRequest& request, Sink sink);
+  // The same, with a progress callback for new_file_key's pass and a session (engine, Argon2id cache); a
+  // regular file's payload is copied by the kernel into an unpublished-file sink (copy_file_range).
+  RekeyResult rekey(const RekeyRequest& request, Sink sink, const RunOptions& options);
 
   struct Impl;
 
@@ -350,6 +377,9 @@ struct Recipients {
   std::vector<std::string> recipient_files;  // files of such lines (-R)
   std::vector<std::string> key_files;        // pcrypt key files (pcrypt's format only)
   std::optional<std::string> passphrase;     // a passphrase slot (age: the only stanza)
+  // Key files and recipients read beforehand (Keys: add_key_file(path, true), add_recipients), before the
+  // fields above; it must outlive encrypt().
+  const Keys* keys = nullptr;
 };
 
 struct EncryptOptions {
@@ -374,6 +404,10 @@ struct EncryptOptions {
 // A new encrypted file of the plaintext from `plaintext` (read in order) into `sink`. ErrorKind::usage for
 // what the format forbids (age: key files, a passphrase beside recipients; pcrypt: more than 255 slots).
 PCRYPT_API Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const EncryptOptions& options);
+// ErrorKind::usage when credentials of these counts cannot make a file of `format` (age: a key file, a
+// passphrase beside anything else). Cheap: for checking before any file is read or a passphrase asked for.
+PCRYPT_API void check_recipients_for(Format format, std::size_t key_files, std::size_t recipients,
+                                     bool passphrase);
 
 // A new identity: its file text ("# public key: age1…" and the secret line) and its recipient. With
 // `post_quantum`, ML-KEM-768 + X25519 (age1pq1…, age 1.3).

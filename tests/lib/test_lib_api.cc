@@ -364,3 +364,28 @@ TEST_CASE("libpcrypt: an unpublished file sink takes records in any order; io er
   CHECK(gone.kind() == pcrypt::ErrorKind::io);
   CHECK(gone.error_number() == EPIPE);
 }
+
+TEST_CASE("libpcrypt: an armored age file rekeyed after unlock stays armored (its stream is read once)") {
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const pcrypt::NewIdentity added = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(100'000, 7);
+  const std::vector<std::uint8_t> file = encrypted(pcrypt::Format::age, plain, id.recipient, true);
+  pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+  pcrypt::Credentials by;
+  by.identities = {id.file_text};
+  opened.unlock(by);
+  pcrypt::RekeyRequest add;
+  add.add_recipients = {added.recipient};
+  std::vector<std::uint8_t> rekeyed;
+  const pcrypt::RekeyResult result = opened.rekey(add, pcrypt::Sink::memory(rekeyed), {});
+  CHECK(result.slots_before == 1);
+  CHECK(result.slots_after == 2);
+  pcrypt::File again = pcrypt::File::open(pcrypt::Source::memory(rekeyed));
+  CHECK(again.describe().armored);
+  pcrypt::Credentials by_added;
+  by_added.identities = {added.file_text};
+  again.unlock(by_added);
+  std::vector<std::uint8_t> back;
+  again.decrypt(pcrypt::Sink::memory(back));
+  CHECK(back == plain);
+}
