@@ -1,11 +1,12 @@
 #include "app/cli.h"
 
+#include <pcrypt/pcrypt.h>
+
 #include <cctype>
+#include <optional>
+#include <string>
 
 #include "app/environment.h"
-#include "core/aes/engine.h"
-#include "core/engine_choice.h"
-#include "core/error.h"
 
 namespace pcrypt::app {
 namespace {
@@ -252,10 +253,10 @@ void name_untyped_values(CLI::App& app) {
 
 std::string engine_table() {
   try {
-    return aes::describe_engines(&core::choose_engine(requested_engine({})));
-  } catch (const core::Error& e) {
+    return describe_engines(requested_engine({}));
+  } catch (const Error& e) {
     // A bad $PCRYPT_ENGINE must not hide the very list that would show the user what to set it to.
-    return aes::describe_engines(nullptr) + "(PCRYPT_ENGINE: " + e.what() + ")\n";
+    return describe_engines(std::nullopt) + "(PCRYPT_ENGINE: " + e.what() + ")\n";
   }
 }
 

@@ -1,6 +1,6 @@
 // The command line: what each subcommand accepts, parsed into plain structs. Values that need interpretation
 // (sizes, counts) are kept as text here and converted by the commands, so every bad value is reported the
-// same way (core::Error(usage), exit 2).
+// same way (Error(usage), exit 2).
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -7,6 +7,8 @@
 #include <new>
 #include <optional>
 
+#include <pcrypt/pcrypt.h>
+
 #include "app/commands.h"
 #include "app/credentials.h"
 #include "app/crypt_options.h"
@@ -17,8 +19,6 @@
 #include "app/report.h"
 #include "app/run_files.h"
 #include "app/unlocked_run.h"
-#include "core/byte_size.h"
-#include "core/error.h"
 #include "io/fd_stream.h"
 #include "io/file_info.h"
 #include "io/stream.h"
@@ -80,7 +80,7 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, EncryptChoices cho
   const bool age = settings.format == Format::age;
   spdlog::info("format {}, engine {}, worker threads {}, chunk size {}", age ? "age" : "pcrypt",
                choices.session->engine(), effective_threads(settings.threads),
-               core::format_bytes(age ? 64 * 1024 : settings.chunk_size));
+               format_bytes(age ? 64 * 1024 : settings.chunk_size));
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("encrypting", input.size,
                         progress_wanted(verbosity == Verbosity::quiet, args.progress));

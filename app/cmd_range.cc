@@ -4,6 +4,8 @@
 #include <chrono>
 #include <optional>
 
+#include <pcrypt/pcrypt.h>
+
 #include "app/commands.h"
 #include "app/credentials.h"
 #include "app/crypt_options.h"
@@ -11,8 +13,6 @@
 #include "app/progress.h"
 #include "app/report.h"
 #include "app/unlocked_run.h"
-#include "core/byte_size.h"
-#include "core/error.h"
 
 namespace pcrypt::app {
 namespace {
@@ -24,8 +24,8 @@ struct ByteRange {
 
 ByteRange parse_range(const CryptArgs& args) {
   ByteRange range;
-  if (!args.offset.empty()) range.offset = core::parse_size(args.offset, "--offset");
-  if (!args.length.empty()) range.length = core::parse_size(args.length, "--length");
+  if (!args.offset.empty()) range.offset = parse_size(args.offset, "--offset");
+  if (!args.length.empty()) range.length = parse_size(args.length, "--length");
   return range;
 }
 
@@ -56,8 +56,7 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
   spdlog::info(read.positional
                    ? "read the range's records in place (pread)"
                    : "read the input in order, discarding the records before the range unauthenticated");
-  spdlog::info("wrote {} of plaintext from {} authenticated chunks", core::format_bytes(read.bytes),
-               read.records);
+  spdlog::info("wrote {} of plaintext from {} authenticated chunks", format_bytes(read.bytes), read.records);
   return 0;
 }
 

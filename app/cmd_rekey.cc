@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <pcrypt/pcrypt.h>
+
 #include "app/commands.h"
 #include "app/credentials.h"
 #include "app/crypt_options.h"
@@ -18,8 +20,6 @@
 #include "app/report.h"
 #include "app/run_files.h"
 #include "app/size_arg.h"
-#include "core/door/limits.h"
-#include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/file_info.h"
 
@@ -68,7 +68,7 @@ std::vector<std::size_t> slot_numbers(const std::vector<std::string>& texts) {
   std::vector<std::size_t> numbers;
   numbers.reserve(texts.size());
   for (const std::string& t : texts)
-    numbers.push_back(static_cast<std::size_t>(parse_count(t, "--remove-slot", 1, core::door::kMaxSlots)));
+    numbers.push_back(static_cast<std::size_t>(parse_count(t, "--remove-slot", 1, limits::max_slots)));
   return numbers;
 }
 
@@ -85,12 +85,11 @@ void check_in_place_target(const std::string& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return;  // open_input reports it
   if (S_ISLNK(st.st_mode))
-    throw core::Error(core::ErrorKind::io, "refusing to rekey a symlink in place (" + path + ")",
-                      "rekey the file it points to, or write the result elsewhere with -o");
+    throw Error(ErrorKind::io, "refusing to rekey a symlink in place (" + path + ")",
+                "rekey the file it points to, or write the result elsewhere with -o");
   if (S_ISREG(st.st_mode) && st.st_nlink > 1)
-    throw core::Error(core::ErrorKind::io,
-                      "refusing to rekey a file with several hard links in place (" + path + ")",
-                      "the other names would keep the old header; write the result elsewhere with -o");
+    throw Error(ErrorKind::io, "refusing to rekey a file with several hard links in place (" + path + ")",
+                "the other names would keep the old header; write the result elsewhere with -o");
 }
 
 // In place, the file keeps its owner, group and mode (or rekey refuses before writing); a new file (-o) is
@@ -113,14 +112,13 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   const bool removes =
       !args.remove_slots.empty() || !args.remove_keys.empty() || !args.remove_recipients.empty();
   if (args.new_file_key && removes)
-    throw core::Error(
-        core::ErrorKind::usage,
-        "--remove-slot, --remove-key and --remove-recipient have no meaning with --new-file-key",
-        "the new file has only the slots of the credentials given (-k/-i/-p and --add-*)");
+    throw Error(ErrorKind::usage,
+                "--remove-slot, --remove-key and --remove-recipient have no meaning with --new-file-key",
+                "the new file has only the slots of the credentials given (-k/-i/-p and --add-*)");
   if (!args.new_file_key && !removes && args.add_keys.empty() && !args.add_passphrase &&
       args.add_passphrase_file.empty() && args.add_recipients.empty() && args.add_recipient_files.empty())
-    throw core::Error(
-        core::ErrorKind::usage, "nothing to change",
+    throw Error(
+        ErrorKind::usage, "nothing to change",
         "add a slot with --add-key/--add-recipient/--add-passphrase, or remove one with --remove-slot N, "
         "--remove-key FILE or --remove-recipient RECIPIENT");
   for (const std::string& r : args.remove_recipients) {
@@ -133,13 +131,13 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   const bool in_place = args.output.empty();
   const std::string out_path = in_place ? args.file : args.output;
   if (is_standard_stream(args.file) || io::descriptor_path(args.file))
-    throw core::Error(core::ErrorKind::usage, "rekey needs a file, not standard input");
+    throw Error(ErrorKind::usage, "rekey needs a file, not standard input");
   if (!in_place &&
       (args.output == "-" || io::descriptor_path(args.output) || io::is_stream_file(args.output)))
-    throw core::Error(core::ErrorKind::usage, "rekey writes a file: -o must name a regular file");
+    throw Error(ErrorKind::usage, "rekey writes a file: -o must name a regular file");
   Input input = open_input(args.file);
   if (!io::is_regular_file(args.file))
-    throw core::Error(core::ErrorKind::io, "rekey needs a regular file (" + args.file + ")");
+    throw Error(ErrorKind::io, "rekey needs a regular file (" + args.file + ")");
   if (in_place)
     check_in_place_target(args.file);
   else
@@ -199,8 +197,8 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
 int run_rekey(const RekeyArgs& args, Verbosity verbosity) {
   if (args.files.size() <= 1) return rekey_file(args, verbosity);
   if (!args.output.empty())
-    throw core::Error(core::ErrorKind::usage, "-o cannot be used with several files",
-                      "several files are each rekeyed in place; run once per file to write elsewhere");
+    throw Error(ErrorKind::usage, "-o cannot be used with several files",
+                "several files are each rekeyed in place; run once per file to write elsewhere");
   return for_each_file(args.files, [&](const std::string& f) {
     RekeyArgs one = args;
     one.file = f;

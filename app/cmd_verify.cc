@@ -3,6 +3,8 @@
 
 #include <chrono>
 
+#include <pcrypt/pcrypt.h>
+
 #include "app/commands.h"
 #include "app/credentials.h"
 #include "app/crypt_options.h"
@@ -11,8 +13,6 @@
 #include "app/report.h"
 #include "app/run_files.h"
 #include "app/unlocked_run.h"
-#include "core/byte_size.h"
-#include "core/error.h"
 
 namespace pcrypt::app {
 namespace {
@@ -29,7 +29,7 @@ void verify_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choi
                                 [](File& file, const RunOptions& options) { return file.verify(options); });
   const Transfer& done = run.result;
   const double seconds = run.seconds;
-  spdlog::info("verified {} in {} chunks, {:.2f} s ({:.2f} GB/s)", core::format_bytes(done.plaintext_bytes),
+  spdlog::info("verified {} in {} chunks, {:.2f} s ({:.2f} GB/s)", format_bytes(done.plaintext_bytes),
                done.chunks, seconds,
                seconds > 0 ? static_cast<double>(done.plaintext_bytes) / seconds / 1e9 : 0.0);
 }

@@ -1,4 +1,4 @@
-// The subcommands. Each returns the process exit code on success paths and throws core::Error / io::IoError
+// The subcommands. Each returns the process exit code on success paths and throws pcrypt::Error / io::IoError
 // on failure; main() turns exceptions into the one error line and exit code. Outputs are RAII objects local
 // to these functions, so by the time main() prints an error every temporary file is already gone.
 #pragma once

@@ -1,14 +1,13 @@
 #include "app/crypt_options.h"
 
+#include <pcrypt/pcrypt.h>
+
 #include <stdexcept>
 #include <string>
 
 #include "app/endpoints.h"
 #include "app/environment.h"
 #include "app/size_arg.h"
-#include "core/byte_size.h"
-#include "core/door/limits.h"
-#include "core/error.h"
 
 namespace pcrypt::app {
 namespace {
@@ -23,20 +22,19 @@ unsigned parse_threads(const std::string& text) {
 }
 
 std::uint64_t parse_kdf_memory(const std::string& text, const char* option) {
-  const std::uint64_t bytes = core::parse_size(text, option);
+  const std::uint64_t bytes = parse_size(text, option);
   const std::string given = std::string(option) + " " + text;
   // Say which rule is broken: "9000" or "1MB" is a fine size, just not one Argon2id can take.
   if (bytes % 1024 != 0)
-    throw core::Error(core::ErrorKind::usage,
-                      given + " is not a whole number of KiB (" + std::to_string(bytes) + " bytes)",
-                      "Argon2id memory is counted in KiB: use a multiple of 1024 bytes, e.g. 64MiB");
-  if (bytes / 1024 < core::door::kMinKdfMemoryKib)
-    throw core::Error(core::ErrorKind::usage,
-                      given + " is below the minimum of " +
-                          core::format_bytes(std::uint64_t{core::door::kMinKdfMemoryKib} * 1024));
-  if (bytes / 1024 > core::door::kMaxKdfMemoryKib)
-    throw core::Error(core::ErrorKind::usage, given + " is above the maximum of " +
-                                                  std::to_string(core::door::kMaxKdfMemoryKib) + " KiB");
+    throw Error(ErrorKind::usage,
+                given + " is not a whole number of KiB (" + std::to_string(bytes) + " bytes)",
+                "Argon2id memory is counted in KiB: use a multiple of 1024 bytes, e.g. 64MiB");
+  if (bytes / 1024 < limits::min_argon2id_memory_kib)
+    throw Error(ErrorKind::usage, given + " is below the minimum of " +
+                                      format_bytes(std::uint64_t{limits::min_argon2id_memory_kib} * 1024));
+  if (bytes / 1024 > limits::max_argon2id_memory_kib)
+    throw Error(ErrorKind::usage, given + " is above the maximum of " +
+                                      std::to_string(limits::max_argon2id_memory_kib) + " KiB");
   return bytes;
 }
 
@@ -59,23 +57,21 @@ EncryptChoices encrypt_choices(const CryptArgs& args) {
   const bool age_name =
       args.output_given && !is_standard_stream(args.output) && args.output.ends_with(".age");
   if (age_name && format == "pcrypt")
-    throw core::Error(core::ErrorKind::usage,
-                      "--format pcrypt cannot write to a file named *.age (" + args.output + ")",
-                      "name the output *.pcrypt, or drop --format pcrypt to write an age file");
+    throw Error(ErrorKind::usage, "--format pcrypt cannot write to a file named *.age (" + args.output + ")",
+                "name the output *.pcrypt, or drop --format pcrypt to write an age file");
   if (age_name && format.empty()) format = "age";
   const bool age = format == "age";
   // pcrypt's own format unless age is asked for (--format is checked by the command line's parser).
   settings.format = age ? Format::age : Format::pcrypt;
   if (!format.empty() && !age && format != "pcrypt")
     throw Error(ErrorKind::usage, "unknown format '" + format + "'", "use 'pcrypt' or 'age'");
-  if (args.armor && !age)
-    throw core::Error(core::ErrorKind::usage, "-a/--armor is for age files", "add --format age");
+  if (args.armor && !age) throw Error(ErrorKind::usage, "-a/--armor is for age files", "add --format age");
   if (age && !args.chunk_size.empty())
-    throw core::Error(core::ErrorKind::usage, "--chunk-size cannot be used with --format age",
-                      "age's chunks are always 64 KiB");
+    throw Error(ErrorKind::usage, "--chunk-size cannot be used with --format age",
+                "age's chunks are always 64 KiB");
   if (age && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
-    throw core::Error(core::ErrorKind::usage, "--kdf-memory/--kdf-ops cannot be used with --format age",
-                      "age passphrases use scrypt with age's work factor 2^18");
+    throw Error(ErrorKind::usage, "--kdf-memory/--kdf-ops cannot be used with --format age",
+                "age passphrases use scrypt with age's work factor 2^18");
   settings.armor = args.armor;
   if (!args.chunk_size.empty()) settings.chunk_size = parse_chunk_size(args.chunk_size);
   settings.threads = parse_threads(args.threads);
@@ -85,7 +81,7 @@ EncryptChoices encrypt_choices(const CryptArgs& args) {
     settings.argon2id_memory_bytes = parse_kdf_memory(args.kdf_memory, "--kdf-memory");
   if (!args.kdf_ops.empty())
     settings.argon2id_passes =
-        parse_count(args.kdf_ops, "--kdf-ops", core::door::kMinKdfOps, core::door::kMaxKdfOps);
+        parse_count(args.kdf_ops, "--kdf-ops", limits::min_argon2id_passes, limits::max_argon2id_passes);
   return choices;
 }
 
@@ -98,20 +94,20 @@ DecryptChoices decrypt_choices(const CryptArgs& args) {
   if (!args.max_kdf_memory.empty())
     choices.limits.max_argon2id_memory_bytes = parse_kdf_memory(args.max_kdf_memory, "--max-kdf-memory");
   if (!args.max_kdf_ops.empty())
-    choices.limits.max_argon2id_passes =
-        parse_count(args.max_kdf_ops, "--max-kdf-ops", core::door::kMinKdfOps, core::door::kMaxKdfOps);
+    choices.limits.max_argon2id_passes = parse_count(
+        args.max_kdf_ops, "--max-kdf-ops", limits::min_argon2id_passes, limits::max_argon2id_passes);
   if (!args.max_work_factor.empty())
     choices.limits.max_scrypt_log2 = static_cast<unsigned>(
-        parse_count(args.max_work_factor, "--max-work-factor", 1, core::door::kMaxScryptLog2));
+        parse_count(args.max_work_factor, "--max-work-factor", 1, limits::max_scrypt_log2));
   return choices;
 }
 
 std::size_t parse_chunk_size(const std::string& text) {
-  const std::uint64_t chunk = core::parse_size(text, "--chunk-size");
-  if (!core::door::chunk_size_in_range(chunk))
-    throw core::Error(core::ErrorKind::usage, "--chunk-size " + text + " is out of range",
-                      "the chunk size must be between " + core::format_bytes(core::door::kMinChunkSize) +
-                          " and " + core::format_bytes(core::door::kMaxChunkSize));
+  const std::uint64_t chunk = parse_size(text, "--chunk-size");
+  if (chunk < limits::min_chunk_size || chunk > limits::max_chunk_size)
+    throw Error(ErrorKind::usage, "--chunk-size " + text + " is out of range",
+                "the chunk size must be between " + format_bytes(limits::min_chunk_size) + " and " +
+                    format_bytes(limits::max_chunk_size));
   return static_cast<std::size_t>(chunk);
 }
 

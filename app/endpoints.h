@@ -18,7 +18,7 @@ inline bool is_standard_stream(const std::string& path) {
 }
 
 // Output to standard output must not vanish: a standard output closed at start (`pcrypt info f >&-`) is
-// /dev/null by now (io/std_fds.h), so every command that prints checks this first (core::Error(io)).
+// /dev/null by now (io/std_fds.h), so every command that prints checks this first (Error(io)).
 void require_open_stdout(const char* hint = "give -o FILE, or redirect standard output (> FILE)");
 
 // Flushes what a command printed with stdio (info, recipient, bench). A failure is io::IoError with its
@@ -36,10 +36,10 @@ struct Input {
 };
 
 // Opens `path` ("" or "-": standard input; a descriptor path such as /dev/stdin or /dev/fd/3: that
-// descriptor, not closed). Throws io::IoError / core::Error(io).
+// descriptor, not closed). Throws io::IoError / Error(io).
 Input open_input(const std::string& path);
 
-// Refusals before anything is created, all core::Error(io) with a hint:
+// Refusals before anything is created, all Error(io) with a hint:
 //  - output_path exists and is the very regular file being read (even with force);
 //  - output_path is a descriptor path (/dev/stdout, /dev/fd/N: written to that descriptor) that is not open
 //    for writing;

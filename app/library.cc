@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "app/tty_prompt.h"
-#include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
 
@@ -30,8 +29,8 @@ Keys terminal_keys() {
     try {
       const SecretBytes secret = prompt_hidden("Enter passphrase for SSH key " + key_name + ": ");
       return std::string(reinterpret_cast<const char*>(secret.data()), secret.size());
-    } catch (const core::Error& e) {
-      if (e.kind() != core::ErrorKind::usage) throw;
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::usage) throw;
       return std::nullopt;
     }
   };

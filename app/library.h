@@ -10,7 +10,6 @@
 
 #include "app/endpoints.h"
 #include "app/report.h"
-#include "core/error.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {
@@ -37,9 +36,6 @@ auto naming_input(const std::string& name, Work work) {
         e.kind() != ErrorKind::damaged_payload)
       throw;
     throw Error(e.kind(), with_file_context(e.what(), name), e.hint(), e.error_number());
-  } catch (const core::Error& e) {
-    if (e.kind() != core::ErrorKind::header && e.kind() != core::ErrorKind::payload) throw;
-    throw core::Error(e.kind(), with_file_context(e.what(), name), e.hint());
   }
 }
 

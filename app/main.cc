@@ -11,6 +11,7 @@
 #include <new>
 #include <string>
 
+#include "app/bench_glue.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/endpoints.h"
@@ -20,18 +21,12 @@
 #include "app/parse_errors.h"
 #include "app/plugin_ui.h"
 #include "app/report.h"
-#include "bench/bench.h"
-#include "core/error.h"
-#include "core/pipeline_error.h"
 #include "io/cleanup.h"
 #include "io/std_fds.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {
 namespace {
-
-constexpr int kExitIo = static_cast<int>(core::ErrorKind::io);
-constexpr int kExitUsage = static_cast<int>(core::ErrorKind::usage);
 
 // Commands whose whole result is what they print: with standard output closed, nothing would be shown.
 constexpr const char* kPrintHint = "redirect standard output (> FILE) instead of closing it";
@@ -47,7 +42,7 @@ int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs
   if (sub.rekey->parsed()) return run_rekey(args.rekey, args.verbosity());
   if (sub.recipient->parsed()) return run_recipient(args.recipient);
   if (bench.command->parsed()) return bench.run();
-  throw core::Error(core::ErrorKind::usage, "no command given", "see 'pcrypt --help'");
+  throw Error(ErrorKind::usage, "no command given", "see 'pcrypt --help'");
 }
 
 // The reader of our output went away (`pcrypt decrypt ... | head`): what it wanted is delivered, so no error
@@ -67,7 +62,7 @@ int run(int argc, char** argv) {
   CLI::App app{"", "pcrypt"};
   ParsedArgs args;
   const Subcommands sub = define_cli(app, args);
-  const BenchCommand bench = add_bench_command(app, &requested_engine);
+  const BenchCommand bench = add_bench(app);
   name_untyped_values(app);
   HelpRewrite words = rewrite_help_command(app, argc, argv);
   if (words.error) {
@@ -94,13 +89,7 @@ int run(int argc, char** argv) {
 
   try {
     return dispatch(sub, bench, args);
-  } catch (const core::Error& e) {
-    const auto* stream_error = dynamic_cast<const core::StreamError*>(&e);
-    if (stream_error != nullptr && output_closed_early(stream_error->error_number(), e.what()))
-      return kExitIo;
-    print_error(e.what(), e.hint());
-    return e.exit_code();
-  } catch (const pcrypt::Error& e) {
+  } catch (const Error& e) {
     if (e.kind() == ErrorKind::io && output_closed_early(e.error_number(), e.what())) return kExitIo;
     print_error(e.what(), e.hint());
     return e.exit_code();

@@ -1,8 +1,8 @@
 #include "app/output_name.h"
 
-#include <string_view>
+#include <pcrypt/pcrypt.h>
 
-#include "core/error.h"
+#include <string_view>
 
 namespace pcrypt::app {
 
@@ -23,8 +23,8 @@ std::string decrypted_name(const std::string& input) {
   // "dir/.pcrypt" would decrypt to "dir/": a directory, not a file name.
   const bool empty_base = has_suffix && (base_len == 0 || name[base_len - 1] == '/');
   if (!has_suffix || empty_base)
-    throw core::Error(
-        core::ErrorKind::usage, "cannot derive an output name from '" + input + "'",
+    throw Error(
+        ErrorKind::usage, "cannot derive an output name from '" + input + "'",
         "it does not end in .pcrypt or .age; name the output with -o FILE (or -o - for standard output)");
   return std::string(name.substr(0, base_len));
 }

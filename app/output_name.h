@@ -11,7 +11,7 @@ inline constexpr const char* kAgeSuffix = ".age";
 std::string encrypted_name(const std::string& input);
 // `encrypt --format age f` writes f.age.
 std::string age_encrypted_name(const std::string& input);
-// Throws core::Error(usage) with a hint to use -o when `input` has no .pcrypt or .age suffix (or nothing
+// Throws Error(usage) with a hint to use -o when `input` has no .pcrypt or .age suffix (or nothing
 // before it).
 std::string decrypted_name(const std::string& input);
 

@@ -1,5 +1,7 @@
 #include "app/passphrase.h"
 
+#include <pcrypt/pcrypt.h>
+
 #include <fcntl.h>
 #include <sodium.h>
 #include <unistd.h>
@@ -12,8 +14,7 @@
 
 #include "app/environment.h"
 #include "app/tty_prompt.h"
-#include "core/door/secret_file.h"
-#include "core/error.h"
+#include "io/fd_stream.h"
 #include "io/file_info.h"
 #include "io/std_fds.h"
 
@@ -23,8 +24,7 @@ namespace {
 using Bytes = std::span<const std::uint8_t>;
 
 SecretBytes checked(SecretBytes passphrase, const std::string& source) {
-  if (passphrase.empty())
-    throw core::Error(core::ErrorKind::usage, "empty passphrase refused (" + source + ")");
+  if (passphrase.empty()) throw Error(ErrorKind::usage, "empty passphrase refused (" + source + ")");
   return passphrase;
 }
 
@@ -33,8 +33,8 @@ SecretBytes first_line(const SecretBytes& buf, std::size_t len, const std::strin
   const auto* newline = static_cast<const std::uint8_t*>(std::memchr(buf.data(), '\n', len));
   std::size_t line = newline != nullptr ? static_cast<std::size_t>(newline - buf.data()) : len;
   if (line > kMaxPassphraseBytes)
-    throw core::Error(core::ErrorKind::usage, "passphrase in " + path + " is longer than " +
-                                                  std::to_string(kMaxPassphraseBytes) + " bytes");
+    throw Error(ErrorKind::usage, "passphrase in " + path + " is longer than " +
+                                      std::to_string(kMaxPassphraseBytes) + " bytes");
   if (line > 0 && buf.data()[line - 1] == '\r') --line;
   return checked(SecretBytes(Bytes(buf.data(), line)), "passphrase file " + path);
 }
@@ -48,8 +48,7 @@ std::size_t read_line_bytewise(int fd, SecretBytes& buf, const std::string& path
     const ssize_t got = ::read(fd, buf.data() + len, 1);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0)
-      throw core::Error(core::ErrorKind::io,
-                        "cannot read passphrase file " + path + ": " + std::strerror(errno));
+      throw Error(ErrorKind::io, "cannot read passphrase file " + path + ": " + std::strerror(errno));
     if (got == 0) break;
     if (buf.data()[len++] == '\n') break;
   }
@@ -63,8 +62,8 @@ std::optional<std::size_t> read_if_stream(const std::string& path, SecretBytes& 
   std::optional<int> fd = path == "-" ? std::optional<int>(STDIN_FILENO) : io::descriptor_path(path);
   if (fd) {
     if (*fd == STDIN_FILENO && io::standard_fd_was_closed(STDIN_FILENO))
-      throw core::Error(core::ErrorKind::io, "standard input is closed",
-                        "redirect standard input, or give the passphrase file by name");
+      throw Error(ErrorKind::io, "standard input is closed",
+                  "redirect standard input, or give the passphrase file by name");
     return read_line_bytewise(*fd, buf, path);
   }
   if (io::is_regular_file(path) || !io::file_exists(path)) return std::nullopt;
@@ -77,19 +76,37 @@ std::optional<std::size_t> read_if_stream(const std::string& path, SecretBytes& 
   return read_line_bytewise(own, buf, path);
 }
 
+// A regular passphrase file, read straight into `buf` (guarded memory): no stray copy of the secret is left
+// in memory nobody wipes.
+std::size_t read_secret_file(const std::string& path, SecretBytes& buf) {
+  std::unique_ptr<io::FdReader> file;
+  try {
+    file = io::open_input(path);
+  } catch (const io::IoError& e) {
+    throw Error(ErrorKind::io,
+                "cannot open passphrase file " + path + ": " + std::strerror(e.error_number()));
+  }
+  try {
+    return file->read(buf.data(), buf.size());
+  } catch (const io::IoError& e) {
+    throw Error(ErrorKind::io,
+                "cannot read passphrase file " + path + ": " + std::strerror(e.error_number()));
+  }
+}
+
 // First line of the file, without its line ending; read straight into guarded memory.
 SecretBytes read_passphrase_file(const std::string& path) {
   SecretBytes buf(kMaxPassphraseBytes + 1);
   if (const std::optional<std::size_t> len = read_if_stream(path, buf)) return first_line(buf, *len, path);
-  const std::size_t len = core::door::read_secret_file(path, "passphrase file", buf.data(), buf.size());
+  const std::size_t len = read_secret_file(path, buf);
   return first_line(buf, len, path);
 }
 
 SecretBytes from_environment(const char* value) {
   const std::size_t len = std::strlen(value);
   if (len > kMaxPassphraseBytes)
-    throw core::Error(core::ErrorKind::usage,
-                      "PCRYPT_PASSPHRASE is longer than " + std::to_string(kMaxPassphraseBytes) + " bytes");
+    throw Error(ErrorKind::usage,
+                "PCRYPT_PASSPHRASE is longer than " + std::to_string(kMaxPassphraseBytes) + " bytes");
   return checked(SecretBytes(Bytes(reinterpret_cast<const std::uint8_t*>(value), len)), "PCRYPT_PASSPHRASE");
 }
 
@@ -108,8 +125,7 @@ SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurp
   const std::string words = role.empty() ? std::string("passphrase: ") : role + " passphrase: ";
   SecretBytes first = checked(prompt_hidden("Enter " + words), "terminal");
   const SecretBytes second = prompt_hidden("Confirm " + words);
-  if (!same_bytes(first, second))
-    throw core::Error(core::ErrorKind::usage, "the two passphrases do not match");
+  if (!same_bytes(first, second)) throw Error(ErrorKind::usage, "the two passphrases do not match");
   return first;
 }
 

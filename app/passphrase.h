@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/aes/secret_bytes.h"
+#include "app/secret_bytes.h"
 
 namespace pcrypt::app {
 
@@ -11,7 +11,7 @@ enum class PassphrasePurpose { encrypt, decrypt };
 
 // In order: --passphrase-file FILE if given (its first line), else $PCRYPT_PASSPHRASE if set, else a no-echo
 // prompt on the terminal, asked twice for encryption (both entries must match). An empty passphrase is
-// refused (core::Error(usage)). `role` ("current", "new"; "" for none) goes into the prompts when one command
+// refused (Error(usage)). `role` ("current", "new"; "" for none) goes into the prompts when one command
 // asks for two passphrases (rekey -p --add-passphrase), so the user knows which is which.
 SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose,
                               const std::string& role = {});

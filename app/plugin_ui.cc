@@ -1,5 +1,7 @@
 #include "app/plugin_ui.h"
 
+#include <pcrypt/pcrypt.h>
+
 #include <cctype>
 #include <cstdio>
 #include <string>
@@ -7,7 +9,6 @@
 #include <spdlog/spdlog.h>
 
 #include "app/tty_prompt.h"
-#include "core/error.h"
 
 namespace pcrypt::app {
 namespace {
@@ -51,7 +52,7 @@ class TerminalPluginUi {
         if (same_ignoring_case(answer, yes)) return true;
         if (same_ignoring_case(answer, no)) return false;
       }
-    } catch (const core::Error&) {
+    } catch (const Error&) {
       return std::nullopt;  // no terminal, or end of input: the plugin gets `fail`
     }
   }
@@ -59,7 +60,7 @@ class TerminalPluginUi {
   static std::optional<std::string> request_public(const std::string& program, const std::string& text) {
     try {
       return prompt_visible(program + ": " + text + " ");
-    } catch (const core::Error&) {
+    } catch (const Error&) {
       return std::nullopt;
     }
   }
@@ -68,7 +69,7 @@ class TerminalPluginUi {
     try {
       const SecretBytes answer = prompt_hidden(program + ": " + text + " ");
       return std::string(reinterpret_cast<const char*>(answer.data()), answer.size());
-    } catch (const core::Error&) {
+    } catch (const Error&) {
       return std::nullopt;
     }
   }

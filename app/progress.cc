@@ -1,5 +1,7 @@
 #include "app/progress.h"
 
+#include <pcrypt/pcrypt.h>
+
 #include <spdlog/spdlog.h>
 
 #include <sys/ioctl.h>
@@ -8,8 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
-#include "core/byte_size.h"
 
 namespace pcrypt::app {
 namespace {
@@ -28,7 +28,7 @@ std::size_t terminal_columns() {
 
 std::string rate_text(std::optional<double> rate) {
   if (!rate) return "--/s";
-  return core::format_bytes(static_cast<std::uint64_t>(std::llround(std::max(0.0, *rate)))) + "/s";
+  return format_bytes(static_cast<std::uint64_t>(std::llround(std::max(0.0, *rate)))) + "/s";
 }
 
 std::string bar(double fraction, std::size_t width) {
@@ -73,17 +73,17 @@ std::string format_progress(const ProgressState& s) {
     if (s.rate && *s.rate > 0 && s.bytes <= *s.total)
       eta = format_duration(static_cast<double>(*s.total - s.bytes) / *s.rate);
     // Fields padded to their widest, so the line (and the bar) keeps its length from one update to the next.
-    const std::string total = core::format_bytes(*s.total);
-    const std::string text = std::string(percent) + " " +
-                             padded(core::format_bytes(s.bytes), total.size() + 1) + " / " + total + " " +
-                             padded(rate_text(s.rate), kRateWidth) + " " + elapsed + " ETA " + padded(eta, 4);
+    const std::string total = format_bytes(*s.total);
+    const std::string text = std::string(percent) + " " + padded(format_bytes(s.bytes), total.size() + 1) +
+                             " / " + total + " " + padded(rate_text(s.rate), kRateWidth) + " " + elapsed +
+                             " ETA " + padded(eta, 4);
     const std::size_t fixed = s.verb.size() + 1 + 2 + 1 + text.size();  // "verb [bar] text"
     if (s.columns > fixed + kMinBarWidth)
       line = std::string(s.verb) + " " + bar(fraction, s.columns - 1 - fixed) + " " + text;
     else
       line = std::string(s.verb) + " " + text;
   } else {
-    line = std::string(s.verb) + " " + padded(core::format_bytes(s.bytes), 10) + " " +
+    line = std::string(s.verb) + " " + padded(format_bytes(s.bytes), 10) + " " +
            padded(rate_text(s.rate), kRateWidth) + " " + elapsed;
   }
   if (s.columns > 1 && line.size() > s.columns - 1) line.resize(s.columns - 1);
@@ -96,8 +96,8 @@ std::string format_summary(std::string_view name, std::uint64_t in_bytes, std::u
   std::snprintf(time, sizeof time, "%.2f s", seconds);
   const std::optional<double> rate =
       seconds > 0 ? std::optional<double>(static_cast<double>(in_bytes) / seconds) : std::nullopt;
-  return std::string(name) + ": " + core::format_bytes(in_bytes) + " -> " + core::format_bytes(out_bytes) +
-         " in " + time + ", " + rate_text(rate);
+  return std::string(name) + ": " + format_bytes(in_bytes) + " -> " + format_bytes(out_bytes) + " in " +
+         time + ", " + rate_text(rate);
 }
 
 void RateWindow::add(double seconds, std::uint64_t bytes) {

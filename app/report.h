@@ -7,6 +7,11 @@
 
 namespace pcrypt::app {
 
+// The exit codes of an I/O failure and of a usage error (man/pcrypt.1; pcrypt::Error::exit_code() gives
+// every kind's).
+inline constexpr int kExitIo = 1;
+inline constexpr int kExitUsage = 2;
+
 void print_error(std::string_view message, std::string_view hint = {});
 
 // Names the file an error is about inside the message's trailing parenthesis, so that

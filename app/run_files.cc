@@ -7,8 +7,6 @@
 #include "app/endpoints.h"
 #include "app/library.h"
 #include "app/report.h"
-#include "core/error.h"
-#include "core/pipeline_error.h"
 #include "io/file_info.h"
 #include "io/stream.h"
 
@@ -20,12 +18,7 @@ int for_each_file(const std::vector<std::string>& files, const std::function<voi
     int code = 0;
     try {
       one(f);
-    } catch (const core::Error& e) {
-      const auto* stream_error = dynamic_cast<const core::StreamError*>(&e);
-      if (stream_error != nullptr && stream_error->error_number() == EPIPE) throw;  // as below
-      print_error(with_file_context(e.what(), f), e.hint());
-      code = e.exit_code();
-    } catch (const pcrypt::Error& e) {
+    } catch (const Error& e) {
       if (e.error_number() == EPIPE) throw;  // as below
       print_error(with_file_context(e.what(), f), e.hint());
       code = e.exit_code();
@@ -34,10 +27,10 @@ int for_each_file(const std::vector<std::string>& files, const std::function<voi
       // the end of the run, silently (app/main.cc).
       if (e.error_number() == EPIPE) throw;
       print_error(with_file_context(e.what(), f));
-      code = static_cast<int>(core::ErrorKind::io);
+      code = kExitIo;
     } catch (const std::bad_alloc&) {
       print_error(with_file_context("out of memory", f));
-      code = static_cast<int>(core::ErrorKind::io);
+      code = kExitIo;
     }
     worst = std::max(worst, code);
   }
@@ -46,12 +39,11 @@ int for_each_file(const std::vector<std::string>& files, const std::function<voi
 
 void check_several(const CryptArgs& args) {
   if (args.output_given)
-    throw core::Error(core::ErrorKind::usage, "-o cannot be used with several input files",
-                      "each file goes to its default name; run once per file to choose names");
+    throw Error(ErrorKind::usage, "-o cannot be used with several input files",
+                "each file goes to its default name; run once per file to choose names");
   for (const std::string& f : args.files)
     if (is_standard_stream(f) || io::descriptor_path(f))
-      throw core::Error(core::ErrorKind::usage,
-                        "standard input ('" + f + "') cannot be one of several inputs");
+      throw Error(ErrorKind::usage, "standard input ('" + f + "') cannot be one of several inputs");
 }
 
 }  // namespace pcrypt::app

@@ -17,7 +17,7 @@ namespace pcrypt::app {
 // Runs `one(file)` for each of `files`; returns the highest exit code of their failures (0: none failed).
 int for_each_file(const std::vector<std::string>& files, const std::function<void(const std::string&)>& one);
 
-// Several inputs of encrypt/decrypt/verify: no -o, no standard input among them (core::Error(usage)).
+// Several inputs of encrypt/decrypt/verify: no -o, no standard input among them (Error(usage)).
 void check_several(const CryptArgs& args);
 
 // The files of one run. One file gathers its own credentials, after the checks on its input and output.

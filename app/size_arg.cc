@@ -1,8 +1,8 @@
 #include "app/size_arg.h"
 
-#include <charconv>
+#include <pcrypt/pcrypt.h>
 
-#include "core/error.h"
+#include <charconv>
 
 namespace pcrypt::app {
 
@@ -13,12 +13,11 @@ std::uint64_t parse_count(std::string_view text, std::string_view option, std::u
   const auto [stop, ec] = std::from_chars(text.data(), end, number);
   const std::string range = std::to_string(min) + ".." + std::to_string(max);
   if (text.empty() || stop != end || ec != std::errc())
-    throw core::Error(core::ErrorKind::usage,
-                      "invalid number '" + std::string(text) + "' for " + std::string(option),
-                      "expected a whole number in " + range);
+    throw Error(ErrorKind::usage, "invalid number '" + std::string(text) + "' for " + std::string(option),
+                "expected a whole number in " + range);
   if (number < min || number > max)
-    throw core::Error(core::ErrorKind::usage,
-                      std::string(option) + " " + std::string(text) + " is out of range (" + range + ")");
+    throw Error(ErrorKind::usage,
+                std::string(option) + " " + std::string(text) + " is out of range (" + range + ")");
   return number;
 }
 

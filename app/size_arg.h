@@ -9,7 +9,7 @@
 namespace pcrypt::app {
 
 // A plain decimal count in [min, max] (-j, --kdf-ops): digits only, no sign, no base prefix.
-// Throws core::Error(usage) naming `option` otherwise.
+// Throws Error(usage) naming `option` otherwise.
 std::uint64_t parse_count(std::string_view text, std::string_view option, std::uint64_t min,
                           std::uint64_t max);
 

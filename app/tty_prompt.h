@@ -4,15 +4,15 @@
 #include <string>
 #include <string_view>
 
-#include "core/aes/secret_bytes.h"
+#include "app/secret_bytes.h"
 
 namespace pcrypt::app {
 
 inline constexpr std::size_t kMaxPassphraseBytes = 4096;
 
 // Writes `prompt` to /dev/tty, reads one line with echo off and returns it without the newline. Works when
-// stdin/stdout are pipes (the data streams), since it talks to /dev/tty directly. Throws core::Error(usage)
-// when there is no terminal, core::Error(io) on end of input or a line longer than kMaxPassphraseBytes.
+// stdin/stdout are pipes (the data streams), since it talks to /dev/tty directly. Throws Error(usage)
+// when there is no terminal, Error(io) on end of input or a line longer than kMaxPassphraseBytes.
 // If SIGINT/SIGTERM/SIGHUP arrives while echo is off, echo is restored before the process dies.
 SecretBytes prompt_hidden(std::string_view prompt);
 // The same with echo on, for answers that are not secret (an age plugin's request-public or confirm).

@@ -13,6 +13,8 @@
 #include <new>
 #include <utility>
 
+#include "core/aes/engine.h"
+#include "core/byte_size.h"
 #include "core/door/credential_files.h"
 #include "core/door/encrypted_file.h"
 #include "core/door/limits.h"
@@ -755,6 +757,28 @@ void check_recipient(std::string_view text) {
     (void)core::parse_recipient(text);
     return 0;
   });
+}
+
+static_assert(limits::min_chunk_size == core::door::kMinChunkSize &&
+              limits::max_chunk_size == core::door::kMaxChunkSize);
+static_assert(limits::min_argon2id_passes == core::door::kMinKdfOps &&
+              limits::max_argon2id_passes == core::door::kMaxKdfOps);
+static_assert(limits::min_argon2id_memory_kib == core::door::kMinKdfMemoryKib &&
+              limits::max_argon2id_memory_kib == core::door::kMaxKdfMemoryKib);
+static_assert(limits::max_slots == core::door::kMaxSlots &&
+              limits::max_scrypt_log2 == core::door::kMaxScryptLog2);
+
+std::uint64_t parse_size(std::string_view text, std::string_view option) {
+  return guarded(Phase::other, [&] { return core::parse_size(text, option); });
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  return guarded(Phase::other, [&] { return core::format_bytes(bytes); });
+}
+
+std::string describe_engines(const std::optional<std::string>& chosen) {
+  return guarded(Phase::other,
+                 [&] { return aes::describe_engines(chosen ? &core::choose_engine(*chosen) : nullptr); });
 }
 
 std::string version() {

@@ -2,6 +2,8 @@
 // (app/output_name.h) and the wording of the one error line (app/report.h).
 #include <catch2/catch.hpp>
 
+#include <pcrypt/pcrypt.h>
+
 #include <unistd.h>
 #include <cstdint>
 #include <cstdio>
@@ -10,19 +12,18 @@
 #include "app/output_name.h"
 #include "app/report.h"
 #include "app/size_arg.h"
-#include "core/error.h"
 
 using namespace pcrypt;
 
 namespace {
 
-// Runs `f`, expects a core::Error of kind usage, returns its message + "|" + hint.
+// Runs `f`, expects a pcrypt::Error of kind usage, returns its message + "|" + hint.
 template <typename F>
 std::string usage_error_of(F&& f) {
   try {
     f();
-  } catch (const core::Error& e) {
-    CHECK(e.kind() == core::ErrorKind::usage);
+  } catch (const pcrypt::Error& e) {
+    CHECK(e.kind() == pcrypt::ErrorKind::usage);
     CHECK(e.exit_code() == 2);
     return std::string(e.what()) + "|" + e.hint();
   }

@@ -423,6 +423,27 @@ PCRYPT_API std::vector<std::string> recipients_of(std::string_view identity_file
 // ErrorKind::usage naming what is wrong when `text` is not a recipient pcrypt can encrypt to.
 PCRYPT_API void check_recipient(std::string_view text);
 
+// The numbers a caller checks its options against before opening anything (docs/FORMAT.md §3).
+namespace limits {
+inline constexpr std::size_t min_chunk_size = std::size_t{4} << 10;  // pcrypt's chunk sizes
+inline constexpr std::size_t max_chunk_size = std::size_t{64} << 20;
+inline constexpr std::uint64_t min_argon2id_passes = 1;  // pcrypt's Argon2id costs
+inline constexpr std::uint64_t max_argon2id_passes = UINT32_MAX;
+inline constexpr std::uint64_t min_argon2id_memory_kib = 8;
+inline constexpr std::uint64_t max_argon2id_memory_kib = UINT32_MAX;
+inline constexpr std::size_t max_slots = 255;    // slots of one file
+inline constexpr unsigned max_scrypt_log2 = 40;  // the most age scrypt work ever run
+}  // namespace limits
+
+// Sizes in pcrypt's one grammar and spelling (the units of dd(1): "64KiB", "1MB", "3g"; pcrypt(1) "Sizes").
+// parse_size: ErrorKind::usage naming `option` for anything else. format_bytes: "17 B", "1 MiB", "5.9 KiB".
+PCRYPT_API std::uint64_t parse_size(std::string_view text, std::string_view option);
+PCRYPT_API std::string format_bytes(std::uint64_t bytes);
+
+// The AES engines this build has, one line each, saying which this machine runs and marking the one
+// `chosen` names ("" : the fastest; nullopt: none marked). ErrorKind::usage for an unknown chosen name.
+PCRYPT_API std::string describe_engines(const std::optional<std::string>& chosen);
+
 // The library's version, "0.1.0".
 PCRYPT_API std::string version();
 
