@@ -12,6 +12,8 @@
 #   callers-through-door   app/ python/ bench/   core/age/, core/pcrypt/ (callers go through core/door/)
 #                          lib/ examples/
 #   python-bench-not-app   python/ bench/ lib/   app/ (the CLI is a caller like them, not a library of theirs)
+#   app-through-library    app/ (but its bench     anything of core/: the CLI is libpcrypt's first client, it
+#                          glue, app/bench_glue.*)  goes through <pcrypt/pcrypt.h> (and its own io/ plumbing)
 #   examples-public-only   examples/             anything but <pcrypt/...>: they build against the installed library
 #   aes-standalone         core/aes/             anything of ours outside core/aes/
 #   core-top-format-blind  core/*.{h,cc}         core/age/, core/pcrypt/, core/door/ (the top of core is
@@ -54,7 +56,7 @@ done
 [[ -d $root ]] || { echo "check-layering: no directory $root" >&2; exit 2; }
 cd "$root"
 
-rules=11
+rules=12
 files=()
 if [[ $(git rev-parse --show-toplevel 2>/dev/null || true) == "$(pwd -P)" ]]; then
   mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h' | sort -u)
@@ -104,6 +106,8 @@ awk '
     callers = (inc ~ /^(app|python|bench|lib)\//)
     if (caller && fmt)
       report("callers-through-door", what, "callers reach the format folders only through core/door/")
+    else if (top == "app" && f !~ /^app\/bench_glue\.(h|cc)$/ && inc ~ /^core\//)
+      report("app-through-library", what, "the CLI goes through libpcrypt (<pcrypt/pcrypt.h>), not core; only its bench glue sees core")
     else if (top == "examples" && ours)
       report("examples-public-only", what, "examples/ use the installed library: <pcrypt/...> only")
     else if ((top == "python" || top == "bench" || top == "lib") && app)
