@@ -389,3 +389,47 @@ TEST_CASE("libpcrypt: an armored age file rekeyed after unlock stays armored (it
   again.decrypt(pcrypt::Sink::memory(back));
   CHECK(back == plain);
 }
+
+TEST_CASE("libpcrypt: sizes, limits, engines, recipients read once, as the CLI uses them") {
+  Scratch scratch;
+  CHECK(pcrypt::parse_size("64KiB", "--chunk-size") == 64 * 1024);
+  CHECK(pcrypt::parse_size("1MB", "--length") == 1'000'000);
+  const pcrypt::Error bad_size = error_of([] { pcrypt::parse_size("1.5G", "--offset"); });
+  CHECK(bad_size.kind() == pcrypt::ErrorKind::usage);
+  CHECK_THAT(bad_size.what(), Catch::Contains("--offset"));
+  CHECK(pcrypt::format_bytes(1 << 20) == "1 MiB");
+  CHECK(pcrypt::limits::min_chunk_size == 4096);
+  CHECK(pcrypt::describe_engines("").find("portable") != std::string::npos);
+  CHECK(error_of([] { pcrypt::describe_engines("no-such-engine"); }).kind() == pcrypt::ErrorKind::usage);
+
+  // Recipients read once, a repeated one kept once; an identity file's recipients; age forbids a passphrase
+  // beside recipients, before anything is read.
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  scratch.write("id.txt", id.file_text);
+  scratch.write("recipients.txt", "# a comment\n" + id.recipient + "\n");
+  pcrypt::Keys to_keys;
+  to_keys.add_recipients({id.recipient}, {scratch.path("recipients.txt")}, false, {scratch.path("id.txt")});
+  CHECK(to_keys.size() == 1);
+  pcrypt::Keys identities;
+  CHECK(identities.add_identity_file(scratch.path("id.txt")) == 1);
+  CHECK(identities.recipients() == std::vector<std::string>{id.recipient});
+  CHECK(error_of([] { pcrypt::check_recipients_for(pcrypt::Format::age, 0, 1, true); }).kind() ==
+        pcrypt::ErrorKind::usage);
+  CHECK_NOTHROW(pcrypt::check_recipients_for(pcrypt::Format::pcrypt, 1, 1, true));
+
+  const std::vector<std::uint8_t> plain = random_bytes(10'000, 8);
+  std::vector<std::uint8_t> file;
+  pcrypt::Recipients to;
+  to.keys = &to_keys;
+  pcrypt::EncryptOptions options;
+  options.format = pcrypt::Format::age;
+  pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(file), to, options);
+  pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+  CHECK(opened.describe().slots == 1);
+  pcrypt::Credentials by;
+  by.keys = &identities;
+  CHECK(opened.unlock(by).empty());  // age does not say which stanza opened it
+  std::vector<std::uint8_t> back;
+  opened.decrypt(pcrypt::Sink::memory(back));
+  CHECK(back == plain);
+}
