@@ -20,6 +20,7 @@
 #include "io/fd_stream.h"
 #include "io/memory_stream.h"
 #include "io/stream.h"
+#include "lib/internal.h"
 
 namespace pcrypt {
 inline namespace v0 {
@@ -380,29 +381,53 @@ void File::rekey(const RekeyRequest& request, Sink sink) {
   });
 }
 
+namespace detail {
+
+std::unique_ptr<io::Writer> take_writer(Sink& sink) {
+  return std::move(Access::of(sink).writer);
+}
+
+void rethrow_as_public() {
+  rethrow_as_public(Phase::other);
+}
+
+std::vector<core::Credential> encryption_credentials(const Recipients& to, const EncryptOptions& options) {
+  const core::door::CredentialReading reading;
+  std::vector<core::Credential> credentials;
+  for (const std::string& path : to.key_files)
+    credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
+  for (core::Credential& c :
+       core::door::gather_recipients(to.recipients, to.recipient_files, false, {}, reading))
+    credentials.push_back(std::move(c));
+  if (to.passphrase) credentials.push_back(passphrase_credential(*to.passphrase));
+  if (credentials.empty())
+    throw core::Error(core::ErrorKind::usage, "no recipient given",
+                      "give recipients, recipient_files, key_files or a passphrase");
+  core::door::check_credentials_for(options.format == Format::age ? core::Format::age : core::Format::pcrypt,
+                                    to.key_files.size(), to.recipients.size() + to.recipient_files.size(),
+                                    to.passphrase.has_value());
+  return credentials;
+}
+
+core::door::EncryptSettings encrypt_settings(const EncryptOptions& options) {
+  core::door::EncryptSettings settings;
+  settings.file.format = options.format == Format::age ? core::Format::age : core::Format::pcrypt;
+  settings.file.chunk_size = options.chunk_size;
+  if (options.argon2id_memory_bytes != 0)
+    settings.file.argon2id.memlimit_bytes = options.argon2id_memory_bytes;
+  if (options.argon2id_passes != 0) settings.file.argon2id.opslimit = options.argon2id_passes;
+  settings.armor = options.armor;
+  return settings;
+}
+
+}  // namespace detail
+
 Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const EncryptOptions& options) {
   return guarded(Phase::other, [&] {
-    const core::door::CredentialReading reading;
-    std::vector<core::Credential> credentials;
-    for (const std::string& path : to.key_files)
-      credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
-    for (core::Credential& c :
-         core::door::gather_recipients(to.recipients, to.recipient_files, false, {}, reading))
-      credentials.push_back(std::move(c));
-    if (to.passphrase) credentials.push_back(passphrase_credential(*to.passphrase));
-    if (credentials.empty())
-      throw core::Error(core::ErrorKind::usage, "no recipient given",
-                        "give recipients, recipient_files, key_files or a passphrase");
-    core::door::EncryptSettings settings;
-    settings.file.format = options.format == Format::age ? core::Format::age : core::Format::pcrypt;
-    settings.file.chunk_size = options.chunk_size;
-    settings.armor = options.armor;
-    core::door::check_credentials_for(settings.file.format, to.key_files.size(),
-                                      to.recipients.size() + to.recipient_files.size(),
-                                      to.passphrase.has_value());
+    const std::vector<core::Credential> credentials = detail::encryption_credentials(to, options);
     const core::door::Transfer t =
-        core::door::encrypt(*Access::of(plaintext).reader, *Access::of(sink).writer, credentials, settings,
-                            core::door::RunOptions{options.threads, {}});
+        core::door::encrypt(*Access::of(plaintext).reader, *Access::of(sink).writer, credentials,
+                            detail::encrypt_settings(options), core::door::RunOptions{options.threads, {}});
     return Transfer{t.plaintext_bytes, t.encrypted_bytes};
   });
 }
