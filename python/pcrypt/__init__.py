@@ -57,7 +57,7 @@ def encrypt(src, dst, *, keys=(), recipients=(), recipient_files=(), passphrase=
     (0: all). format="age" writes an age file (``pcrypt encrypt --format age``; armor=True for ASCII
     armor), with age's rules on recipients and passphrases."""
     _check_age_options(format, chunk_size, kdf_memory, kdf_ops)
-    with naming(src):
+    with naming(src, dst):
         _pcrypt.encrypt(_os.fspath(src), _os.fspath(dst), keys=_paths(keys), recipients=_paths(recipients),
                         recipient_files=_paths(recipient_files), passphrase=passphrase, chunk_size=chunk_size,
                         threads=threads, force=force, kdf_memory=kdf_memory, kdf_ops=kdf_ops, format=format,
@@ -80,7 +80,7 @@ def decrypt(src, dst, *, keys=(), identities=(), passphrase=None, threads=0, for
     """Decrypts the pcrypt or age file ``src`` into ``dst``, all or nothing, as ``pcrypt decrypt`` does
     (the plaintext gets the usual mode, 0666 less the umask, as the CLI's does); returns its size."""
     dst = _os.fspath(dst)
-    with naming(src):
+    with naming(src, dst):
         size = _pcrypt.decrypt(_os.fspath(src), dst, keys=_paths(keys), identities=_paths(identities),
                                passphrase=passphrase, threads=threads, force=force)
     _os.chmod(dst, 0o666 & ~_umask())  # libpcrypt writes it 0600; widened only once complete

@@ -91,19 +91,25 @@ def python_words(text):
 
 def from_core(exit_code, message, hint):
     """The exception for a libpcrypt error (called by the C++ module)."""
+    if message.startswith("output file exists") and not hint:  # the CLI's hint for it, in Python's words
+        hint = "use force=True to overwrite it, or choose another dst"
     return _BY_EXIT_CODE.get(exit_code, PcryptError)(python_words(message), python_words(hint))
 
 
 @contextlib.contextmanager
-def naming(path):
-    """A pcrypt error raised inside names ``path``: its ``path`` attribute, and the message (unless the
-    message names it already)."""
+def naming(*paths):
+    """A pcrypt error raised inside names the file it concerns: of ``paths`` (an operation's input, then its
+    output), the one its message names already, else the first, which the message then names too."""
     try:
         yield
     except PcryptError as e:
         if e.path is None:
-            e.path = os.fspath(path) if path is not None else None
-            if e.path and e.path not in e.message:
+            given = [os.fspath(p) for p in paths if p is not None]
+            named = [p for p in given if p and p in e.message]
+            if named:
+                e.path = named[0]
+            elif given:
+                e.path = given[0]
                 e.message = f"{e.message} ({e.path})"
                 e.args = (e.message,)
         raise
