@@ -381,6 +381,72 @@ void File::rekey(const RekeyRequest& request, Sink sink) {
   });
 }
 
+Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const EncryptOptions& options) {
+  return guarded(Phase::other, [&] {
+    const core::door::CredentialReading reading;
+    std::vector<core::Credential> credentials;
+    for (const std::string& path : to.key_files)
+      credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
+    for (core::Credential& c :
+         core::door::gather_recipients(to.recipients, to.recipient_files, false, {}, reading))
+      credentials.push_back(std::move(c));
+    if (to.passphrase) credentials.push_back(passphrase_credential(*to.passphrase));
+    if (credentials.empty())
+      throw core::Error(core::ErrorKind::usage, "no recipient given",
+                        "give recipients, recipient_files, key_files or a passphrase");
+    core::door::EncryptSettings settings;
+    settings.file.format = options.format == Format::age ? core::Format::age : core::Format::pcrypt;
+    settings.file.chunk_size = options.chunk_size;
+    settings.armor = options.armor;
+    if (options.argon2id_memory_bytes != 0)
+      settings.file.argon2id.memlimit_bytes = options.argon2id_memory_bytes;
+    if (options.argon2id_passes != 0) settings.file.argon2id.opslimit = options.argon2id_passes;
+    core::door::check_credentials_for(settings.file.format, to.key_files.size(),
+                                      to.recipients.size() + to.recipient_files.size(),
+                                      to.passphrase.has_value());
+    const core::door::Transfer t =
+        core::door::encrypt(*Access::of(plaintext).reader, *Access::of(sink).writer, credentials, settings,
+                            core::door::RunOptions{options.threads, {}});
+    return Transfer{t.plaintext_bytes, t.encrypted_bytes};
+  });
+}
+
+NewIdentity generate_identity(bool post_quantum) {
+  return guarded(Phase::other, [&] {
+    core::door::NewIdentity made = core::door::generate_identity(post_quantum);
+    return NewIdentity{std::move(made.text), std::move(made.recipient)};
+  });
+}
+
+std::string generate_key_file() {
+  return guarded(Phase::other, [] {
+    const SecretBytes text = core::generate_key_file();
+    return std::string(reinterpret_cast<const char*>(text.data()), text.size());
+  });
+}
+
+std::vector<std::string> recipients_of(std::string_view identity_file_text) {
+  return guarded(Phase::other, [&] {
+    std::vector<std::string> out;
+    for (const core::Identity& id : core::parse_identity_file(identity_file_text, "the identity text"))
+      out.push_back(core::door::recipient_text(id));
+    return out;
+  });
+}
+
+void check_recipient(std::string_view text) {
+  guarded(Phase::other, [&] {
+    (void)core::parse_recipient(text);
+    return 0;
+  });
+}
+
+std::string version() {
+  return PCRYPT_VERSION_STRING;
+}
+
+// What lib/encryptor.cc shares (lib/internal.h): pcrypt::encrypt's rules for the credentials and settings of
+// a new file, so that an Encryptor makes the file encrypt() makes.
 namespace detail {
 
 std::unique_ptr<io::Writer> take_writer(Sink& sink) {
@@ -421,50 +487,6 @@ core::door::EncryptSettings encrypt_settings(const EncryptOptions& options) {
 }
 
 }  // namespace detail
-
-Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const EncryptOptions& options) {
-  return guarded(Phase::other, [&] {
-    const std::vector<core::Credential> credentials = detail::encryption_credentials(to, options);
-    const core::door::Transfer t =
-        core::door::encrypt(*Access::of(plaintext).reader, *Access::of(sink).writer, credentials,
-                            detail::encrypt_settings(options), core::door::RunOptions{options.threads, {}});
-    return Transfer{t.plaintext_bytes, t.encrypted_bytes};
-  });
-}
-
-NewIdentity generate_identity(bool post_quantum) {
-  return guarded(Phase::other, [&] {
-    core::door::NewIdentity made = core::door::generate_identity(post_quantum);
-    return NewIdentity{std::move(made.text), std::move(made.recipient)};
-  });
-}
-
-std::string generate_key_file() {
-  return guarded(Phase::other, [] {
-    const SecretBytes text = core::generate_key_file();
-    return std::string(reinterpret_cast<const char*>(text.data()), text.size());
-  });
-}
-
-std::vector<std::string> recipients_of(std::string_view identity_file_text) {
-  return guarded(Phase::other, [&] {
-    std::vector<std::string> out;
-    for (const core::Identity& id : core::parse_identity_file(identity_file_text, "the identity text"))
-      out.push_back(core::door::recipient_text(id));
-    return out;
-  });
-}
-
-void check_recipient(std::string_view text) {
-  guarded(Phase::other, [&] {
-    (void)core::parse_recipient(text);
-    return 0;
-  });
-}
-
-std::string version() {
-  return PCRYPT_VERSION_STRING;
-}
 
 }  // namespace v0
 }  // namespace pcrypt

@@ -363,3 +363,27 @@ TEST_CASE("libpcrypt: the streaming encryptor's misuse and abandoned files") {
   CHECK(error_of([&] { failing.write(plain); }).kind() == pcrypt::ErrorKind::usage);
   CHECK(error_of([&] { failing.finish(); }).kind() == pcrypt::ErrorKind::usage);
 }
+
+TEST_CASE("libpcrypt: encrypt and the Encryptor make passphrase slots of the Argon2id costs asked for") {
+  pcrypt::Recipients to;
+  to.passphrase = "correct horse";
+  pcrypt::EncryptOptions options;
+  options.format = pcrypt::Format::pcrypt;
+  options.argon2id_memory_bytes = 1 << 20;
+  options.argon2id_passes = 1;
+  const std::vector<std::uint8_t> plain = random_bytes(100'000, 9);
+  std::vector<std::uint8_t> whole, streamed;
+  pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(whole), to, options);
+  pcrypt::Encryptor out(pcrypt::Sink::memory(streamed), to, options);
+  out.write(plain);
+  out.finish();
+  for (const std::vector<std::uint8_t>* file : {&whole, &streamed}) {
+    pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(*file));
+    pcrypt::Credentials by;
+    by.passphrase = [] { return std::optional<std::string>("correct horse"); };
+    by.max_argon2id_memory_bytes = 2 << 20;  // the defaults (256 MiB) would be refused
+    by.max_argon2id_passes = 1;
+    opened.unlock(by);
+    CHECK(opened.plaintext_size() == plain.size());
+  }
+}
