@@ -303,8 +303,9 @@ TEST_CASE("libpcrypt: the streaming encryptor's file, written in pieces of rando
 
       if (const char* cli = std::getenv("PCRYPT_TEST_CLI")) {
         const std::string decrypted = scratch.path("cli.out");
-        const std::string command = std::string("'") + cli + "' decrypt -f -i '" + scratch.path("id.txt") +
-                                    "' '" + path + "' -o '" + decrypted + "'";
+        std::string command = std::string("'") + cli;
+        command.append("' decrypt -f -i '").append(scratch.path("id.txt")).append("' '").append(path);
+        command.append("' -o '").append(decrypted).append("'");
         REQUIRE(std::system(command.c_str()) == 0);
         std::ifstream in(decrypted, std::ios::binary);
         const std::vector<std::uint8_t> got((std::istreambuf_iterator<char>(in)),
