@@ -33,10 +33,13 @@ std::map<std::string, std::string> read_kat() {
   REQUIRE(in.good());
   std::map<std::string, std::string> kv;
   std::string line;
+  // Strict: every other line is one `name: value`, each name once; which names, the known-answer test checks.
   while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    INFO("slot_kind5.txt: " << line);
     const auto colon = line.find(": ");
-    if (line.empty() || line[0] == '#' || colon == std::string::npos) continue;
-    kv[line.substr(0, colon)] = line.substr(colon + 2);
+    REQUIRE(colon != std::string::npos);
+    REQUIRE(kv.emplace(line.substr(0, colon), line.substr(colon + 2)).second);
   }
   return kv;
 }
@@ -95,6 +98,11 @@ TEST_CASE("kind 5: known-answer slot and intermediate values") {
   for (const auto& [k, v] : got) {
     INFO(k);
     CHECK(kv[k] == v);
+  }
+  // Nothing else either: a stray line is an error in the vector, not a comment.
+  for (const auto& [k, v] : kv) {
+    INFO("field in slot_kind5.txt: " << k);
+    CHECK(got.count(k) == 1);
   }
   // And the slot opens with the identity written in the file.
   const auto ids = parse_identity_file(kv["identity"] + "\n", "kat");
