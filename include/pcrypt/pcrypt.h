@@ -387,8 +387,8 @@ struct EncryptOptions {
   bool armor = false;                // age only
   std::size_t chunk_size = 1 << 20;  // pcrypt only (4 KiB .. 64 MiB); age's chunks are 64 KiB
   unsigned threads = 0;              // 0 = one per core
-  // pcrypt's Argon2id for a passphrase slot: memory (a multiple of 1 KiB, at least 8 KiB) and passes; 0:
-  // the defaults (256 MiB, 4 passes; docs/FORMAT.md §3.2).
+  // A pcrypt passphrase slot's Argon2id cost (--kdf-memory, a multiple of 1 KiB, at least 8 KiB; --kdf-ops);
+  // 0: the defaults (256 MiB, 4 passes; docs/FORMAT.md §3.2). pcrypt only.
   std::uint64_t argon2id_memory_bytes = 0;
   std::uint64_t argon2id_passes = 0;
   // The engine, and a run's Argon2id cache: the files one session encrypts with one passphrase share one
@@ -449,3 +449,6 @@ PCRYPT_API std::string version();
 
 }  // namespace v0
 }  // namespace pcrypt
+
+// The streaming encryptor (write plaintext in pieces), in its own header.
+#include <pcrypt/encryptor.h>  // IWYU pragma: export

@@ -26,7 +26,11 @@ expected=(
 # is_stripped FILE: no symbol table and no DWARF left.
 is_stripped() {
   if command -v readelf > /dev/null; then
-    if readelf -S "$1" | grep -qE '\.symtab|\.debug_info'; then return 1; fi
+    # grep -q stops reading at its match: the producer's output is taken whole first, or under pipefail a
+    # SIGPIPE in the producer would fail the pipeline at random.
+    local sections
+    sections=$(readelf -S "$1")
+    if grep -qE '\.symtab|\.debug_info' <<< "$sections"; then return 1; fi
   else
     file "$1" | grep -q ', stripped'
   fi
@@ -52,8 +56,6 @@ debs=(pkg/pcrypt_*.deb)
 lib=(pkg/libpcrypt0_*.deb)
 dev=(pkg/libpcrypt-dev_*.deb)
 [[ -f ${lib[0]} && -f ${dev[0]} ]] || fail "no libpcrypt0 or libpcrypt-dev package among: ${all[*]}"
-# Listed into a file first: `grep -q` stops reading at its match, and under pipefail the listing's SIGPIPE
-# would fail the check.
 dpkg-deb -c "${lib[0]}" > lib_contents
 grep -q 'libpcrypt\.so\.0\.' lib_contents || fail "libpcrypt0 lacks libpcrypt.so.0.*"
 grep -q 'include/' lib_contents && fail "libpcrypt0 holds development files"
