@@ -157,7 +157,7 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
                         progress_wanted(verbosity == Verbosity::quiet || !args.new_file_key, false));
   open_choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
   const RekeyResult result = naming_input(input.name, [&] {
-    const RekeyResult done = opened.file().rekey(request, sink_of(out), open_choices.run);
+    RekeyResult done = opened.file().rekey(request, sink_of(out), open_choices.run);
     out.commit();
     return done;
   });
