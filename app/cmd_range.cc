@@ -1,4 +1,4 @@
-// `pcrypt decrypt --offset N --length M`: one plaintext byte range (core/range.h), of a pcrypt or age file.
+// `pcrypt decrypt --offset N --length M`: one plaintext byte range (File::read_range), of a pcrypt or age file.
 #include <spdlog/spdlog.h>
 
 #include <chrono>

@@ -12,8 +12,8 @@
 namespace pcrypt::app {
 namespace {
 
-// The format's chunk and Argon2id bounds (core/pcrypt/format.h) are checked here too, so the message names
-// the option.
+// The format's chunk and Argon2id bounds (pcrypt::limits) are checked here too, so the message names the
+// option.
 constexpr std::uint64_t kMaxThreads = 1024;
 
 unsigned parse_threads(const std::string& text) {

@@ -67,7 +67,7 @@ Input open_decrypt_input(const std::string& path, const std::string& out_path, b
 // in place; otherwise an atomic file (see io/atomic_file.h: created in the target directory as a
 // temporary, published by commit(), removed if the writer is destroyed first or the process is interrupted)
 // that refuses an existing target unless force. A failed write throws io::IoError with its errno; when the
-// pipeline did the writing, the errno travels on in core::StreamError (core/pipeline_error.h), so main() can
+// library's pipeline did the writing, the errno travels on in pcrypt::Error::error_number(), so main() can
 // tell a reader that went away (EPIPE) from a real failure.
 // `permissions`: the mode of a created file (io::Permissions: 0600, or 0666 & ~umask for decrypted data).
 std::unique_ptr<io::Writer> open_output(const std::string& path, bool force,

@@ -47,7 +47,7 @@ int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs
 
 // The reader of our output went away (`pcrypt decrypt ... | head`): what it wanted is delivered, so no error
 // line, and the exit status 1 still says the output is incomplete (man/pcrypt.1). The errno comes with the
-// failure itself: io::IoError from a direct write (the header), core::StreamError from the pipeline.
+// failure itself: io::IoError from the CLI's own writes, pcrypt::Error::error_number() from the library's.
 bool output_closed_early(int error_number, const char* what) {
   if (error_number != EPIPE) return false;
   spdlog::info("output closed early ({})", what);

@@ -1,4 +1,4 @@
-// What an age plugin asks of the user (core/age/plugin.h), on the terminal: messages on standard error, PINs
+// What an age plugin asks of the user (libpcrypt's PluginHost callbacks), on the terminal: messages on standard error, PINs
 // and other secrets without echo, public answers and confirmations with echo. Where there is no terminal, a
 // request gets `fail`, and the plugin decides.
 #pragma once

@@ -1,5 +1,5 @@
-// Counts on the command line (-j, --kdf-ops). Sizes (--chunk-size, --kdf-memory, ...) are core/byte_size.h,
-// shared with the bench.
+// Counts on the command line (-j, --kdf-ops). Sizes (--chunk-size, --kdf-memory, ...) are libpcrypt's
+// parse_size (core/byte_size.h behind it), shared with the bench.
 #pragma once
 
 #include <cstdint>
