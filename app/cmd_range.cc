@@ -1,4 +1,5 @@
-// `pcrypt decrypt --offset N --length M`: one plaintext byte range (File::read_range), of a pcrypt or age file.
+// `pcrypt decrypt --offset N --length M`: one plaintext byte range (File::read_range), of a pcrypt or age
+// file.
 #include <spdlog/spdlog.h>
 
 #include <chrono>

@@ -1,6 +1,6 @@
-// What an age plugin asks of the user (libpcrypt's PluginHost callbacks), on the terminal: messages on standard error, PINs
-// and other secrets without echo, public answers and confirmations with echo. Where there is no terminal, a
-// request gets `fail`, and the plugin decides.
+// What an age plugin asks of the user (libpcrypt's PluginHost callbacks), on the terminal: messages on
+// standard error, PINs and other secrets without echo, public answers and confirmations with echo. Where
+// there is no terminal, a request gets `fail`, and the plugin decides.
 #pragma once
 
 #include <pcrypt/pcrypt.h>
