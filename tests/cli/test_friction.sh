@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The friction items of issue 11: pcrypt's own parse errors with suggestions, `help`, -V, credential hints,
-# the exit-code table, credentials chosen from the header, progress and output permissions. ONLY=NAME runs one
-# group (errors, help, credentials, header, permissions, progress).
+# the exit-code table, credentials chosen from the header, progress and output permissions; and of issue 27's
+# first day: the quick start's packages. ONLY=NAME runs one group (errors, help, credentials, header,
+# permissions, progress, start).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -174,4 +175,31 @@ if want progress; then
   "$PCRYPT" -v decrypt -k key p.pcrypt -o p.out 2> stderr
   grep -qE '^pcrypt: p.out: [0-9.]+ MiB -> 5.7 MiB in [0-9.]+ s, [0-9.]+ (MiB|GiB)/s$' stderr ||
     fail "no summary line"
+fi
+
+if want start; then
+  deps=$SOURCE_DIR/scripts/install-deps.sh
+  check "install-deps.sh: the build's packages, the demo's and the tests' (issue 27, getting started)"
+  bash "$deps" --build --list > build.pkgs || fail "install-deps.sh --build --list failed"
+  bash "$deps" --demo --list > demo.pkgs || fail "install-deps.sh --demo --list failed"
+  bash "$deps" --test --list > test.pkgs || fail "install-deps.sh --test --list failed"
+  bash "$deps" --list | cmp -s - test.pkgs || fail "install-deps.sh without a purpose is not --test"
+  grep -qx libsodium-dev build.pkgs && grep -qx g++ build.pkgs || fail "--build lacks the compiler or libsodium"
+  [[ -z $(comm -23 <(sort build.pkgs) <(sort demo.pkgs)) ]] || fail "--demo lacks some of --build"
+  [[ -z $(comm -23 <(sort demo.pkgs) <(sort test.pkgs)) ]] || fail "--test lacks some of --demo"
+  for tool in catch2 valgrind age python3-pandas python3-dask python3-pytest pybind11-dev; do
+    ! grep -qx "$tool" demo.pkgs || fail "the demo installs $tool, which only the tests use"
+    grep -qx "$tool" test.pkgs || fail "--test does not install $tool"
+  done
+  [[ $(wc -l < demo.pkgs) -le 12 ]] || fail "the demo installs $(wc -l < demo.pkgs) packages: $(tr '\n' ' ' < demo.pkgs)"
+  expect 2 bash "$deps" --everything
+  check "the quick start: demo.sh installs the demo's packages, test.sh the tests'"
+  grep -qx 'scripts/install-deps.sh --demo' "$SOURCE_DIR/scripts/demo.sh" || fail "demo.sh does not use --demo"
+  grep -qx 'scripts/install-deps.sh --test' "$SOURCE_DIR/scripts/test.sh" || fail "test.sh does not use --test"
+  check "README: how to get a checkout, then exactly the two quick-start commands"
+  awk '/^## Quick start/ { on = 1; next } /^## / { on = 0 } on' "$SOURCE_DIR/README.md" > quick.md
+  grep -q 'apt-get install -y git' quick.md && grep -q 'git clone ' quick.md || fail "no git install + clone"
+  awk '/^```sh$/ { inside = 1; next } /^```$/ { inside = 0 } inside' quick.md > quick.sh
+  [[ $(sed 's/ *#.*//' quick.sh | grep -c .) -eq 2 ]] || fail "the quick start is not two commands: $(cat quick.sh)"
+  grep -q '^scripts/demo.sh ' quick.sh && grep -q '^scripts/test.sh ' quick.sh || fail "not demo.sh and test.sh"
 fi
