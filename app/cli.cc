@@ -183,6 +183,18 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
+  cmd->add_option("-r,--recipient", a.recipients,
+                  "With --new-file-key: a recipient of the new file; -r/-R list everyone who can open it "
+                  "(the credentials that open FILE keep no slot of their own); repeatable")
+      ->type_name("RECIPIENT")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_option("-R,--recipients-file", a.recipient_files,
+                  "With --new-file-key: every recipient in FILE (as encrypt's -R), for the whole new list "
+                  "of who can open it; repeatable")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
   cmd->add_flag("--add-passphrase", a.add_passphrase,
                 "Add a passphrase slot: from --add-passphrase-file, else asked twice on the terminal");
   cmd->add_option("--add-passphrase-file", a.add_passphrase_file,

@@ -48,7 +48,8 @@ _pcrypt() {
     rekey)
       opts="$common $unlock -o --output -f --force -i --identity --add-key --add-recipient --add-recipients-file
             --add-passphrase --add-passphrase-file
-            --remove-slot --remove-key --remove-recipient --new-file-key -j --threads --kdf-memory --kdf-ops
+            --remove-slot --remove-key --remove-recipient --new-file-key -r --recipient -R --recipients-file
+            -j --threads --kdf-memory --kdf-ops
             --max-work-factor" ;;
     bench) opts="-h --help --format --quick --max-samples --max-time --warmups --engine" ;;
     "bench keystream") opts="-h --help --data-size" ;;

@@ -65,6 +65,8 @@ complete -c pcrypt -n $rekey -l remove-slot -x -d "Remove slot N (as 'pcrypt inf
 complete -c pcrypt -n $rekey -l remove-key -r -F -d 'Remove the slots this key file or identity opens'
 complete -c pcrypt -n $rekey -l remove-recipient -x -d 'Remove the slot of this SSH public key'
 complete -c pcrypt -n $rekey -l new-file-key -d 'Re-encrypt under a fresh file key (revokes every other slot)'
+complete -c pcrypt -n $rekey -s r -l recipient -x -d 'With --new-file-key: a recipient of the new file (the whole list)'
+complete -c pcrypt -n $rekey -s R -l recipients-file -r -F -d 'With --new-file-key: every recipient in FILE (the whole list)'
 
 # keygen
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s h -l help -d 'Print help and exit'

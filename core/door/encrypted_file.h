@@ -59,6 +59,10 @@ struct RangeRead {
 struct RekeyRequest {
   RekeyChanges changes;  // what to remove and add (core/rekey_policy.h); changes.opening is set by the door
   bool new_file_key = false;
+  // new_file_key: whether the credentials that opened the file keep their access as new slots. false: the
+  // new file's slots are exactly changes.add (`rekey --new-file-key -R LIST`: the list is everyone who can
+  // open it; the opening credentials only opened it), and every old slot counts as dropped.
+  bool keep_opening_access = true;
 };
 
 struct RekeyResult {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The friction items of issue 11: pcrypt's own parse errors with suggestions, `help`, -V, credential hints,
 # the exit-code table, credentials chosen from the header, progress and output permissions; and of issue 27's
-# first day: the quick start's packages. ONLY=NAME runs one group (errors, help, credentials, header,
-# permissions, progress, start).
+# first day: the quick start's packages, teams beyond 255, revoking one member with public keys only. ONLY=NAME
+# runs one group (errors, help, credentials, header, permissions, progress, start, teams, revoke).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -202,4 +202,61 @@ if want start; then
   awk '/^```sh$/ { inside = 1; next } /^```$/ { inside = 0 } inside' quick.md > quick.sh
   [[ $(sed 's/ *#.*//' quick.sh | grep -c .) -eq 2 ]] || fail "the quick start is not two commands: $(cat quick.sh)"
   grep -q '^scripts/demo.sh ' quick.sh && grep -q '^scripts/test.sh ' quick.sh || fail "not demo.sh and test.sh"
+fi
+
+if want teams; then
+  check "256 recipients in pcrypt's format: refused, with a hint to the age format (issue 27, teams beyond 255)"
+  for i in $(seq 256); do "$PCRYPT" keygen --identity -o - 2>/dev/null | grep -v '^#' > member.key
+    "$PCRYPT" recipient member.key; done > team256.txt
+  expect 2 "$PCRYPT" encrypt -R team256.txt s.txt -o team.pcrypt
+  expect_one_error "a file needs 1 to 255 keys, recipients or passphrases, not 256"
+  hint_is "the age format has no such limit: encrypt with --format age (recipients only; key files have no age form)"
+  ! exists team.pcrypt || fail "output written"
+  check "... and the age format takes them"
+  "$PCRYPT" encrypt --format age -R team256.txt s.txt -o team.age 2> stderr || fail "--format age refused 256"
+  "$PCRYPT" decrypt -i member.key team.age -o team.out && same team.out s.txt
+  check "rekey past 255 slots: the hint names the age format too"
+  tail -255 team256.txt > team255.txt # member.key is the last one
+  "$PCRYPT" encrypt -R team255.txt s.txt -o team255.pcrypt
+  expect 2 "$PCRYPT" rekey team255.pcrypt -i member.key --add-key key
+  expect_one_error "the result would have 256 slots; the format allows 255"
+  grep -q '^pcrypt: hint: .*--format age, which has no such limit' stderr || fail "rekey's hint lacks --format age"
+fi
+
+if want revoke; then
+  check "revoking one member with public keys only: rekey --new-file-key -R LIST is the whole new list, quietly"
+  for who in admin alice bob carol; do
+    "$PCRYPT" keygen --identity -o "$who.key" 2>/dev/null
+    "$PCRYPT" recipient "$who.key" > "$who.pub"
+  done
+  cat alice.pub bob.pub carol.pub > crew.txt
+  grep -vxF "$(cat bob.pub)" crew.txt > crew-minus-bob.txt
+  opens() { "$PCRYPT" decrypt -i "$1.key" "$2" -o - 2>/dev/null | cmp -s - s.txt; }
+  for f in crew.pcrypt crew.age; do
+    format=pcrypt
+    [[ $f == *.age ]] && format=age
+    "$PCRYPT" encrypt --format "$format" -R crew.txt -i admin.key s.txt -o "$f"
+    "$PCRYPT" rekey "$f" -i admin.key --new-file-key -R crew-minus-bob.txt 2> stderr ||
+      fail "$f: rekey --new-file-key -R failed"
+    [[ ! -s stderr ]] || fail "$f: rekey --new-file-key -R is not quiet: $(cat stderr)"
+    opens alice "$f" && opens carol "$f" || fail "$f: a remaining member cannot open it"
+    ! opens bob "$f" || fail "$f: bob still opens it"
+    ! opens admin "$f" || fail "$f: the opening identity kept a slot although it is not on the list"
+    "$PCRYPT" info "$f" > info.txt
+    grep -Eq '^(key slots|recipient stanzas|stanzas): 2$' info.txt || fail "$f: not exactly 2 slots: $(head -5 info.txt)"
+  done
+  check "... an opener on the list keeps exactly its one slot; -v says what was replaced"
+  "$PCRYPT" -v rekey crew.pcrypt -i alice.key --new-file-key -R crew-minus-bob.txt 2> stderr
+  grep -q '^pcrypt: new file key: 2 old slot(s) replaced by 2 ' stderr || fail "-v does not say what was replaced"
+  grep -q '^key slots: 2$' <("$PCRYPT" info crew.pcrypt) || fail "the opener got a second slot"
+  check "... -r/-R without --new-file-key is a usage error, the file unchanged"
+  cp crew.pcrypt before.pcrypt
+  expect 2 "$PCRYPT" rekey crew.pcrypt -i alice.key -R crew.txt
+  expect_one_error "-r/-R name everyone who can open the new file: they go with --new-file-key"
+  hint_is "to add recipients beside the existing slots, use --add-recipient or --add-recipients-file"
+  same crew.pcrypt before.pcrypt
+  check "... without -r/-R the opener keeps its slot and the summary is a warning, as before"
+  "$PCRYPT" rekey crew.pcrypt -i alice.key --new-file-key 2> stderr
+  grep -q '^pcrypt: new file key: kept slot 1' stderr || fail "no kept/dropped warning: $(cat stderr)"
+  opens alice crew.pcrypt && ! opens carol crew.pcrypt || fail "plain --new-file-key changed meaning"
 fi
