@@ -82,6 +82,7 @@ complete -c pcrypt -n "__fish_seen_subcommand_from info" -l engines -d 'List the
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s k -l key -r -F -d 'Say which slot this key file opens'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s p -l passphrase -d 'Say which slot a passphrase opens'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -l passphrase-file -r -F -d 'Read that passphrase from FILE'
+complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify rekey info" -l ssh-key-passphrase-file -r -F -d 'Read the passphrase of protected SSH keys from FILE'
 
 # bench and its experiments
 set -l bench_only "__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from $experiments"
