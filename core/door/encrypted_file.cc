@@ -141,8 +141,8 @@ const FileDescription& EncryptedFile::description() const {
   return file_->description();
 }
 
-std::string EncryptedFile::info(std::optional<std::uint64_t> file_bytes) const {
-  return file_->info(file_bytes);
+std::string EncryptedFile::info(std::optional<std::uint64_t> file_bytes, InfoDetail detail) const {
+  return file_->info(file_bytes, detail);
 }
 
 std::string EncryptedFile::slot_words(std::size_t index) const {

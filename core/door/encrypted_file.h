@@ -30,6 +30,7 @@ namespace pcrypt::core::door {
 
 using core::FileDescription;
 using core::Format;
+using core::InfoDetail;
 using core::NewFileSettings;
 using core::UnlockLimits;
 
@@ -86,7 +87,7 @@ class EncryptedFile {
 
   const FileDescription& description() const;
   // `pcrypt info`: the header in words, and what `file_bytes` (when known) says of the payload.
-  std::string info(std::optional<std::uint64_t> file_bytes) const;
+  std::string info(std::optional<std::uint64_t> file_bytes, InfoDetail detail = InfoDetail::summary) const;
   // Slot `index` (from 0) in words.
   std::string slot_words(std::size_t index) const;
   // The slots `credential` opens, in words (`info -k`).

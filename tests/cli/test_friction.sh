@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The friction items of issue 11: pcrypt's own parse errors with suggestions, `help`, -V, credential hints,
 # the exit-code table, credentials chosen from the header, progress and output permissions; and of issue 27's
-# first day: the quick start's packages, teams beyond 255, revoking one member with public keys only. ONLY=NAME
-# runs one group (errors, help, credentials, header, permissions, progress, start, teams, revoke).
+# first day: the quick start's packages, teams beyond 255, revoking one member with public keys only, info's
+# long slot fields. ONLY=NAME runs one group (errors, help, credentials, header, permissions, progress, start,
+# teams, revoke, info).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -259,4 +260,31 @@ if want revoke; then
   "$PCRYPT" rekey crew.pcrypt -i alice.key --new-file-key 2> stderr
   grep -q '^pcrypt: new file key: kept slot 1' stderr || fail "no kept/dropped warning: $(cat stderr)"
   opens alice crew.pcrypt && ! opens carol crew.pcrypt || fail "plain --new-file-key changed meaning"
+fi
+
+if want info; then
+  check "info: an RSA slot's wrapped key and a post-quantum slot's encapsulated key as length + SHA-256; -v: all bytes"
+  "$PCRYPT" keygen --pq -o pq.key 2> pq.pub
+  "$PCRYPT" encrypt -r "$(sed 's/^public key: //' pq.pub)" s.txt -o pq.pcrypt
+  files=(pq.pcrypt)
+  if command -v ssh-keygen > /dev/null; then
+    ssh-keygen -q -t rsa -b 3072 -N '' -f rsa_key
+    "$PCRYPT" encrypt -R rsa_key.pub s.txt -o rsa.pcrypt
+    files+=(rsa.pcrypt)
+  else
+    echo "SKIPPED: the RSA slot (ssh-keygen not installed)"
+  fi
+  for f in "${files[@]}"; do
+    "$PCRYPT" info "$f" > short.txt
+    "$PCRYPT" -v info "$f" > long.txt
+    field=$(grep -Eo '^slot 1 (wrapped file key|encapsulated key)' short.txt) || fail "$f: no long field in info"
+    short=$(grep "^$field: " short.txt | sed "s/^$field: //")
+    full=$(grep "^$field: " long.txt | sed "s/^$field: //")
+    [[ $short =~ ^([0-9]+)\ bytes,\ SHA-256\ ([0-9a-f]{64})$ ]] || fail "$f: $field is not length + SHA-256: $short"
+    [[ ${BASH_REMATCH[1]} -eq $((${#full} / 2)) ]] || fail "$f: the length is not that of the bytes -v shows"
+    digest=$(printf '%s' "$full" | python3 -c 'import sys, hashlib; print(hashlib.sha256(bytes.fromhex(sys.stdin.read())).hexdigest())')
+    [[ ${BASH_REMATCH[2]} == "$digest" ]] || fail "$f: the SHA-256 is not that of the bytes -v shows"
+    [[ $(awk '{ if (length($0) > m) m = length($0) } END { print m }' short.txt) -le 200 ]] ||
+      fail "$f: info still prints a line longer than 200 characters"
+  done
 fi
