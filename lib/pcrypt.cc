@@ -20,6 +20,7 @@
 #include "io/fd_stream.h"
 #include "io/memory_stream.h"
 #include "io/stream.h"
+#include "lib/internal.h"
 
 namespace pcrypt {
 inline namespace v0 {
@@ -397,6 +398,9 @@ Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const Encryp
     settings.file.format = options.format == Format::age ? core::Format::age : core::Format::pcrypt;
     settings.file.chunk_size = options.chunk_size;
     settings.armor = options.armor;
+    if (options.argon2id_memory_bytes != 0)
+      settings.file.argon2id.memlimit_bytes = options.argon2id_memory_bytes;
+    if (options.argon2id_passes != 0) settings.file.argon2id.opslimit = options.argon2id_passes;
     core::door::check_credentials_for(settings.file.format, to.key_files.size(),
                                       to.recipients.size() + to.recipient_files.size(),
                                       to.passphrase.has_value());
@@ -440,6 +444,49 @@ void check_recipient(std::string_view text) {
 std::string version() {
   return PCRYPT_VERSION_STRING;
 }
+
+// What lib/encryptor.cc shares (lib/internal.h): pcrypt::encrypt's rules for the credentials and settings of
+// a new file, so that an Encryptor makes the file encrypt() makes.
+namespace detail {
+
+std::unique_ptr<io::Writer> take_writer(Sink& sink) {
+  return std::move(Access::of(sink).writer);
+}
+
+void rethrow_as_public() {
+  rethrow_as_public(Phase::other);
+}
+
+std::vector<core::Credential> encryption_credentials(const Recipients& to, const EncryptOptions& options) {
+  const core::door::CredentialReading reading;
+  std::vector<core::Credential> credentials;
+  for (const std::string& path : to.key_files)
+    credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
+  for (core::Credential& c :
+       core::door::gather_recipients(to.recipients, to.recipient_files, false, {}, reading))
+    credentials.push_back(std::move(c));
+  if (to.passphrase) credentials.push_back(passphrase_credential(*to.passphrase));
+  if (credentials.empty())
+    throw core::Error(core::ErrorKind::usage, "no recipient given",
+                      "give recipients, recipient_files, key_files or a passphrase");
+  core::door::check_credentials_for(options.format == Format::age ? core::Format::age : core::Format::pcrypt,
+                                    to.key_files.size(), to.recipients.size() + to.recipient_files.size(),
+                                    to.passphrase.has_value());
+  return credentials;
+}
+
+core::door::EncryptSettings encrypt_settings(const EncryptOptions& options) {
+  core::door::EncryptSettings settings;
+  settings.file.format = options.format == Format::age ? core::Format::age : core::Format::pcrypt;
+  settings.file.chunk_size = options.chunk_size;
+  if (options.argon2id_memory_bytes != 0)
+    settings.file.argon2id.memlimit_bytes = options.argon2id_memory_bytes;
+  if (options.argon2id_passes != 0) settings.file.argon2id.opslimit = options.argon2id_passes;
+  settings.armor = options.armor;
+  return settings;
+}
+
+}  // namespace detail
 
 }  // namespace v0
 }  // namespace pcrypt

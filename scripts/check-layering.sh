@@ -13,6 +13,8 @@
 #                          lib/ examples/
 #   python-bench-not-app   python/ bench/ lib/   app/ (the CLI is a caller like them, not a library of theirs)
 #   examples-public-only   examples/             anything but <pcrypt/...>: they build against the installed library
+#   python-public-only     python/               anything of ours but <pcrypt/...> and python/ itself: the Python
+#                                                module is a client of libpcrypt (app/ is python-bench-not-app's)
 #   aes-standalone         core/aes/             anything of ours outside core/aes/
 #   core-top-format-blind  core/*.{h,cc}         core/age/, core/pcrypt/, core/door/ (the top of core is
 #                                                what every format builds on, so it knows none of them)
@@ -54,7 +56,7 @@ done
 [[ -d $root ]] || { echo "check-layering: no directory $root" >&2; exit 2; }
 cd "$root"
 
-rules=11
+rules=12
 files=()
 if [[ $(git rev-parse --show-toplevel 2>/dev/null || true) == "$(pwd -P)" ]]; then
   mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h' | sort -u)
@@ -108,6 +110,8 @@ awk '
       report("examples-public-only", what, "examples/ use the installed library: <pcrypt/...> only")
     else if ((top == "python" || top == "bench" || top == "lib") && app)
       report("python-bench-not-app", what, "python/ and bench/ are clients of core, not of the CLI")
+    else if (top == "python" && ours && inc !~ /^python\//)
+      report("python-public-only", what, "python/ is a client of libpcrypt: <pcrypt/...> only")
     else if (aes && ours && inc !~ /^core\/aes\//)
       report("aes-standalone", what, "core/aes/ depends on nothing of ours outside core/aes/")
     else if (core_top && (fmt || door))

@@ -13,6 +13,7 @@
 
 #include "core/keys/recipient.h"
 #include "core/pcrypt/keys.h"
+#include "core/pcrypt/recipient_slot.h"
 #include "core/records.h"
 #include "tests/test_crypt_support.h"
 
@@ -52,7 +53,8 @@ struct Vector {
   std::string file;
   std::vector<std::string> key_files;
   std::vector<std::string> passphrases;
-  std::vector<std::string> identities;  // identity files (age/pcrypt text or OpenSSH ed25519 private key)
+  std::vector<std::string> identities;  // identity files (age/pcrypt text or an OpenSSH private key)
+  std::string ssh_key_passphrase;       // for a passphrase-protected OpenSSH identity (FORMAT.md §10.8)
   std::string plaintext;
   std::string error_contains;
 };
@@ -78,6 +80,8 @@ Vector parse_descriptor(const fs::path& path) {
       v.passphrases.push_back(value);
     else if (key == "identity")
       v.identities.push_back(value);
+    else if (key == "ssh-key-passphrase")
+      v.ssh_key_passphrase = value;
     else if (key == "plaintext")
       v.plaintext = value;
     else if (key == "error-contains")
@@ -92,10 +96,21 @@ std::vector<core::Credential> credentials_of(const Vector& v) {
   std::vector<core::Credential> out;
   for (const std::string& k : v.key_files) out.push_back(core::parse_key_file(read_text(kDir / k), k));
   for (const std::string& p : v.passphrases) out.push_back(test::passphrase(p));
+  // A protected key's passphrase comes from the descriptor; without one, asking for it fails the parse.
+  core::SshPassphrasePrompt prompt;
+  if (!v.ssh_key_passphrase.empty())
+    prompt = [&v](const std::string&) { return SecretBytes(test::to_bytes(v.ssh_key_passphrase)); };
   for (const std::string& i : v.identities)
-    for (core::Identity& id : core::parse_identity_file(read_text(kDir / i), i))
+    for (core::Identity& id : core::parse_identity_file(read_text(kDir / i), i, prompt))
       out.push_back(core::Credential::of(std::move(id)));
   return out;
+}
+
+// The one identity of an identity file of this directory.
+core::Identity only_identity(const std::string& name) {
+  std::vector<core::Identity> ids = core::parse_identity_file(read_text(kDir / name), name);
+  REQUIRE(ids.size() == 1);
+  return std::move(ids[0]);
 }
 
 // Deterministic, recognisable plaintext (the vectors' plaintext files hold the same bytes).
@@ -537,4 +552,65 @@ TEST_CASE("write the recipient known-answer files", "[.generate]") {
     if (!d.error.empty()) text += "error-contains: " + d.error + "\n";
     write_text(kDir / (d.name + ".test"), text);
   }
+}
+
+// A hostile header (FORMAT.md §10.6, §5 step 2): pq_three_chunks.pcrypt's kind-5 slot, then a kind-3 slot
+// wrapping the same file key to x25519.key, under a valid header MAC and the original payload. A reader
+// without the no-mixing rule opens it with either identity; pcrypt refuses it before trying a key. Needs
+// pq_three_chunks.pcrypt, pq.key and x25519.key (made with the CLI, README.md).
+TEST_CASE("write the post-quantum mixing vector", "[.generate]") {
+  const Bytes pq_file = read_file(kDir / "pq_three_chunks.pcrypt");
+  io::MemoryReader in(pq_file);
+  const core::ParsedHeader parsed = core::read_header(in);
+  REQUIRE(parsed.header.slots.size() == 1);
+  REQUIRE(parsed.header.slots[0].kind == core::SlotKind::mlkem768_x25519);
+  const core::Identity x25519 = only_identity("x25519.key");
+  const SecretBytes fk = core::unlock_file_key(
+      parsed, test::creds(core::Credential::of(only_identity("pq.key"))), core::default_kdf_ceiling());
+  Bytes header(parsed.authenticated_bytes.begin(), parsed.authenticated_bytes.end());
+  header[14] = 2;  // slot count
+  const std::vector<std::uint8_t> classical = core::recipient_slot::wrap(fk, core::recipient_of(x25519));
+  header.insert(header.end(), classical.begin(), classical.end());
+  const auto mac = core::compute_header_mac(fk, header);
+  Bytes file = header;
+  file.insert(file.end(), mac.begin(), mac.end());
+  file.insert(file.end(), pq_file.begin() + static_cast<std::ptrdiff_t>(parsed.total_bytes()), pq_file.end());
+  write_file(kDir / "bad_pq_mixed_slots.pcrypt", file);
+  const std::string rule = "a header may not mix them";
+  write_descriptor(
+      {"bad_pq_mixed_slots",
+       "kind-5 slot, then a kind-3 slot for the same file key, valid MAC: refused before any key "
+       "(FORMAT.md 10.6, 5 step 2)",
+       "header failure", "bad_pq_mixed_slots", "identity: x25519.key\n", "", rule});
+  write_descriptor({"bad_pq_mixed_slots_by_pq", "the same file given the post-quantum identity",
+                    "header failure", "bad_pq_mixed_slots", "identity: pq.key\n", "", rule});
+}
+
+TEST_CASE("the post-quantum mixing vector is authentic: only the no-mixing rule refuses it") {
+  const Bytes file = read_file(kDir / "bad_pq_mixed_slots.pcrypt");
+  const Bytes pq_file = read_file(kDir / "pq_three_chunks.pcrypt");
+  const std::size_t pq_slot_at = 15,
+                    x25519_slot_at = pq_slot_at + core::recipient_slot::mlkem768_x25519_slot_size,
+                    mac_at = x25519_slot_at + core::recipient_slot::x25519_slot_size;
+  REQUIRE(file.size() > mac_at + 32);
+  CHECK(file[14] == 2);
+  CHECK(file[pq_slot_at] == 5);
+  CHECK(file[x25519_slot_at] == 3);
+  const core::Identity pq = only_identity("pq.key");
+  const core::Identity x25519 = only_identity("x25519.key");
+  const std::span<const std::uint8_t> bytes(file);
+  const auto from_pq = core::recipient_slot::unwrap(
+      bytes.subspan(pq_slot_at, core::recipient_slot::mlkem768_x25519_slot_size), pq);
+  const auto from_x25519 = core::recipient_slot::unwrap(
+      bytes.subspan(x25519_slot_at, core::recipient_slot::x25519_slot_size), x25519);
+  REQUIRE(from_pq);
+  REQUIRE(from_x25519);
+  CHECK(Bytes(from_pq->span().begin(), from_pq->span().end()) ==
+        Bytes(from_x25519->span().begin(), from_x25519->span().end()));
+  const auto mac = core::compute_header_mac(*from_pq, bytes.first(mac_at));
+  CHECK(Bytes(mac.begin(), mac.end()) == Bytes(file.begin() + mac_at, file.begin() + mac_at + 32));
+  // The payload is pq_three_chunks.pcrypt's, under the same file key: it decrypts to three_chunks.bin.
+  const std::size_t pq_payload_at = 15 + core::recipient_slot::mlkem768_x25519_slot_size + 32;
+  CHECK(Bytes(file.begin() + mac_at + 32, file.end()) ==
+        Bytes(pq_file.begin() + pq_payload_at, pq_file.end()));
 }

@@ -13,6 +13,7 @@
 #include "core/keys/recipient.h"
 #include "core/pcrypt/format.h"
 #include "core/pcrypt/recipient_slot.h"
+#include "io/memory_stream.h"
 #include "tests/test_bytes.h"
 
 using namespace pcrypt::core;
@@ -32,10 +33,13 @@ std::map<std::string, std::string> read_kat() {
   REQUIRE(in.good());
   std::map<std::string, std::string> kv;
   std::string line;
+  // Strict: every other line is one `name: value`, each name once; which names, the known-answer test checks.
   while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    INFO("slot_kind5.txt: " << line);
     const auto colon = line.find(": ");
-    if (line.empty() || line[0] == '#' || colon == std::string::npos) continue;
-    kv[line.substr(0, colon)] = line.substr(colon + 2);
+    REQUIRE(colon != std::string::npos);
+    REQUIRE(kv.emplace(line.substr(0, colon), line.substr(colon + 2)).second);
   }
   return kv;
 }
@@ -94,6 +98,11 @@ TEST_CASE("kind 5: known-answer slot and intermediate values") {
   for (const auto& [k, v] : got) {
     INFO(k);
     CHECK(kv[k] == v);
+  }
+  // Nothing else either: a stray line is an error in the vector, not a comment.
+  for (const auto& [k, v] : kv) {
+    INFO("field in slot_kind5.txt: " << k);
+    CHECK(got.count(k) == 1);
   }
   // And the slot opens with the identity written in the file.
   const auto ids = parse_identity_file(kv["identity"] + "\n", "kat");
@@ -177,4 +186,80 @@ TEST_CASE("kind 5: never in one header with an SSH RSA recipient (kind 6 is clas
   h.slots.erase(h.slots.begin());
   CHECK_NOTHROW(check_no_quantum_downgrade(h.slots));
   CHECK_NOTHROW((void)serialize_header(h));
+}
+
+namespace {
+
+// A header as a reader sees it, written byte by byte (serialize_header refuses the mixes tested here): the
+// fixed part, each slot's bytes, and a MAC of zeros (the rule is checked before the MAC).
+Bytes raw_header(const std::vector<Bytes>& slots) {
+  std::size_t size = kFixedHeaderBytes + kHeaderMacBytes;
+  for (const Bytes& s : slots) size += s.size();
+  // Reserved whole: growing it piecemeal makes GCC 12 report a false out-of-bounds copy.
+  Bytes h;
+  h.reserve(size);
+  for (const std::uint8_t b : kMagic) h.push_back(b);
+  for (const std::uint8_t b : {kFormatVersionRecipients, kSuiteAes256Gcm, std::uint8_t{0}, std::uint8_t{0},
+                               std::uint8_t{0x10}, std::uint8_t{0}})
+    h.push_back(b);
+  h.push_back(static_cast<std::uint8_t>(slots.size()));
+  for (const Bytes& s : slots) h.insert(h.end(), s.begin(), s.end());
+  h.resize(size);  // the MAC: zeros
+  return h;
+}
+
+// A slot of `kind` with the right length and zero contents: the parser reads slots as opaque bytes.
+Bytes opaque_slot(std::uint8_t kind) {
+  if (kind == 1)
+    return [] {
+      Bytes s(kKeyFileSlotBytes);
+      s[0] = 1;
+      return s;
+    }();
+  if (kind == 6) {
+    Bytes s(recipient_slot::ssh_rsa_prefix_size + 256);
+    s[0] = 6;
+    s[5] = 0x01;  // L = 256
+    return s;
+  }
+  Bytes s(recipient_slot::slot_size(kind));
+  s[0] = kind;
+  return s;
+}
+
+std::string read_error(const Bytes& header) {
+  pcrypt::io::MemoryReader in(header);
+  try {
+    (void)read_header(in);
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::header);
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("kind 5: a header that mixes it with kind 3, 4 or 6 is refused on read, before any key") {
+  // Allowed: kind 5 alone, and with key-file slots (symmetric, not broken by a quantum computer).
+  for (const auto& slots :
+       {std::vector<Bytes>{opaque_slot(5)}, std::vector<Bytes>{opaque_slot(1), opaque_slot(5)},
+        std::vector<Bytes>{opaque_slot(5), opaque_slot(5), opaque_slot(1)}}) {
+    const Bytes header = raw_header(slots);
+    pcrypt::io::MemoryReader in(header);
+    CHECK(read_header(in).header.slots.size() == slots.size());
+  }
+  for (const std::uint8_t classical : {std::uint8_t{3}, std::uint8_t{4}, std::uint8_t{6}}) {
+    INFO("kind " << int{classical});
+    // Either order, and with an allowed slot in between: the message names both slots.
+    CHECK(read_error(raw_header({opaque_slot(5), opaque_slot(classical)})) ==
+          "key slot 1 is a post-quantum recipient (kind 5) and key slot 2 a classical one (kind " +
+              std::to_string(classical) + "): a header may not mix them");
+    CHECK_THAT(read_error(raw_header({opaque_slot(classical), opaque_slot(1), opaque_slot(5)})),
+               Catch::Matchers::Contains("key slot 3 is a post-quantum recipient (kind 5) and key slot 1"));
+    // Without the kind-5 slot the same classical slot is fine.
+    const Bytes header = raw_header({opaque_slot(classical), opaque_slot(1)});
+    pcrypt::io::MemoryReader alone(header);
+    CHECK(read_header(alone).header.slots.size() == 2);
+  }
 }

@@ -18,6 +18,8 @@
 #include "core/keys/bcrypt_pbkdf.h"
 #include "core/keys/openssh_key.h"
 #include "core/keys/recipient.h"
+#include "core/keys/ssh_rsa.h"
+#include "core/keys/ssh_wire.h"
 #include "core/pcrypt/recipient_slot.h"
 #include "tests/test_bytes.h"
 #include "tests/test_files.h"
@@ -362,4 +364,110 @@ TEST_CASE("fresh ssh-keygen keys: RSA and protected keys of every supported ciph
     REQUIRE(opened.has_value());
     CHECK(sodium_memcmp(opened->data(), fk.data(), 32) == 0);
   }
+}
+
+namespace {
+
+// The decoded openssh-key-v1 structure of an armoured key, and back: for keys damaged on purpose.
+Bytes openssh_binary(const std::string& text) {
+  const std::string begin = "-----BEGIN OPENSSH PRIVATE KEY-----", end = "-----END OPENSSH PRIVATE KEY-----";
+  const std::size_t from = text.find(begin) + begin.size(), to = text.find(end);
+  REQUIRE(to != std::string::npos);
+  Bytes out(to - from);
+  std::size_t len = 0;
+  REQUIRE(sodium_base642bin(out.data(), out.size(), text.data() + from, to - from, " \r\n", &len, nullptr,
+                            sodium_base64_VARIANT_ORIGINAL) == 0);
+  out.resize(len);
+  return out;
+}
+
+std::string openssh_text(const Bytes& binary) {
+  std::string b64(sodium_base64_ENCODED_LEN(binary.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
+  sodium_bin2base64(b64.data(), b64.size(), binary.data(), binary.size(), sodium_base64_VARIANT_ORIGINAL);
+  b64.pop_back();  // the terminating NUL
+  std::string text = "-----BEGIN OPENSSH PRIVATE KEY-----\n";
+  for (std::size_t at = 0; at < b64.size(); at += 70) text += b64.substr(at, 70) + "\n";
+  return text + "-----END OPENSSH PRIVATE KEY-----\n";
+}
+
+std::uint32_t be32(const Bytes& b, std::size_t at) {
+  return std::uint32_t{b[at]} << 24 | std::uint32_t{b[at + 1]} << 16 | std::uint32_t{b[at + 2]} << 8 |
+         b[at + 3];
+}
+
+// Offset of the bcrypt rounds field: magic (15), string cipher, string kdf, then the options string
+// (uint32 length, string salt, uint32 rounds).
+std::size_t bcrypt_rounds_at(const Bytes& key) {
+  std::size_t at = 15;
+  at += 4 + be32(key, at);  // cipher
+  at += 4 + be32(key, at);  // kdf
+  at += 4;                  // options length
+  return at + 4 + be32(key, at);
+}
+
+// n, e, d, iqmp, p, q of an unencrypted RSA key (PROTOCOL.key), without their mpint sign bytes.
+std::vector<Bytes> rsa_private_fields(const Bytes& key) {
+  std::span<const std::uint8_t> all(key);
+  ssh_wire::Reader r(all.subspan(15));
+  for (int i = 0; i < 3; ++i) REQUIRE(r.string());  // cipher, kdf, options
+  REQUIRE(r.u32() == 1u);
+  REQUIRE(r.string());  // public key
+  const auto section = r.string();
+  REQUIRE(section);
+  ssh_wire::Reader s(*section);
+  REQUIRE(s.u32());
+  REQUIRE(s.u32());
+  REQUIRE(s.string());  // "ssh-rsa"
+  std::vector<Bytes> fields;
+  for (int i = 0; i < 6; ++i) {
+    const auto v = s.positive_mpint();
+    REQUIRE(v);
+    fields.emplace_back(v->begin(), v->end());
+  }
+  return fields;
+}
+
+}  // namespace
+
+TEST_CASE("a protected key asking for bcrypt rounds out of range is refused when read, before any question") {
+  const std::string name = "protected_ed25519_aes256ctr.key";
+  const Bytes key = openssh_binary(read_all(kDir / name));
+  const std::size_t at = bcrypt_rounds_at(key);
+  REQUIRE(be32(key, at) == 16);  // ssh-keygen's default: the offset is right
+  for (const std::uint32_t rounds : {0u, kMaxBcryptPbkdfRounds + 1, 0xffffffffu}) {
+    INFO("rounds " << rounds);
+    Bytes damaged = key;
+    for (int i = 0; i < 4; ++i) damaged[at + i] = static_cast<std::uint8_t>(rounds >> (24 - 8 * i));
+    const std::string text = openssh_text(damaged);
+    std::string message;
+    CHECK(error_kind([&] { parse_identity_file(text, name, no_prompt); }, &message) == ErrorKind::usage);
+    CHECK_THAT(message, Contains("bcrypt rounds (pcrypt accepts 1 to 16384)"));
+    CHECK(error_kind([&] { read_openssh_public_part(text, name); }) == ErrorKind::usage);
+  }
+  // The round trip through the helpers changes nothing by itself.
+  CHECK(first_identity(parse_identity_file(openssh_text(key), name, no_prompt)).kind ==
+        Identity::Kind::ssh_ed25519);
+}
+
+TEST_CASE("an RSA private key's d and iqmp are checked exactly: e·d = 1 mod p-1 and q-1, q·iqmp = 1 mod p") {
+  const std::vector<Bytes> f = rsa_private_fields(openssh_binary(read_all(kDir / "ssh_rsa.key")));
+  const Bytes &n = f[0], &e = f[1], &d = f[2], &iqmp = f[3], &p = f[4], &q = f[5];
+  CHECK(ssh_rsa::PrivateKey::from_openssh_fields(n, e, d, iqmp, p, q, "k")->modulus_bytes() == 256);
+  const auto plus = [](Bytes v, std::uint8_t k) {
+    for (std::size_t i = v.size(); i-- > 0 && k != 0;) {
+      const unsigned sum = v[i] + k;
+      v[i] = static_cast<std::uint8_t>(sum);
+      k = static_cast<std::uint8_t>(sum >> 8);
+    }
+    return v;
+  };
+  const auto refused = [&](const Bytes& d2, const Bytes& iqmp2, const Bytes& p2, const Bytes& q2) {
+    std::string message;
+    CHECK(error_kind([&] { ssh_rsa::PrivateKey::from_openssh_fields(n, e, d2, iqmp2, p2, q2, "k"); },
+                     &message) == ErrorKind::usage);
+    CHECK_THAT(message, Contains("do not belong together"));
+  };
+  refused(d, plus(iqmp, 1), p, q);  // OpenSSL alone would repair the CRT result: accepted before
+  refused(d, iqmp, q, p);           // p and q swapped: iqmp is then the wrong inverse
+  refused(plus(d, 2), iqmp, p, q);
 }

@@ -56,6 +56,9 @@ struct Outer {
   SecretBytes raw;
   std::string cipher, kdf;
   std::span<const std::uint8_t> kdf_options, public_blob, private_section, tag;
+  // bcrypt only: its options, checked with the rest of the outer structure.
+  std::span<const std::uint8_t> bcrypt_salt;
+  std::uint32_t bcrypt_rounds = 0;
 };
 
 Outer read_outer(std::string_view content, const Failer& fail) {
@@ -97,6 +100,19 @@ Outer read_outer(std::string_view content, const Failer& fail) {
   o.tag = r.rest();
   if ((c->name == "none") != (o.kdf == "none") || (o.kdf != "none" && o.kdf != "bcrypt"))
     fail("unsupported key derivation '" + o.kdf + "' for cipher " + o.cipher);
+  // Checked here, with the cipher, so a key pcrypt cannot open is refused when it is read, before anyone is
+  // asked for its passphrase (FORMAT.md §10.8).
+  if (o.kdf == "bcrypt") {
+    ssh_wire::Reader opts(o.kdf_options);
+    const auto salt = opts.string();
+    const auto rounds = opts.u32();
+    if (!salt || !rounds || opts.left() != 0 || salt->empty()) fail("malformed bcrypt options");
+    if (*rounds < 1 || *rounds > kMaxBcryptPbkdfRounds)
+      fail("asks for " + std::to_string(*rounds) + " bcrypt rounds (pcrypt accepts 1 to " +
+           std::to_string(kMaxBcryptPbkdfRounds) + ")");
+    o.bcrypt_salt = *salt;
+    o.bcrypt_rounds = *rounds;
+  }
   if (o.private_section.size() % c->block != 0)
     fail("the private section is not a whole number of cipher blocks");
   return o;
@@ -105,17 +121,10 @@ Outer read_outer(std::string_view content, const Failer& fail) {
 // Decrypts the private section of a protected key into `out` (same length).
 void decrypt_private(const Outer& o, const Cipher& c, std::span<const std::uint8_t> passphrase,
                      SecretBytes& out, const Failer& fail) {
-  ssh_wire::Reader opts(o.kdf_options);
-  const auto salt = opts.string();
-  const auto rounds = opts.u32();
-  if (!salt || !rounds || opts.left() != 0 || salt->empty()) fail("malformed bcrypt options");
-  if (*rounds < 1 || *rounds > kMaxBcryptPbkdfRounds)
-    fail("asks for " + std::to_string(*rounds) + " bcrypt rounds (pcrypt accepts 1 to " +
-         std::to_string(kMaxBcryptPbkdfRounds) + ")");
   if (passphrase.empty())
     throw Error(ErrorKind::usage, fail.who() + "the key is protected by a passphrase and none was given");
   SecretBytes key_iv(c.key_len + c.iv_len);
-  bcrypt_pbkdf(passphrase, *salt, *rounds, key_iv.span());
+  bcrypt_pbkdf(passphrase, o.bcrypt_salt, o.bcrypt_rounds, key_iv.span());
   std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(),
                                                                       EVP_CIPHER_CTX_free);
   int n = 0, fin = 0;

@@ -195,9 +195,16 @@ std::shared_ptr<const PrivateKey> PrivateKey::from_openssh_fields(
   // The parts must form one key: n = p·q, and a round trip through it (which uses e, d and the CRT values
   // derived from d) must give back what went in. Not EVP_PKEY_pairwise_check: besides this it tests p and q
   // for primality, which takes seconds for a 4096-bit key and proves nothing a damaged key would fail.
+  // Then d and iqmp, exactly (FORMAT.md §10.5): e·d ≡ 1 modulo p−1 and q−1, and q·iqmp ≡ 1 modulo p. Without
+  // these, OpenSSL would quietly recompute a CRT result that a wrong iqmp spoils, so a damaged iqmp was
+  // accepted by accident.
   const Bn product(BN_new());
+  const auto is_inverse = [&](const BIGNUM* x, const BIGNUM* y, const BIGNUM* m) {
+    return BN_mod_mul(product.get(), x, y, m, bctx.get()) == 1 && BN_is_one(product.get());
+  };
   if (!product || BN_mul(product.get(), bn_p.get(), bn_q.get(), bctx.get()) != 1 ||
-      BN_cmp(product.get(), bn_n.get()) != 0)
+      BN_cmp(product.get(), bn_n.get()) != 0 || !is_inverse(bn_e.get(), bn_d.get(), p1.get()) ||
+      !is_inverse(bn_e.get(), bn_d.get(), q1.get()) || !is_inverse(bn_q.get(), bn_iqmp.get(), bn_p.get()))
     throw Error(ErrorKind::usage,
                 what + ": the RSA private key's parts do not belong together (damaged key)");
   std::shared_ptr<const PrivateKey> key(new PrivateKey(std::move(impl), modulus_bytes));

@@ -41,7 +41,8 @@ std::vector<std::uint8_t> oaep_encrypt(const PublicKey& key, std::span<const std
 class PrivateKey {
  public:
   // From the fields of an OpenSSH private key (PROTOCOL.key: n, e, d, iqmp, p, q as unsigned big-endian
-  // bytes). Checks that they form one key (n = p·q, e·d ≡ 1) and that (e, n) pass parse_public_blob's rules.
+  // bytes). Checks that they form one key (n = p·q, e·d ≡ 1 mod p−1 and mod q−1, q·iqmp ≡ 1 mod p, and one
+  // OAEP round trip; p and q are not tested for primality) and that (e, n) pass parse_public_blob's rules.
   // Throws core::Error(usage) starting with `what` otherwise.
   static std::shared_ptr<const PrivateKey> from_openssh_fields(
       std::span<const std::uint8_t> n, std::span<const std::uint8_t> e, std::span<const std::uint8_t> d,

@@ -139,11 +139,20 @@ void check_chunk_size(std::size_t chunk_size) {
         "use a chunk size from " + format_bytes(kMinChunkSize) + " to " + format_bytes(kMaxChunkSize));
 }
 
-void check_no_quantum_downgrade(const std::vector<KeySlot>& slots) {
-  const auto has = [&](auto pred) { return std::any_of(slots.begin(), slots.end(), pred); };
-  if (!has([](const KeySlot& s) { return s.kind == SlotKind::mlkem768_x25519; })) return;
+std::pair<std::size_t, std::size_t> quantum_downgrade_pair(const std::vector<KeySlot>& slots) {
+  const auto first = [&](auto pred) {
+    return static_cast<std::size_t>(std::find_if(slots.begin(), slots.end(), pred) - slots.begin());
+  };
+  const std::size_t pq = first([](const KeySlot& s) { return s.kind == SlotKind::mlkem768_x25519; });
   // Every public-key kind other than the hybrid is classical: X25519, SSH ed25519 and SSH RSA alike.
-  if (has([](const KeySlot& s) { return is_recipient_slot(s.kind) && s.kind != SlotKind::mlkem768_x25519; }))
+  const std::size_t classical = first(
+      [](const KeySlot& s) { return is_recipient_slot(s.kind) && s.kind != SlotKind::mlkem768_x25519; });
+  if (pq == slots.size() || classical == slots.size()) return {slots.size(), slots.size()};
+  return {pq, classical};
+}
+
+void check_no_quantum_downgrade(const std::vector<KeySlot>& slots) {
+  if (quantum_downgrade_pair(slots).first != slots.size())
     throw Error(ErrorKind::usage,
                 "refusing to mix post-quantum (age1pq1...) and X25519/SSH recipients in one file: a future "
                 "quantum computer could open it through the classical recipient",
@@ -249,6 +258,13 @@ ParsedHeader read_header(io::Reader& in) {
     throw Error(ErrorKind::header,
                 "unsupported format version 2 without a recipient slot (version 2 requires one)",
                 kCorruptHint);
+  // The writer's no-downgrade rule (FORMAT.md §10.6) is a rule of the format: a header that breaks it is
+  // malformed, whoever wrote it, and refused before any key is tried (§5 step 2).
+  if (const auto [pq, classical] = quantum_downgrade_pair(h.slots); pq != h.slots.size())
+    throw corrupt("key slot " + std::to_string(pq + 1) +
+                  " is a post-quantum recipient (kind 5) and key slot " + std::to_string(classical + 1) +
+                  " a classical one (kind " + std::to_string(static_cast<unsigned>(h.slots[classical].kind)) +
+                  "): a header may not mix them");
   const std::size_t mac_at = input.size();
   get_bytes(h.mac, input.take(kHeaderMacBytes));
   parsed.authenticated_bytes = input.release();

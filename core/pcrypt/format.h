@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/stream.h"
@@ -16,7 +17,7 @@ namespace pcrypt::core {
 
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'P', 'C', 'R', 'Y', 'P', 'T', '\n'};
 inline constexpr std::uint8_t kFormatVersion = 1;
-// Written exactly when a file has a recipient slot (kind 3, 4 or 6, FORMAT.md §10.1).
+// Written exactly when a file has a recipient slot (kind 3, 4, 5 or 6, FORMAT.md §10.1).
 inline constexpr std::uint8_t kFormatVersionRecipients = 2;
 inline constexpr std::uint8_t kSuiteAes256Gcm = 1;
 
@@ -81,8 +82,12 @@ struct KeySlot {
   std::vector<std::uint8_t> recipient_slot;
 };
 
-// Kind 5 never shares a header with kinds 3/4 (§3.2, no silent downgrade): throws core::Error(usage) saying
-// why. Called wherever a header is serialized, so encrypt and rekey obey the same rule.
+// Kind 5 never shares a header with the classical recipient kinds 3, 4 and 6 (FORMAT.md §10.6, no silent
+// downgrade). The indices of the first kind-5 slot and the first classical one when both are present, else
+// {slots.size(), slots.size()}.
+std::pair<std::size_t, std::size_t> quantum_downgrade_pair(const std::vector<KeySlot>& slots);
+// Throws core::Error(usage) saying why when quantum_downgrade_pair() finds a pair. Called wherever a header
+// is serialized, so encrypt and rekey obey the same rule; read_header refuses such a header as malformed.
 void check_no_quantum_downgrade(const std::vector<KeySlot>& slots);
 
 struct FileHeader {

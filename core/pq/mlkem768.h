@@ -37,9 +37,10 @@ bool encaps_internal(std::span<const std::uint8_t> ek, Seed32 m, std::span<std::
 bool encaps(std::span<const std::uint8_t> ek, std::span<std::uint8_t, ciphertext_size> ct,
             std::span<std::uint8_t, shared_secret_size> shared_secret);
 
-// ML-KEM.Decaps (Algorithm 18) after the §7.3 checks; false (nothing written) if `dk` or `ct` has the wrong
-// length or dk's embedded H(ek) does not match its ek. A well-formed but wrong ciphertext is not an error: it
-// yields the implicit-rejection secret J(z || c), chosen without a secret-dependent branch.
+// ML-KEM.Decaps_internal (Algorithm 18) after the §7.3 checks (together ML-KEM.Decaps, Algorithm 21); false
+// (nothing written) if `dk` or `ct` has the wrong length or dk's embedded H(ek) does not match its ek. A
+// well-formed but wrong ciphertext is not an error: it yields the implicit-rejection secret J(z || c), chosen
+// without a secret-dependent branch.
 bool decaps(std::span<const std::uint8_t> dk, std::span<const std::uint8_t> ct,
             std::span<std::uint8_t, shared_secret_size> shared_secret);
 

@@ -226,6 +226,9 @@ struct EncryptOptions {
   bool armor = false;                // age only
   std::size_t chunk_size = 1 << 20;  // pcrypt only (4 KiB .. 64 MiB); age's chunks are 64 KiB
   unsigned threads = 0;              // 0 = one per core
+  // A pcrypt passphrase slot's Argon2id cost (--kdf-memory, --kdf-ops); 0: the defaults. pcrypt only.
+  std::uint64_t argon2id_memory_bytes = 0;
+  std::uint64_t argon2id_passes = 0;
 };
 
 // A new encrypted file of the plaintext from `plaintext` (read in order) into `sink`. ErrorKind::usage for
@@ -251,3 +254,6 @@ PCRYPT_API std::string version();
 
 }  // namespace v0
 }  // namespace pcrypt
+
+// The streaming encryptor (write plaintext in pieces), in its own header.
+#include <pcrypt/encryptor.h>  // IWYU pragma: export

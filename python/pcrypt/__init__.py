@@ -9,19 +9,28 @@
 
 Credentials are keyword arguments named after the CLI's options: ``keys`` (key files, -k), ``identities``
 (identity files, -i: decryption), ``recipients`` / ``recipient_files`` (-r / -R: encryption) and
-``passphrase`` (the passphrase itself). Failures raise pcrypt.errors exceptions with the CLI's message and
-exit code. The GIL is released while the core encrypts, decrypts or does I/O. docs/PYTHON.md has the rest,
-including the fsspec protocol ``pcrypt::`` (pcrypt.filesystem) and Dask helpers (pcrypt.dask).
+``passphrase`` (the passphrase itself). Failures raise pcrypt.errors exceptions with the CLI's message, hint
+(in these argument names) and exit code, and the file they concern (``e.path``). The GIL is released while
+libpcrypt encrypts, decrypts or does I/O. docs/PYTHON.md has the rest, including the fsspec protocol
+``pcrypt::`` (pcrypt.filesystem) and Dask helpers (pcrypt.dask).
 """
 
+import os as _os
+import tempfile as _tempfile
+
 from . import _pcrypt
-from .errors import AuthenticationError, HeaderError, PcryptError, UsageError
-from .files import (EncryptedReader, EncryptedWriter, LocalSink, LocalSource, unlock)
+from .errors import AuthenticationError, HeaderError, PcryptError, UsageError, naming
+from .files import EncryptedReader, EncryptedWriter, LocalSource, unlock
 
 __all__ = ["encrypt", "decrypt", "verify", "info", "open", "keygen", "recipients", "PcryptError",
-           "UsageError", "HeaderError", "AuthenticationError", "DEFAULT_CHUNK_SIZE"]
+           "UsageError", "HeaderError", "AuthenticationError", "DEFAULT_CHUNK_SIZE", "__version__"]
 
-DEFAULT_CHUNK_SIZE = 1 << 20
+__version__ = _pcrypt.version()  # libpcrypt's, which is the pcrypt command's
+
+DEFAULT_CHUNK_SIZE = _pcrypt.DEFAULT_CHUNK_SIZE
+
+
+_builtin_open = open  # pcrypt.open below shadows it
 
 
 def _paths(value):
@@ -48,38 +57,104 @@ def encrypt(src, dst, *, keys=(), recipients=(), recipient_files=(), passphrase=
     (0: all). format="age" writes an age file (``pcrypt encrypt --format age``; armor=True for ASCII
     armor), with age's rules on recipients and passphrases."""
     _check_age_options(format, chunk_size, kdf_memory, kdf_ops)
-    _pcrypt.encrypt(str(src), str(dst), keys=_paths(keys), recipients=_paths(recipients),
-                    recipient_files=_paths(recipient_files), passphrase=passphrase, chunk_size=chunk_size,
-                    threads=threads, force=force, kdf_memory=kdf_memory, kdf_ops=kdf_ops, format=format,
-                    armor=armor)
+    with naming(src, dst):
+        _pcrypt.encrypt(_os.fspath(src), _os.fspath(dst), keys=_paths(keys), recipients=_paths(recipients),
+                        recipient_files=_paths(recipient_files), passphrase=passphrase, chunk_size=chunk_size,
+                        threads=threads, force=force, kdf_memory=kdf_memory, kdf_ops=kdf_ops, format=format,
+                        armor=armor)
+
+
+def _umask():
+    """The process's umask, read without changing it (os.umask would, for a moment, for every thread)."""
+    try:
+        with _builtin_open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    return 0o022
 
 
 def decrypt(src, dst, *, keys=(), identities=(), passphrase=None, threads=0, force=False):
-    """Decrypts the pcrypt file ``src`` into ``dst``, all or nothing, as ``pcrypt decrypt`` does."""
-    _pcrypt.decrypt(str(src), str(dst), keys=_paths(keys), identities=_paths(identities),
-                    passphrase=passphrase, threads=threads, force=force)
+    """Decrypts the pcrypt or age file ``src`` into ``dst``, all or nothing, as ``pcrypt decrypt`` does
+    (the plaintext gets the usual mode, 0666 less the umask, as the CLI's does); returns its size."""
+    dst = _os.fspath(dst)
+    with naming(src, dst):
+        size = _pcrypt.decrypt(_os.fspath(src), dst, keys=_paths(keys), identities=_paths(identities),
+                               passphrase=passphrase, threads=threads, force=force)
+    _os.chmod(dst, 0o666 & ~_umask())  # libpcrypt writes it 0600; widened only once complete
+    return size
 
 
 def verify(src, *, keys=(), identities=(), passphrase=None, threads=0):
     """Authenticates the whole file, as ``pcrypt verify`` does; returns its plaintext size."""
-    return _pcrypt.verify(str(src), keys=_paths(keys), identities=_paths(identities), passphrase=passphrase,
-                          threads=threads)
+    with naming(src):
+        return _pcrypt.verify(_os.fspath(src), keys=_paths(keys), identities=_paths(identities),
+                              passphrase=passphrase, threads=threads)
 
 
 def info(src):
     """``pcrypt info``: the header's fields as "name: value" lines; no key needed."""
-    return _pcrypt.info(str(src))
+    with naming(src):
+        return _pcrypt.info(_os.fspath(src))
 
 
-def keygen(path, *, identity=False, force=False):
-    """Writes a new key file (or, with identity=True, an X25519 identity) to ``path``, mode 0600, as
-    ``pcrypt keygen [--identity] -o path`` does. Returns the identity's recipient ("age1..."), else None."""
-    return _pcrypt.keygen(str(path), identity=identity, force=force)
+def _write_secret(path, text, force):
+    """``text`` into a new file at ``path``, mode 0600, complete or not at all: written to a temporary
+    beside it, then linked in (refusing an existing file) or, with force, renamed over it."""
+    directory = _os.path.dirname(_os.path.abspath(path))
+    if not force and _os.path.lexists(path):
+        raise PcryptError(f"output file exists ({path})", "use force=True to overwrite it, or choose another path",
+                          path)
+    fd, temporary = _tempfile.mkstemp(dir=directory, prefix=".pcrypt-keygen-")  # mode 0600
+    try:
+        with _os.fdopen(fd, "w") as out:
+            out.write(text)
+            out.flush()
+            _os.fsync(out.fileno())
+        if force:
+            _os.replace(temporary, path)
+        else:
+            _os.link(temporary, path)
+    except FileExistsError:
+        raise PcryptError(f"output file exists ({path})", "use force=True to overwrite it, or choose another path",
+                          path) from None
+    except OSError as e:
+        raise PcryptError(f"cannot write {path}: {e.strerror}", "", path) from None
+    finally:
+        if _os.path.lexists(temporary):
+            _os.unlink(temporary)
+
+
+def keygen(path, *, identity=False, post_quantum=False, force=False):
+    """Writes a new secret to ``path``, mode 0600, as ``pcrypt keygen [--identity] -o path`` does: a pcrypt
+    key file, or with identity=True an age X25519 identity (post_quantum=True: ML-KEM-768 + X25519, age
+    1.3's "age1pq1..."). Returns its public key, the recipient others encrypt to ("age1..."), for an
+    identity; a key file is symmetric (it has no public key): None. Prints nothing."""
+    path = _os.fspath(path)
+    if path in ("", "-"):
+        raise UsageError("keygen needs a path", "secrets are written to a 0600 file")
+    if identity or post_quantum:
+        text, recipient = _pcrypt.generate_identity(post_quantum)
+    else:
+        text, recipient = _pcrypt.generate_key_file(), None
+    _write_secret(path, text, force)
+    return recipient
 
 
 def recipients(identity_files):
     """The recipients (public keys) of the identities in these files, as ``pcrypt recipient`` prints them."""
-    return _pcrypt.recipients(_paths(identity_files))
+    out = []
+    for path in _paths(identity_files):
+        with naming(path):
+            try:
+                with _builtin_open(path) as f:
+                    text = f.read()
+            except OSError as e:
+                raise PcryptError(f"cannot read {path}: {e.strerror}") from None
+            out += _pcrypt.recipients_of(text)
+    return out
 
 
 def open(path, mode="rb", *, keys=(), identities=(), recipients=(), recipient_files=(), passphrase=None,
@@ -92,18 +167,19 @@ def open(path, mode="rb", *, keys=(), identities=(), recipients=(), recipient_fi
     into a file that appears at close, complete, or never (leaving a ``with`` block by an exception);
     format="age" writes a binary age file (reading detects the format by itself).
     """
-    path = str(path)
+    path = _os.fspath(path)
     if mode == "rb":
         source = LocalSource(path)
         decryptor = unlock(source, _paths(keys), _paths(identities), passphrase)
         return EncryptedReader(source, decryptor, threads)
     if mode == "wb":
         _check_age_options(format, chunk_size, kdf_memory, kdf_ops)
-        sealer = _pcrypt.Sealer(keys=_paths(keys), recipients=_paths(recipients),
-                                recipient_files=_paths(recipient_files), passphrase=passphrase,
-                                chunk_size=chunk_size, threads=threads, kdf_memory=kdf_memory, kdf_ops=kdf_ops,
-                                format=format)
-        return EncryptedWriter(LocalSink(path, force), sealer)
+        with naming(path):
+            encryptor = _pcrypt.Encryptor(path, force=force, keys=_paths(keys), recipients=_paths(recipients),
+                                          recipient_files=_paths(recipient_files), passphrase=passphrase,
+                                          chunk_size=chunk_size, threads=threads, kdf_memory=kdf_memory,
+                                          kdf_ops=kdf_ops, format=format)
+        return EncryptedWriter(encryptor, path)
     raise UsageError(f"mode {mode!r} is not supported", "use 'rb' or 'wb'")
 
 

@@ -1,26 +1,34 @@
 """pcrypt's errors as Python exceptions.
 
-Every failure of the C++ core arrives as one of these, carrying the message the CLI prints after
-``pcrypt: error:``, its hint (``pcrypt: hint:``), and the exit code the CLI would return for it (the
-table in ``pcrypt --help``), so scripts can tell a wrong key from a damaged file as the shell can.
+Every failure of libpcrypt arrives as one of these, carrying the message the CLI prints after
+``pcrypt: error:``, its hint (``pcrypt: hint:``), both worded for Python (``keys=`` where the CLI says
+``-k``), the file it concerns (``path``, also named in the message: one bad file among thousands in a Dask
+job is findable), and the exit code the CLI would return for it (the table in ``pcrypt --help``), so
+scripts can tell a wrong key from a damaged file as the shell can.
 """
+
+import contextlib
+import os
+import re
 
 
 class PcryptError(Exception):
-    """Any pcrypt failure. ``exit_code`` is the CLI's exit status for it; 1: I/O or other error."""
+    """Any pcrypt failure. ``exit_code`` is the CLI's exit status for it; 1: I/O or other error. ``path``:
+    the file it concerns, or None."""
 
     exit_code = 1
 
-    def __init__(self, message, hint=""):
+    def __init__(self, message, hint="", path=None):
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.path = path
 
     def __str__(self):
         return self.message + (f" (hint: {self.hint})" if self.hint else "")
 
     def __reduce__(self):  # the exception crosses process boundaries (Dask workers)
-        return (type(self), (self.message, self.hint))
+        return (type(self), (self.message, self.hint, self.path))
 
 
 class UsageError(PcryptError, ValueError):
@@ -43,7 +51,65 @@ class AuthenticationError(PcryptError):
 
 _BY_EXIT_CODE = {1: PcryptError, 2: UsageError, 3: HeaderError, 4: AuthenticationError}
 
+# The CLI's words for what a Python caller passes as an argument (a flag not followed by a letter, digit or
+# dash: "-k" but not "-key" or "-----BEGIN").
+_PYTHON_WORDS = [
+    (r"pcrypt keygen --identity( -o [A-Z]+)?", "pcrypt.keygen(path, identity=True)"),
+    (r"pcrypt keygen( -o [A-Z]+)?", "pcrypt.keygen(path)"),
+    (r"-r age1\.\.\.", 'recipients=["age1..."]'),
+    (r"-k KEYFILE|-k", "keys="),
+    (r"-i IDENTITY(-FILE)?|-i", "identities="),
+    (r"-r RECIPIENT|-r", "recipients="),
+    (r"-R FILE|-R", "recipient_files="),
+    (r"-p", "passphrase="),
+    (r"-f", "force=True"),
+    (r"or -o to choose another name", "or choose another dst"),
+    (r"-a|--armor", "armor=True"),
+    (r"--format age", 'format="age"'),
+    (r"--format pcrypt", 'format="pcrypt"'),
+    (r"--format", "format="),
+    (r"--chunk-size", "chunk_size="),
+    (r"--kdf-memory", "kdf_memory="),
+    (r"--kdf-ops", "kdf_ops="),
+    (r"-j", "threads="),
+]
+_FLAG = re.compile("|".join(f"(?:{p})" for p, _ in _PYTHON_WORDS).join([r"(?<![\w-])(", r")(?![\w-])"]))
+
+
+def _python_word(match):
+    text = match.group(0)
+    for pattern, replacement in _PYTHON_WORDS:
+        if re.fullmatch(pattern, text):
+            return replacement
+    return text
+
+
+def python_words(text):
+    """``text`` with the CLI's options replaced by the Python arguments that do the same."""
+    return _FLAG.sub(_python_word, text) if text else text
+
 
 def from_core(exit_code, message, hint):
-    """The exception for a core error (called by the C++ module)."""
-    return _BY_EXIT_CODE.get(exit_code, PcryptError)(message, hint)
+    """The exception for a libpcrypt error (called by the C++ module)."""
+    if message.startswith("output file exists") and not hint:  # the CLI's hint for it, in Python's words
+        hint = "use force=True to overwrite it, or choose another dst"
+    return _BY_EXIT_CODE.get(exit_code, PcryptError)(python_words(message), python_words(hint))
+
+
+@contextlib.contextmanager
+def naming(*paths):
+    """A pcrypt error raised inside names the file it concerns: of ``paths`` (an operation's input, then its
+    output), the one its message names already, else the first, which the message then names too."""
+    try:
+        yield
+    except PcryptError as e:
+        if e.path is None:
+            given = [os.fspath(p) for p in paths if p is not None]
+            named = [p for p in given if p and p in e.message]
+            if named:
+                e.path = named[0]
+            elif given:
+                e.path = given[0]
+                e.message = f"{e.message} ({e.path})"
+                e.args = (e.message,)
+        raise

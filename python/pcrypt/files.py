@@ -1,21 +1,20 @@
-"""File objects over pcrypt files: a seekable reader by ranges and a streaming writer.
+"""File objects over pcrypt and age files: a seekable reader by ranges and a streaming writer.
 
-The reader is an ``io.RawIOBase`` whose ``readinto`` decrypts straight into the caller's buffer through the
-core's range reader (core/range.h): only the records that hold the bytes asked for are read and
-authenticated. Reads smaller than a record go through a one-record plaintext cache, so that reading a file
-in small pieces (pandas, Dask's delimiter search) opens each record once. The writer seals records as data
-arrives, several at a time on the core's engines, and writes them after the header.
+The reader is an ``io.RawIOBase`` whose ``readinto`` decrypts straight into the caller's buffer through
+libpcrypt's range reads (``pcrypt::File::read_at``): only the records that hold the bytes asked for are read
+and authenticated. Reads smaller than a record go through a one-record plaintext cache, so that reading a file
+in small pieces (pandas, Dask's delimiter search) opens each record once. The writer hands what it is given
+to libpcrypt's streaming encryptor (``pcrypt::Encryptor``), which seals records several at a time on every
+core and writes them after the header.
 
-Where the bytes come from or go to is a *source* or a *sink*: a local file (C++ pread, an atomic output
-file) or any fsspec filesystem (pcrypt.filesystem).
+Where the bytes come from or go to is a *source* or a *sink*: a local file (read with pread, written as an
+atomic output file, both in C++) or any fsspec filesystem (pcrypt.filesystem).
 """
 
 import io
 
 from . import _pcrypt
-
-# Records the writer seals per call: enough to keep every core busy, little enough to bound memory.
-WRITE_BATCH_CHUNKS = 16
+from .errors import naming
 
 
 class LocalSource:
@@ -23,17 +22,17 @@ class LocalSource:
 
     def __init__(self, path):
         self.name = path
-        self._file = _pcrypt.LocalFile(path)
-        self.size = self._file.size
 
-    def header_prefix(self, n):
-        return self._file.pread(0, min(self.size, n))
+    def unlock(self, keys=(), identities=(), passphrase=None):
+        """The file's header, unlocked (pcrypt.errors.HeaderError for wrong credentials)."""
+        return _pcrypt.Decryptor(self.name, keys=list(keys), identities=list(identities),
+                                 passphrase=passphrase)
 
     def read_into(self, decryptor, offset, out, threads):
-        return decryptor.read_file_into(self._file, offset, out, threads)
+        return decryptor.read_into(offset, out, threads)
 
     def close(self):
-        self._file = None
+        pass
 
 
 class FsspecSource:
@@ -45,27 +44,27 @@ class FsspecSource:
         self._path = path
         self.size = fs.size(path) if size is None else size
 
-    def header_prefix(self, n):
-        return self._fs.cat_file(self._path, 0, min(self.size, n))
+    def _fetch(self, start, end):
+        return self._fs.cat_file(self._path, start, end)
+
+    def unlock(self, keys=(), identities=(), passphrase=None):
+        """The header, fetched (its first 16 KiB, more only for a large one) and unlocked."""
+        return _pcrypt.Decryptor.remote(self.size, self._fetch, keys=list(keys), identities=list(identities),
+                                        passphrase=passphrase)
 
     def read_into(self, decryptor, offset, out, threads):
-        begin, end = decryptor.covering(offset, len(out), self.size)
-        window = self._fs.cat_file(self._path, begin, end)
-        return decryptor.read_window_into(window, begin, self.size, offset, out, threads)
+        begin, end = decryptor.covering(offset, len(out))
+        window = self._fetch(begin, end)
+        return decryptor.read_window_into(window, begin, offset, out, threads)
 
     def close(self):
         pass
 
 
 def unlock(source, keys=(), identities=(), passphrase=None):
-    """The source's header, unlocked (pcrypt.errors.HeaderError for wrong credentials). The header is read
-    in growing prefixes: most fit the first, a file for hundreds of recipients needs more."""
-    n = _pcrypt.HEADER_PROBE_BYTES
-    prefix = source.header_prefix(n)
-    while len(prefix) == n and n < _pcrypt.HEADER_MAX_BYTES and _pcrypt.header_incomplete(prefix):
-        n = min(8 * n, _pcrypt.HEADER_MAX_BYTES)
-        prefix = source.header_prefix(n)
-    return _pcrypt.Decryptor(prefix, keys=list(keys), identities=list(identities), passphrase=passphrase)
+    """The source's header, unlocked; errors name the file."""
+    with naming(source.name):
+        return source.unlock(keys, identities, passphrase)
 
 
 class EncryptedReader(io.RawIOBase):
@@ -76,7 +75,7 @@ class EncryptedReader(io.RawIOBase):
         self._source = source
         self._decryptor = decryptor
         self._threads = threads
-        self._size = decryptor.plaintext_size(source.size)
+        self._size = decryptor.plaintext_size
         self._pos = 0
         self._chunk = decryptor.chunk_size
         self._cache = bytearray(self._chunk)
@@ -121,10 +120,11 @@ class EncryptedReader(io.RawIOBase):
         want = min(len(out), max(0, self._size - self._pos))
         if want == 0:
             return 0
-        if want >= self._chunk:  # large: straight into the caller's buffer, every core at work
-            got = self._source.read_into(self._decryptor, self._pos, out[:want], self._threads)
-        else:
-            got = self._read_small(out[:want])
+        with naming(self.name):
+            if want >= self._chunk:  # large: straight into the caller's buffer, every core at work
+                got = self._source.read_into(self._decryptor, self._pos, out[:want], self._threads)
+            else:
+                got = self._read_small(out[:want])
         self._pos += got
         return got
 
@@ -157,24 +157,6 @@ class EncryptedReader(io.RawIOBase):
         super().close()
 
 
-class LocalSink:
-    """A local output file that appears complete at close, or not at all (io/atomic_file.h)."""
-
-    def __init__(self, path, force=False):
-        self.name = path
-        self._out = _pcrypt.AtomicOutput(path, force=force)
-
-    def write(self, data):
-        self._out.write(data)
-
-    def commit(self):
-        self._out.commit()
-        self._out = None
-
-    def discard(self):
-        self._out = None  # the C++ destructor removes the temporary
-
-
 class FsspecSink:
     """A file on any fsspec filesystem, written in order; on failure, removed where the target allows."""
 
@@ -185,7 +167,8 @@ class FsspecSink:
         self._file = fs.open(path, "wb")
 
     def write(self, data):
-        self._file.write(data)
+        if data:
+            self._file.write(data)
 
     def commit(self):
         self._file.close()
@@ -202,19 +185,30 @@ class FsspecSink:
 
 
 class EncryptedWriter(io.RawIOBase):
-    """Encrypts what is written to it, as it streams. close() finishes the file; leaving a ``with`` block
-    with an exception, or abort(), discards it instead."""
+    """Encrypts what is written to it, as it streams (a ``_pcrypt.Encryptor``). close() finishes the file;
+    leaving a ``with`` block with an exception, or abort(), discards it instead. Without a ``sink`` the
+    encryptor writes a local path itself (appearing complete at close, or never); with one, the encrypted
+    bytes each call makes are handed to ``sink.write``."""
 
-    def __init__(self, sink, sealer):
+    def __init__(self, encryptor, name, sink=None):
         super().__init__()
+        self._encryptor = encryptor
         self._sink = sink
-        self._sealer = sealer
-        self._chunk = sealer.chunk_size
-        self._batch = self._chunk * WRITE_BATCH_CHUNKS
-        self._pending = bytearray()
         self._written = 0
-        self.name = sink.name
-        sink.write(sealer.header)
+        self.name = name
+        if sink is not None:
+            self._pass_on(encryptor.take)  # the header
+
+    def _pass_on(self, step, *args):
+        """Runs an encryptor call and hands the encrypted bytes it made to the sink; errors name the file."""
+        try:
+            with naming(self.name):
+                out = step(*args)
+            if self._sink is not None:
+                self._sink.write(out)
+        except BaseException:
+            self._discard()
+            raise
 
     def writable(self):
         return True
@@ -223,35 +217,34 @@ class EncryptedWriter(io.RawIOBase):
         if self.closed:
             raise ValueError("I/O operation on closed file")
         data = memoryview(b).cast("B")
-        self._pending += data
-        # Keep at least one byte back: the final record is sealed with its own flag, so it waits for close().
-        while len(self._pending) > self._batch:
-            self._sink.write(self._sealer.seal(memoryview(self._pending)[:self._batch], False))
-            del self._pending[:self._batch]
+        self._pass_on(self._encryptor.write, data)
         self._written += len(data)
         return len(data)
 
     def tell(self):
         return self._written
 
-    def abort(self):
+    def _discard(self):
         if not self.closed:
-            self._sink.discard()
-            self._pending = None
+            self._encryptor.abandon()  # a local file never appears
+            if self._sink is not None:
+                self._sink.discard()
             super().close()
+
+    def abort(self):
+        self._discard()
 
     def close(self):
         if self.closed:
             return
-        try:
-            self._sink.write(self._sealer.seal(self._pending, True))
-            self._sink.commit()
-        except BaseException:
-            self._sink.discard()
-            raise
-        finally:
-            self._pending = None
-            super().close()
+        self._pass_on(self._encryptor.finish)
+        if self._sink is not None:
+            try:
+                self._sink.commit()
+            except BaseException:
+                self._discard()
+                raise
+        super().close()
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None:

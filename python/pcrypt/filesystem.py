@@ -19,6 +19,7 @@ import fsspec
 from fsspec.spec import AbstractFileSystem
 
 from . import _pcrypt
+from .errors import naming
 from .files import EncryptedReader, EncryptedWriter, FsspecSink, FsspecSource, unlock
 
 
@@ -87,7 +88,7 @@ class PcryptFileSystem(AbstractFileSystem):
         p = self._target_path(path)
         entry = dict(self.target.info(p, **kwargs))
         if entry.get("type") == "file":
-            entry["size"] = self._unlocked(p, entry["size"]).plaintext_size(entry["size"])
+            entry["size"] = self._unlocked(p, entry["size"]).plaintext_size
         return entry
 
     def ls(self, path, detail=True, **kwargs):
@@ -101,12 +102,14 @@ class PcryptFileSystem(AbstractFileSystem):
             size = self.target.size(p)
             return EncryptedReader(FsspecSource(self.target, p, size), self._unlocked(p, size), self._threads)
         if mode == "wb":
-            sealer = _pcrypt.Sealer(keys=self._keys, recipients=self._recipients,
-                                    recipient_files=self._recipient_files, passphrase=self._passphrase,
-                                    chunk_size=self._chunk_size, threads=self._threads, format=self._format)
+            with naming(p):
+                encryptor = _pcrypt.Encryptor(keys=self._keys, recipients=self._recipients,
+                                              recipient_files=self._recipient_files, passphrase=self._passphrase,
+                                              chunk_size=self._chunk_size, threads=self._threads,
+                                              format=self._format)
             with self._lock:
                 self._headers.pop(p, None)
-            return EncryptedWriter(FsspecSink(self.target, p), sealer)
+            return EncryptedWriter(encryptor, p, FsspecSink(self.target, p))
         raise NotImplementedError(f"pcrypt:: files open in 'rb' or 'wb', not {mode!r}")
 
     def cat_file(self, path, start=None, end=None, **kwargs):

@@ -1,28 +1,30 @@
-// The credentials a Python call names (keyword arguments keys=, identities=, recipients=, passphrase=) as
-// core credentials, read by the CLI's own readers (app/credentials.h, app/public_key_credentials.h): a key
-// file, an identity file or a recipient is checked and refused in the same words as on the command line.
+// The credentials a Python call names (keyword arguments keys=, identities=, recipients=,
+// recipient_files=, passphrase=) as libpcrypt's (include/pcrypt/pcrypt.h), with the checks worded in those
+// argument names; what a key file, identity or recipient holds is checked by the library, in the CLI's words.
 #pragma once
+
+#include <pcrypt/pcrypt.h>
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/keys/credential.h"
-
 namespace pcrypt::python {
 
 struct CredentialArgs {
-  std::vector<std::string> keys;             // key file paths (-k)
-  std::vector<std::string> identities;       // identity files (-i): decryption only
-  std::vector<std::string> recipients;       // "age1…" / "ssh-ed25519 …" (-r): encryption only
-  std::vector<std::string> recipient_files;  // recipients files (-R): encryption only
+  std::vector<std::string> keys;             // key file paths: either direction
+  std::vector<std::string> identities;       // identity files: decryption only
+  std::vector<std::string> recipients;       // "age1…" / "ssh-ed25519 …": encryption only
+  std::vector<std::string> recipient_files;  // files of recipients: encryption only
   std::optional<std::string> passphrase;     // the passphrase itself (Python has no terminal to ask on)
 };
 
-// Key files, recipients and the passphrase; core::Error(usage) when none is given, or when identities are
-// (they cannot encrypt).
-std::vector<core::Credential> encryption_credentials(const CredentialArgs& args);
-// Key files, identities and the passphrase; core::Error(usage) when none is given, or when recipients are.
-std::vector<core::Credential> decryption_credentials(const CredentialArgs& args);
+// What encrypts: pcrypt::Error(usage) when nothing is given, or identities are (they cannot encrypt).
+pcrypt::Recipients encryption_recipients(const CredentialArgs& args);
+// What decrypts: pcrypt::Error(usage) when nothing is given, or recipients are (they cannot decrypt).
+pcrypt::Credentials decryption_credentials(const CredentialArgs& args);
+// Unlocks `file` (named `name`) with what `args` gives. A passphrase alone for a file without a passphrase
+// slot is a wrong credential, as on the command line (the library would not even ask for it).
+void unlock(pcrypt::File& file, const CredentialArgs& args, const std::string& name);
 
 }  // namespace pcrypt::python

@@ -1,81 +1,61 @@
 #include "python/src/decryptor.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstring>
 #include <exception>
 #include <stdexcept>
 
-#include "core/door/encrypted_file.h"
-#include "core/error.h"
-#include "core/pipeline.h"
-#include "core/records.h"
-#include "io/memory_stream.h"
+#include "python/src/credentials.h"
 
 namespace pcrypt::python {
+
 namespace {
 
-// The header in `prefix` unlocked through the door, and its payload's layout and cipher.
-core::KeyedPayload unlock_payload(std::span<const std::uint8_t> prefix,
-                                  const std::vector<core::Credential>& credentials,
-                                  const core::door::UnlockLimits& limits) {
-  io::MemoryReader in(prefix);
-  core::door::EncryptedFile file(in);
-  if (file.description().armored)
-    throw core::Error(
-        core::ErrorKind::usage, "an armored age file cannot be read by ranges",
-        "decrypt it whole with pcrypt.decrypt, or remove the armor (age -d | age -e without -a)");
-  file.unlock(credentials, limits);
-  return file.take_payload();
-}
+// What the file's reads on this thread are served from while Decryptor::read_into runs with a window.
+struct ActiveWindow {
+  const RemoteFile* file;
+  const Window* window;
+};
+thread_local ActiveWindow active_window{nullptr, nullptr};
 
 }  // namespace
 
-bool header_incomplete(std::span<const std::uint8_t> prefix) {
-  return core::door::header_incomplete(prefix);
-}
+struct RemoteFile {
+  RemoteFile(Decryptor::Fetch fetch_bytes, std::uint64_t file_size)
+      : fetch(std::move(fetch_bytes)), size(file_size) {}
 
-LocalFile::LocalFile(const std::string& path)
-    : reader_(io::open_input(path)), access_(reader_->positional()) {
-  if (access_ == nullptr)
-    throw core::Error(core::ErrorKind::usage, path + " is not a regular file",
-                      "pcrypt.open reads by ranges; decrypt a stream with pcrypt.decrypt");
-}
+  Decryptor::Fetch fetch;
+  std::uint64_t size;
+  // The header's bytes, fetched while the file is opened and unlocked (reads in order, on one thread).
+  std::mutex mu;
+  std::uint64_t fetched_begin = 0;
+  std::vector<std::uint8_t> fetched;
 
-std::size_t FileWindow::read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const {
-  if (offset >= file_size_) return 0;
-  n = static_cast<std::size_t>(std::min<std::uint64_t>(n, file_size_ - offset));
-  if (offset < begin_ || offset - begin_ + n > window_.size())
-    throw std::logic_error("FileWindow: a read outside the fetched records");
-  std::memcpy(buf, window_.data() + (offset - begin_), n);
-  return n;
-}
-
-Decryptor::Decryptor(std::span<const std::uint8_t> header_prefix,
-                     const std::vector<core::Credential>& credentials, const core::door::UnlockLimits& limits)
-    : payload_(unlock_payload(header_prefix, credentials, limits)) {}
-
-std::uint64_t Decryptor::plaintext_size(std::uint64_t file_size) const {
-  const core::PayloadLayout& layout = payload_.layout;
-  const std::uint64_t payload = file_size > layout.payload_offset ? file_size - layout.payload_offset : 0;
-  const std::optional<std::uint64_t> plaintext = layout.plaintext_bytes(payload);
-  if (!plaintext)
-    throw core::Error(
-        core::ErrorKind::payload,
-        "truncated payload: " + std::to_string(payload) +
-            " payload bytes, a length no complete payload has (the final record is missing or cut)");
-  return *plaintext;
-}
-
-std::pair<std::uint64_t, std::uint64_t> Decryptor::covering(std::uint64_t offset, std::uint64_t length,
-                                                            std::uint64_t file_size) const {
-  const core::PayloadLayout& layout = payload_.layout;
-  const std::uint64_t plaintext = plaintext_size(file_size);
-  const std::uint64_t end = std::min(plaintext, offset + std::max<std::uint64_t>(length, 1));
-  const std::uint64_t first = std::min(offset, plaintext) / layout.chunk_size;
-  // The record holding the range's last byte (the final record, possibly empty, for a range at the end).
-  const std::uint64_t last = end == 0 ? 0 : (end - 1) / layout.chunk_size;
-  return {layout.record_offset(first), std::min(file_size, layout.record_offset(last + 1))};
-}
+  std::size_t read_at(std::uint64_t offset, std::span<std::uint8_t> out) {
+    if (offset >= size) return 0;
+    out = out.first(static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), size - offset)));
+    if (active_window.file == this) {
+      const Window& w = *active_window.window;
+      if (offset < w.begin || offset - w.begin + out.size() > w.bytes.size())
+        throw std::logic_error("a read outside the fetched records");
+      std::memcpy(out.data(), w.bytes.data() + (offset - w.begin), out.size());
+      return out.size();
+    }
+    const std::lock_guard lock(mu);
+    if (offset < fetched_begin || offset + out.size() > fetched_begin + fetched.size()) {
+      // At least a probe's worth, and twice the last fetch: a large header takes a few requests, not many.
+      const std::uint64_t want = std::max<std::uint64_t>({out.size(), kHeaderProbeBytes, 2 * fetched.size()});
+      fetched.resize(static_cast<std::size_t>(std::min(want, size - std::min(size, offset))));
+      fetched.resize(fetch(offset, fetched));
+      fetched_begin = offset;
+    }
+    const std::size_t n = std::min<std::size_t>(out.size(), fetched_begin + fetched.size() - offset);
+    std::memcpy(out.data(), fetched.data() + (offset - fetched_begin), n);
+    return n;
+  }
+};
 
 WorkerPool::WorkerPool(unsigned helpers) {
   for (unsigned i = 0; i < helpers; ++i) threads_.emplace_back([this, i] { serve(i); });
@@ -119,20 +99,88 @@ void WorkerPool::serve(unsigned index) {
   }
 }
 
-std::size_t Decryptor::read_into(const io::PositionalReader& file, std::uint64_t offset,
-                                 std::span<std::uint8_t> out, unsigned threads) {
+namespace {
+
+std::uint64_t regular_file_size(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw pcrypt::Error(pcrypt::ErrorKind::usage, path + " is not a regular file",
+                        "pcrypt.open reads by ranges; decrypt a stream with pcrypt.decrypt");
+  return static_cast<std::uint64_t>(st.st_size);  // a missing file: Source::path says so
+}
+
+unsigned workers_for(unsigned threads) {
+  if (threads != 0) return threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace
+
+Decryptor::Decryptor(const std::string& path, const CredentialArgs& credentials)
+    : Decryptor(regular_file_size(path), nullptr, pcrypt::Source::path(path), credentials, path) {}
+
+Decryptor::Decryptor(std::uint64_t size, Fetch fetch, const CredentialArgs& credentials)
+    : Decryptor(size, std::make_shared<RemoteFile>(std::move(fetch), size), credentials) {}
+
+Decryptor::Decryptor(std::uint64_t size, const std::shared_ptr<RemoteFile>& remote,
+                     const CredentialArgs& credentials)
+    : Decryptor(size, remote,
+                pcrypt::Source::callback(size,
+                                         [remote](std::uint64_t offset, std::span<std::uint8_t> out) {
+                                           return remote->read_at(offset, out);
+                                         }),
+                credentials, "the file") {}
+
+Decryptor::Decryptor(std::uint64_t size, std::shared_ptr<RemoteFile> remote, pcrypt::Source source,
+                     const CredentialArgs& credentials, const std::string& name)
+    : file_size_(size), remote_(std::move(remote)), file_(pcrypt::File::open(std::move(source))) {
+  if (file_.describe().armored)
+    throw pcrypt::Error(
+        pcrypt::ErrorKind::usage, "an armored age file cannot be read by ranges",
+        "decrypt it whole with pcrypt.decrypt, or remove the armor (age -d | age -e without -a)");
+  unlock(file_, credentials, name);
+  plaintext_size_ = file_.plaintext_size();
+  if (remote_) {  // the header's bytes are no longer needed
+    const std::lock_guard lock(remote_->mu);
+    remote_->fetched = {};
+  }
+}
+
+std::pair<std::uint64_t, std::uint64_t> Decryptor::covering(std::uint64_t offset,
+                                                            std::uint64_t length) const {
   const std::uint64_t chunk = chunk_size();
-  const unsigned workers = core::pipeline_workers(threads);
+  const std::uint64_t record = chunk + 16;  // every record carries a 16-byte tag, in both formats
+  const std::uint64_t end = std::min(plaintext_size_, offset + std::max<std::uint64_t>(length, 1));
+  const std::uint64_t first = std::min(offset, plaintext_size_) / chunk;
+  // The record holding the range's last byte (the final record, possibly empty, for a range at the end).
+  const std::uint64_t last = end == 0 ? 0 : (end - 1) / chunk;
+  return {header_bytes() + first * record, std::min(file_size_, header_bytes() + (last + 1) * record)};
+}
+
+std::size_t Decryptor::read_into(std::uint64_t offset, std::span<std::uint8_t> out, unsigned threads,
+                                 const Window* window) {
+  if (window != nullptr && !remote_) throw std::logic_error("a window for a local file");
+  // Each thread reading for this call serves its reads from the caller's window.
+  auto read = [&](std::uint64_t at, std::span<std::uint8_t> into) {
+    const ActiveWindow before = active_window;
+    active_window = window ? ActiveWindow{remote_.get(), window} : ActiveWindow{nullptr, nullptr};
+    try {
+      const std::size_t n = file_.read_at(at, into);
+      active_window = before;
+      return n;
+    } catch (...) {
+      active_window = before;
+      throw;
+    }
+  };
+  const std::uint64_t chunk = chunk_size();
+  const unsigned workers = workers_for(threads);
   const std::uint64_t records = out.size() / chunk;
   std::unique_lock pool_lock(pool_mu_, std::try_to_lock);
-  if (workers <= 1 || records < 2 || !pool_lock.owns_lock()) {
-    const core::RangeResult result =
-        core::decrypt_range_into(file, payload_, offset, out, core::RangeOptions{1, nullptr, nullptr});
-    return static_cast<std::size_t>(result.bytes_written);
-  }
+  if (workers <= 1 || records < 2 || !pool_lock.owns_lock()) return read(offset, out);
   if (!pool_ || pool_->size() != workers) pool_ = std::make_unique<WorkerPool>(workers - 1);
   // Runs of whole records (the first run also takes the partial record before the first boundary), each
-  // decrypted by one thread; the first failure in file order is the one reported.
+  // read by one thread; the first failure in file order is the one reported.
   const unsigned runs = static_cast<unsigned>(std::min<std::uint64_t>(workers, records));
   std::vector<std::uint64_t> cuts{0};
   const std::uint64_t aligned = (offset + chunk - 1) / chunk * chunk - offset;  // first boundary, from offset
@@ -147,11 +195,7 @@ std::size_t Decryptor::read_into(const io::PositionalReader& file, std::uint64_t
     tasks.emplace_back([&, r] {
       try {
         if (cuts[r + 1] <= cuts[r]) return;
-        written[r] =
-            static_cast<std::size_t>(core::decrypt_range_into(file, payload_, offset + cuts[r],
-                                                              out.subspan(cuts[r], cuts[r + 1] - cuts[r]),
-                                                              core::RangeOptions{1, nullptr, nullptr})
-                                         .bytes_written);
+        written[r] = read(offset + cuts[r], out.subspan(cuts[r], cuts[r + 1] - cuts[r]));
       } catch (...) {
         errors[r] = std::current_exception();
       }

@@ -1,8 +1,11 @@
 // A pcrypt or binary age file opened for reading by ranges from Python (pcrypt.open, the fsspec filesystem):
-// its header unlocked once, then any number of range reads, each one core::decrypt_range_into (core/range.h):
-// only the records holding a range are read and authenticated, straight into the caller's buffer.
+// a pcrypt::File (libpcrypt) unlocked once, then any number of range reads through File::read_at, which reads
+// and authenticates only the records holding a range, straight into the caller's buffer. Large reads are cut
+// into runs of whole records, read at once by a pool of threads.
 
 #pragma once
+
+#include <pcrypt/pcrypt.h>
 
 #include <condition_variable>
 #include <cstdint>
@@ -10,47 +13,14 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
-#include "core/door/encrypted_file.h"
-#include "core/door/limits.h"
-#include "core/keys/credential.h"
-#include "core/range.h"
-#include "io/fd_stream.h"
-#include "io/stream.h"
-
 namespace pcrypt::python {
 
-// A local file read with pread (the Python object keeps it open).
-class LocalFile {
- public:
-  explicit LocalFile(const std::string& path);
-  const io::PositionalReader& access() const { return *access_; }
-  std::uint64_t size() const { return access_->size(); }
-
- private:
-  std::unique_ptr<io::FdReader> reader_;
-  io::PositionalReader* access_;
-};
-
-// Bytes [begin, begin + window.size()) of a file of file_size bytes, fetched from elsewhere (an fsspec
-// target: pcrypt::s3://…): a range read sees a file of that size of which it only ever asks for these bytes.
-class FileWindow final : public io::PositionalReader {
- public:
-  FileWindow(std::span<const std::uint8_t> window, std::uint64_t begin, std::uint64_t file_size)
-      : window_(window), begin_(begin), file_size_(file_size) {}
-  std::uint64_t size() const override { return file_size_; }
-  std::size_t read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const override;
-  std::uint64_t position() const override { return 0; }
-  void seek(std::uint64_t /*offset*/) override {}
-
- private:
-  std::span<const std::uint8_t> window_;
-  std::uint64_t begin_;
-  std::uint64_t file_size_;
-};
+struct CredentialArgs;
 
 // Threads that run the tasks given to run() (the caller runs the first) and wait for the next call.
 class WorkerPool {
@@ -75,49 +45,53 @@ class WorkerPool {
   bool stop_ = false;
 };
 
+// Bytes [begin, begin + bytes.size()) of a remote file, fetched by the caller for one read: the records the
+// read needs (Decryptor::covering).
+struct Window {
+  std::uint64_t begin;
+  std::span<const std::uint8_t> bytes;
+};
+
+struct RemoteFile;  // a remote file's fetch function, and the windows its reads are served from
+
 class Decryptor {
  public:
-  // `header_prefix`: the file's first bytes, at least its whole header (kHeaderProbeBytes or the whole file
-  // is enough), of a pcrypt file or a binary age file (an armored one hides where its records lie:
-  // core::Error(usage)). Throws core::Error(header) as decrypt does for a malformed header or wrong
-  // credentials.
-  Decryptor(std::span<const std::uint8_t> header_prefix, const std::vector<core::Credential>& credentials,
-            const core::door::UnlockLimits& limits);
+  // The file's bytes: at most `n` from `offset` into `out`, returning how many (a remote file's fetch).
+  using Fetch = std::function<std::size_t(std::uint64_t offset, std::span<std::uint8_t> out)>;
 
-  // Where record 0 starts: after the header (and an age file's 16-byte payload nonce).
-  std::size_t header_bytes() const { return payload_.layout.payload_offset; }
-  std::size_t chunk_size() const { return payload_.layout.chunk_size; }
-  // The plaintext size of the file whose size is file_size; core::Error(payload) for a length no complete
-  // payload has (a file cut short).
-  std::uint64_t plaintext_size(std::uint64_t file_size) const;
-  // The file bytes [begin, end) that hold plaintext [offset, offset + length): the records decrypt_range
-  // reads.
-  std::pair<std::uint64_t, std::uint64_t> covering(std::uint64_t offset, std::uint64_t length,
-                                                   std::uint64_t file_size) const;
-  // Decrypts plaintext [offset, offset + out.size()) of `file` into `out` (less at the end of the file) and
-  // returns how many bytes it wrote. Every byte is authenticated first (core::Error(payload) otherwise).
-  // Large reads are cut into one run of whole records per worker; the runs go to threads that live as long
-  // as the Decryptor (a thread started per read waits behind every busy process for its first time slice,
-  // which on a shared machine costs more than the read).
-  std::size_t read_into(const io::PositionalReader& file, std::uint64_t offset, std::span<std::uint8_t> out,
-                        unsigned threads);
+  // A local file, read with pread.
+  Decryptor(const std::string& path, const CredentialArgs& credentials);
+  // A file of `size` bytes elsewhere: its header is read through `fetch` (in pieces of at least
+  // kHeaderProbeBytes), its records from the windows the caller fetches for each read.
+  Decryptor(std::uint64_t size, Fetch fetch, const CredentialArgs& credentials);
+
+  std::uint64_t header_bytes() const { return file_.describe().header_bytes; }
+  std::size_t chunk_size() const { return file_.describe().chunk_size; }
+  std::uint64_t plaintext_size() const { return plaintext_size_; }
+  // The encrypted bytes [begin, end) holding plaintext [offset, offset + length): what to fetch for a read.
+  std::pair<std::uint64_t, std::uint64_t> covering(std::uint64_t offset, std::uint64_t length) const;
+  // Decrypts plaintext [offset, offset + out.size()) into `out` (less at the end of the file) and returns how
+  // many bytes it wrote, every byte authenticated first. `window`: the covering records of a remote file.
+  std::size_t read_into(std::uint64_t offset, std::span<std::uint8_t> out, unsigned threads,
+                        const Window* window = nullptr);
 
  private:
-  core::KeyedPayload payload_;  // either format's: the range functions are format-blind
+  Decryptor(std::uint64_t size, const std::shared_ptr<RemoteFile>& remote, const CredentialArgs& credentials);
+  Decryptor(std::uint64_t size, std::shared_ptr<RemoteFile> remote, pcrypt::Source source,
+            const CredentialArgs& credentials, const std::string& name);
+
+  std::uint64_t file_size_;
+  std::shared_ptr<RemoteFile> remote_;  // null for a local file
+  pcrypt::File file_;
+  std::uint64_t plaintext_size_ = 0;
   // Started by the first read that wants more than one thread; one read uses it at a time (reads from other
   // Python threads meanwhile run on their own thread).
   std::mutex pool_mu_;
   std::unique_ptr<WorkerPool> pool_;
 };
 
-// How much of a file's start is read first: enough for any header of a few dozen recipients. Larger headers
-// (up to 255 slots, or many post-quantum or RSA recipients) are read in growing prefixes while
-// header_incomplete says so, up to kHeaderMaxBytes (age's bound; pcrypt's largest header is below it).
+// How much of a remote file's start is fetched at once while its header is read: enough for any header of a
+// few dozen recipients in one request (larger headers take a few more).
 inline constexpr std::size_t kHeaderProbeBytes = 16 << 10;
-inline constexpr std::size_t kHeaderMaxBytes = core::door::kMaxHeaderBytes;
-
-// Whether `prefix` ends inside the header it starts (or, for age, before its payload nonce). False when the
-// header is complete, and when it is malformed before the prefix ends (the Decryptor then says how).
-bool header_incomplete(std::span<const std::uint8_t> prefix);
 
 }  // namespace pcrypt::python

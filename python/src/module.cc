@@ -1,29 +1,22 @@
-// pcrypt._pcrypt: the C++ side of the Python package (docs/PYTHON.md). Thin: every operation goes through
-// the door (core/door/: open, unlock, decrypt, verify, encrypt, credential files, key generation), called
-// with the GIL released, and every core::Error becomes a pcrypt.errors exception carrying the CLI's message,
-// hint and exit code. The Python modules beside it (python/pcrypt/) build the file objects and the fsspec
-// filesystem.
+// pcrypt._pcrypt: the C++ side of the Python package (docs/PYTHON.md). Thin: the Python module is a client of
+// libpcrypt (include/pcrypt/pcrypt.h) like any other program: open, unlock, decrypt, verify, encrypt (whole
+// or streamed), key generation, each called with the GIL released, and every pcrypt::Error becomes a
+// pcrypt.errors exception carrying the CLI's message, hint and exit code. The Python modules beside it
+// (python/pcrypt/) build the file objects and the fsspec filesystem.
+#include <pcrypt/pcrypt.h>
+#include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <memory>
-#include <new>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "core/door/credential_files.h"
-#include "core/door/encrypted_file.h"
-#include "core/door/limits.h"
-#include "core/error.h"
-#include "core/keys/key_file.h"
-#include "io/atomic_file.h"
-#include "io/fd_stream.h"
-#include "io/memory_stream.h"
 #include "python/src/credentials.h"
 #include "python/src/decryptor.h"
-#include "python/src/sealer.h"
 
 namespace py = pybind11;
 
@@ -51,6 +44,10 @@ class Buffer {
   Py_buffer view_{};
 };
 
+py::bytes as_bytes(const std::vector<std::uint8_t>& bytes) {
+  return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
 // pcrypt.errors.from_core(exit_code, message, hint): the exception class for the kind, raised here.
 void raise_pcrypt_error(int exit_code, const std::string& message, const std::string& hint) {
   const py::object error = py::module_::import("pcrypt.errors").attr("from_core")(exit_code, message, hint);
@@ -66,108 +63,97 @@ CredentialArgs encryption_args(Paths keys, Paths recipients, Paths recipient_fil
       std::move(keys), {}, std::move(recipients), std::move(recipient_files), std::move(passphrase)};
 }
 
-// What pcrypt.encrypt and the Sealer make: a file of `format` ("pcrypt" or "age"); age fixes its own chunks
-// and KDF.
-core::door::NewFileSettings file_settings(const std::string& format, std::size_t chunk_size,
-                                          std::optional<std::uint64_t> kdf_memory,
-                                          std::optional<std::uint64_t> kdf_ops) {
-  core::door::NewFileSettings settings;
-  settings.format = core::door::parse_format(format);
-  settings.chunk_size = chunk_size;
-  if (kdf_memory) settings.argon2id.memlimit_bytes = *kdf_memory;
-  if (kdf_ops) settings.argon2id.opslimit = *kdf_ops;
-  return settings;
-}
-
-// As `pcrypt encrypt [--format age [-a]]` writes it; the output appears only once complete.
-void encrypt_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
-                  const core::door::EncryptSettings& settings, unsigned threads, bool force) {
-  const std::vector<core::Credential> credentials = encryption_credentials(args);
-  const std::unique_ptr<io::FdReader> in = io::open_input(src);
-  io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::owner_only);
-  core::door::encrypt(*in, out, credentials, settings, core::door::RunOptions{threads, nullptr});
-}
-
-// Decrypts `src` (either format, as the file says) into `out`, committed on success; returns the plaintext
-// size. Without `out`, verifies: every chunk authenticated and nothing written, as `pcrypt verify` does.
-std::uint64_t decrypt_into(const std::string& src, io::Writer* out, const CredentialArgs& args,
-                           unsigned threads) {
-  const std::vector<core::Credential> credentials = decryption_credentials(args);
-  const std::unique_ptr<io::FdReader> file = io::open_input(src);
-  core::door::EncryptedFile encrypted(*file);
-  encrypted.unlock(credentials, core::door::UnlockLimits{});
-  const core::door::RunOptions run{threads, nullptr};
-  return (out ? encrypted.decrypt(*out, run) : encrypted.verify(run)).plaintext_bytes;
-}
-
-void decrypt_file(const std::string& src, const std::string& dst, const CredentialArgs& args,
-                  unsigned threads, bool force) {
-  io::AtomicFileWriter out(dst, force, io::TempFile::unnamed_if_supported, io::Permissions::umask);
-  decrypt_into(src, &out, args, threads);
-}
-
-std::uint64_t verify_file(const std::string& src, const CredentialArgs& args, unsigned threads) {
-  return decrypt_into(src, nullptr, args, threads);
-}
-
-std::string info(const std::string& src) {
-  const std::unique_ptr<io::FdReader> file = io::open_input(src);
-  const core::door::EncryptedFile encrypted(*file);
-  return encrypted.info(file->positional() ? std::optional(file->positional()->size()) : std::nullopt);
-}
-
-std::optional<std::string> keygen(const std::string& path, bool identity, bool force) {
-  if (path.empty() || path == "-")
-    throw core::Error(core::ErrorKind::usage, "keygen needs a path", "secrets are written to a 0600 file");
-  io::AtomicFileWriter out(path, force, io::TempFile::unnamed_if_supported, io::Permissions::owner_only);
-  if (!identity) {
-    const SecretBytes text = core::generate_key_file();
-    out.write(text.data(), text.size());
-    out.commit();
-    return std::nullopt;
+// What pcrypt.encrypt and the streaming writer make: a file of `format` ("pcrypt" or "age"); age fixes its
+// own chunks and KDF.
+pcrypt::EncryptOptions encrypt_options(const std::string& format, std::size_t chunk_size, unsigned threads,
+                                       std::optional<std::uint64_t> kdf_memory,
+                                       std::optional<std::uint64_t> kdf_ops) {
+  pcrypt::EncryptOptions options;
+  if (format == "age")
+    options.format = pcrypt::Format::age;
+  else if (format == "pcrypt")
+    options.format = pcrypt::Format::pcrypt;
+  else
+    throw pcrypt::Error(pcrypt::ErrorKind::usage, "unknown format '" + format + "'",
+                        "use format=\"pcrypt\" or format=\"age\"");
+  options.chunk_size = chunk_size;
+  options.threads = threads;
+  if (kdf_memory) {
+    if (*kdf_memory == 0) throw pcrypt::Error(pcrypt::ErrorKind::usage, "kdf_memory must be positive");
+    options.argon2id_memory_bytes = *kdf_memory;
   }
-  const core::door::NewIdentity made = core::door::generate_identity(false);
-  out.write(reinterpret_cast<const std::uint8_t*>(made.text.data()), made.text.size());
-  out.commit();
-  return made.recipient;
+  if (kdf_ops) {
+    if (*kdf_ops == 0) throw pcrypt::Error(pcrypt::ErrorKind::usage, "kdf_ops must be positive");
+    options.argon2id_passes = *kdf_ops;
+  }
+  return options;
 }
 
-std::vector<std::string> recipients(const Paths& identity_files) {
-  std::vector<std::string> out;
-  for (const core::Identity& identity : core::door::read_identity_files(identity_files, {}))
-    out.push_back(core::door::recipient_text(identity));
-  return out;
+// `src`, opened and unlocked (either format, as the file says).
+pcrypt::File open_unlocked(const std::string& src, const CredentialArgs& args) {
+  (void)decryption_credentials(args);  // the arguments' errors before the file's
+  pcrypt::File file = pcrypt::File::open(pcrypt::Source::path(src));
+  unlock(file, args, src);
+  return file;
 }
+
+// A Python object that may be released on a thread without the GIL (a fetch function captured by a
+// Decryptor that failed to open while the GIL was released): the reference is dropped under the GIL.
+std::shared_ptr<py::object> held(py::object object) {
+  return std::shared_ptr<py::object>(new py::object(std::move(object)), [](py::object* o) {
+    const py::gil_scoped_acquire gil;
+    delete o;
+  });
+}
+
+// pcrypt.open(path, "wb") and the fsspec filesystem's "wb": a libpcrypt Encryptor writing to a path, or, for
+// a sink in Python, into a buffer that write() and finish() hand back (so the library never calls Python).
+class StreamWriter {
+ public:
+  StreamWriter(const std::optional<std::string>& path, bool force, const pcrypt::Recipients& to,
+               const pcrypt::EncryptOptions& options)
+      : out_(std::make_unique<std::vector<std::uint8_t>>()),
+        encryptor_(std::make_unique<pcrypt::Encryptor>(
+            path ? pcrypt::Sink::path(*path, force) : pcrypt::Sink::memory(*out_), to, options)) {}
+
+  // The encrypted bytes made since the last call (the header, then records); none for a path.
+  std::vector<std::uint8_t> take() { return std::exchange(*out_, {}); }
+  void write(std::span<const std::uint8_t> plaintext) { live().write(plaintext); }
+  void finish() { live().finish(); }
+  // Abandons the file: a path's never appears.
+  void abandon() { encryptor_.reset(); }
+
+ private:
+  pcrypt::Encryptor& live() {
+    if (!encryptor_) throw pcrypt::Error(pcrypt::ErrorKind::usage, "the encrypted file was abandoned");
+    return *encryptor_;
+  }
+
+  std::unique_ptr<std::vector<std::uint8_t>> out_;  // where a memory sink appends: a stable address
+  std::unique_ptr<pcrypt::Encryptor> encryptor_;
+};
 
 }  // namespace
 }  // namespace pcrypt::python
 
 PYBIND11_MODULE(_pcrypt, m) {
-  using namespace pcrypt;
   using namespace pcrypt::python;
-  m.doc() = "pcrypt's C++ core; use the pcrypt package, not this module";
+  m.doc() = "pcrypt's C++ side, over libpcrypt; use the pcrypt package, not this module";
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const core::Error& e) {
+    } catch (const pcrypt::Error& e) {
       raise_pcrypt_error(e.exit_code(), e.what(), e.hint());
-    } catch (const io::IoError& e) {
-      raise_pcrypt_error(static_cast<int>(core::ErrorKind::io), e.what(), "");
     }
   });
 
   const auto release = py::call_guard<py::gil_scoped_release>();
   const auto no_passphrase = Passphrase();
+  const auto no_number = std::optional<std::uint64_t>();
   m.attr("HEADER_PROBE_BYTES") = kHeaderProbeBytes;
-  m.attr("HEADER_MAX_BYTES") = kHeaderMaxBytes;
-  m.def(
-      "header_incomplete",
-      [](const py::bytes& prefix) {
-        const std::string_view bytes = prefix;
-        return header_incomplete({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()});
-      },
-      py::arg("prefix"));
+  m.attr("DEFAULT_CHUNK_SIZE") = pcrypt::EncryptOptions{}.chunk_size;
+  m.def("version", &pcrypt::version);
 
   m.def(
       "encrypt",
@@ -175,28 +161,26 @@ PYBIND11_MODULE(_pcrypt, m) {
          Paths recipient_files, Passphrase passphrase, std::size_t chunk_size, unsigned threads, bool force,
          std::optional<std::uint64_t> kdf_memory, std::optional<std::uint64_t> kdf_ops,
          const std::string& format, bool armor) {
-        const CredentialArgs args = encryption_args(std::move(keys), std::move(recipient_list),
-                                                    std::move(recipient_files), std::move(passphrase));
-        core::door::EncryptSettings settings;
-        settings.file = file_settings(format, chunk_size, kdf_memory, kdf_ops);
-        settings.armor = armor;
-        if (armor && settings.file.format != core::door::Format::age)
-          throw core::Error(core::ErrorKind::usage, "armor is for age files", "add format=\"age\"");
-        encrypt_file(src, dst, args, settings, threads, force);
+        const pcrypt::Recipients to = encryption_recipients(encryption_args(
+            std::move(keys), std::move(recipient_list), std::move(recipient_files), std::move(passphrase)));
+        pcrypt::EncryptOptions options = encrypt_options(format, chunk_size, threads, kdf_memory, kdf_ops);
+        if (armor && options.format != pcrypt::Format::age)
+          throw pcrypt::Error(pcrypt::ErrorKind::usage, "armor is for age files", "add format=\"age\"");
+        options.armor = armor;
+        pcrypt::encrypt(pcrypt::Source::path(src), pcrypt::Sink::path(dst, force), to, options);
       },
       py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("keys") = Paths(),
       py::arg("recipients") = Paths(), py::arg("recipient_files") = Paths(),
-      py::arg("passphrase") = no_passphrase, py::arg("chunk_size") = core::door::kDefaultChunkSize,
-      py::arg("threads") = 0u, py::arg("force") = false,
-      py::arg("kdf_memory") = std::optional<std::uint64_t>(),
-      py::arg("kdf_ops") = std::optional<std::uint64_t>(), py::arg("format") = "pcrypt",
-      py::arg("armor") = false, release);
+      py::arg("passphrase") = no_passphrase, py::arg("chunk_size") = pcrypt::EncryptOptions{}.chunk_size,
+      py::arg("threads") = 0u, py::arg("force") = false, py::arg("kdf_memory") = no_number,
+      py::arg("kdf_ops") = no_number, py::arg("format") = "pcrypt", py::arg("armor") = false, release);
   m.def(
       "decrypt",
       [](const std::string& src, const std::string& dst, Paths keys, Paths identities, Passphrase passphrase,
          unsigned threads, bool force) {
-        decrypt_file(src, dst, decryption_args(std::move(keys), std::move(identities), std::move(passphrase)),
-                     threads, force);
+        pcrypt::File file = open_unlocked(
+            src, decryption_args(std::move(keys), std::move(identities), std::move(passphrase)));
+        return file.decrypt(pcrypt::Sink::path(dst, force), threads).plaintext_bytes;
       },
       py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("keys") = Paths(),
       py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase, py::arg("threads") = 0u,
@@ -204,126 +188,116 @@ PYBIND11_MODULE(_pcrypt, m) {
   m.def(
       "verify",
       [](const std::string& src, Paths keys, Paths identities, Passphrase passphrase, unsigned threads) {
-        return verify_file(
-            src, decryption_args(std::move(keys), std::move(identities), std::move(passphrase)), threads);
+        pcrypt::File file = open_unlocked(
+            src, decryption_args(std::move(keys), std::move(identities), std::move(passphrase)));
+        return file.verify(threads).plaintext_bytes;
       },
       py::arg("src"), py::kw_only(), py::arg("keys") = Paths(), py::arg("identities") = Paths(),
       py::arg("passphrase") = no_passphrase, py::arg("threads") = 0u, release);
-  m.def("info", &info, py::arg("src"), release);
-  m.def("keygen", &keygen, py::arg("path"), py::kw_only(), py::arg("identity") = false,
-        py::arg("force") = false, release);
-  m.def("recipients", &recipients, py::arg("identity_files"), release);
-
-  py::class_<LocalFile>(m, "LocalFile")
-      .def(py::init<const std::string&>(), py::arg("path"), release)
-      .def_property_readonly("size", &LocalFile::size)
-      .def(
-          "pread",
-          [](const LocalFile& file, std::uint64_t offset, std::size_t n) {
-            std::string bytes(n, '\0');
-            {
-              py::gil_scoped_release unlocked;
-              bytes.resize(file.access().read_at(offset, reinterpret_cast<std::uint8_t*>(bytes.data()), n));
-            }
-            return py::bytes(bytes);
-          },
-          py::arg("offset"), py::arg("n"));
+  m.def(
+      "info", [](const std::string& src) { return pcrypt::File::open(pcrypt::Source::path(src)).info(); },
+      py::arg("src"), release);
+  m.def("generate_key_file", &pcrypt::generate_key_file, release);
+  m.def(
+      "generate_identity",
+      [](bool post_quantum) {
+        pcrypt::NewIdentity made = pcrypt::generate_identity(post_quantum);
+        return std::make_pair(std::move(made.file_text), std::move(made.recipient));
+      },
+      py::arg("post_quantum") = false, release);
+  m.def(
+      "recipients_of", [](const std::string& text) { return pcrypt::recipients_of(text); },
+      py::arg("identity_file_text"), release);
 
   py::class_<Decryptor>(m, "Decryptor")
-      .def(py::init([](const py::object& prefix, Paths keys, Paths identities, Passphrase passphrase) {
-             // The prefix is copied: the Argon2id run below must not hold the GIL, nor a Python buffer.
-             std::vector<std::uint8_t> bytes;
-             {
-               Buffer view(prefix, false);
-               bytes.assign(view.bytes().begin(), view.bytes().end());
-             }
-             py::gil_scoped_release unlocked;
-             const CredentialArgs args =
-                 decryption_args(std::move(keys), std::move(identities), std::move(passphrase));
-             return std::make_unique<Decryptor>(bytes, decryption_credentials(args),
-                                                core::door::UnlockLimits{});
+      .def(py::init([](const std::string& path, Paths keys, Paths identities, Passphrase passphrase) {
+             const py::gil_scoped_release no_gil;  // Argon2id and scrypt run here
+             return std::make_unique<Decryptor>(
+                 path, decryption_args(std::move(keys), std::move(identities), std::move(passphrase)));
            }),
-           py::arg("header_prefix"), py::kw_only(), py::arg("keys") = Paths(),
-           py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase)
+           py::arg("path"), py::kw_only(), py::arg("keys") = Paths(), py::arg("identities") = Paths(),
+           py::arg("passphrase") = no_passphrase)
+      // A file of `size` bytes elsewhere: fetch(offset, end) returns its bytes [offset, end).
+      .def_static(
+          "remote",
+          [](std::uint64_t size, py::object fetch, Paths keys, Paths identities, Passphrase passphrase) {
+            const std::shared_ptr<py::object> function = held(std::move(fetch));
+            Decryptor::Fetch fetched = [function](std::uint64_t offset, std::span<std::uint8_t> out) {
+              const py::gil_scoped_acquire gil;
+              const py::bytes got = (*function)(offset, offset + out.size());
+              const std::string_view bytes = got;
+              const std::size_t n = std::min(bytes.size(), out.size());
+              std::memcpy(out.data(), bytes.data(), n);
+              return n;
+            };
+            const py::gil_scoped_release no_gil;
+            return std::make_unique<Decryptor>(
+                size, std::move(fetched),
+                decryption_args(std::move(keys), std::move(identities), std::move(passphrase)));
+          },
+          py::arg("size"), py::arg("fetch"), py::kw_only(), py::arg("keys") = Paths(),
+          py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase)
       .def_property_readonly("header_bytes", &Decryptor::header_bytes)
       .def_property_readonly("chunk_size", &Decryptor::chunk_size)
-      .def("plaintext_size", &Decryptor::plaintext_size, py::arg("file_size"))
-      .def("covering", &Decryptor::covering, py::arg("offset"), py::arg("length"), py::arg("file_size"))
+      .def_property_readonly("plaintext_size", &Decryptor::plaintext_size)
+      .def("covering", &Decryptor::covering, py::arg("offset"), py::arg("length"))
       .def(
-          "read_file_into",
-          [](Decryptor& d, const LocalFile& file, std::uint64_t offset, const py::object& out,
-             unsigned threads) {
+          "read_into",
+          [](Decryptor& d, std::uint64_t offset, const py::object& out, unsigned threads) {
             Buffer view(out, true);
-            py::gil_scoped_release unlocked;
-            return d.read_into(file.access(), offset, view.bytes(), threads);
+            const py::gil_scoped_release no_gil;
+            return d.read_into(offset, view.bytes(), threads);
           },
-          py::arg("file"), py::arg("offset"), py::arg("out"), py::arg("threads") = 0u)
+          py::arg("offset"), py::arg("out"), py::arg("threads") = 0u)
       .def(
           "read_window_into",
-          [](Decryptor& d, const py::object& window, std::uint64_t window_start, std::uint64_t file_size,
-             std::uint64_t offset, const py::object& out, unsigned threads) {
+          [](Decryptor& d, const py::object& window, std::uint64_t window_start, std::uint64_t offset,
+             const py::object& out, unsigned threads) {
             Buffer source(window, false);
             Buffer view(out, true);
-            py::gil_scoped_release unlocked;
-            const FileWindow file(source.bytes(), window_start, file_size);
-            return d.read_into(file, offset, view.bytes(), threads);
+            const py::gil_scoped_release no_gil;
+            const Window fetched{window_start, source.bytes()};
+            return d.read_into(offset, view.bytes(), threads, &fetched);
           },
-          py::arg("window"), py::arg("window_start"), py::arg("file_size"), py::arg("offset"), py::arg("out"),
+          py::arg("window"), py::arg("window_start"), py::arg("offset"), py::arg("out"),
           py::arg("threads") = 0u);
 
-  py::class_<Sealer>(m, "Sealer")
-      .def(py::init([](Paths keys, Paths recipient_list, Paths recipient_files, Passphrase passphrase,
-                       std::size_t chunk_size, unsigned threads, std::optional<std::uint64_t> kdf_memory,
-                       std::optional<std::uint64_t> kdf_ops, const std::string& format) {
-             py::gil_scoped_release unlocked;
-             const std::vector<core::Credential> credentials =
-                 encryption_credentials(encryption_args(std::move(keys), std::move(recipient_list),
-                                                        std::move(recipient_files), std::move(passphrase)));
-             return std::make_unique<Sealer>(credentials,
-                                             file_settings(format, chunk_size, kdf_memory, kdf_ops), threads);
+  py::class_<StreamWriter>(m, "Encryptor")
+      .def(py::init([](std::optional<std::string> path, bool force, Paths keys, Paths recipient_list,
+                       Paths recipient_files, Passphrase passphrase, std::size_t chunk_size, unsigned threads,
+                       std::optional<std::uint64_t> kdf_memory, std::optional<std::uint64_t> kdf_ops,
+                       const std::string& format) {
+             const py::gil_scoped_release no_gil;
+             return std::make_unique<StreamWriter>(
+                 path, force,
+                 encryption_recipients(encryption_args(std::move(keys), std::move(recipient_list),
+                                                       std::move(recipient_files), std::move(passphrase))),
+                 encrypt_options(format, chunk_size, threads, kdf_memory, kdf_ops));
            }),
-           py::kw_only(), py::arg("keys") = Paths(), py::arg("recipients") = Paths(),
-           py::arg("recipient_files") = Paths(), py::arg("passphrase") = no_passphrase,
-           py::arg("chunk_size") = core::door::kDefaultChunkSize, py::arg("threads") = 0u,
-           py::arg("kdf_memory") = std::optional<std::uint64_t>(),
-           py::arg("kdf_ops") = std::optional<std::uint64_t>(), py::arg("format") = "pcrypt")
-      .def_property_readonly("header",
-                             [](const Sealer& s) {
-                               return py::bytes(reinterpret_cast<const char*>(s.header().data()),
-                                                s.header().size());
-                             })
-      .def_property_readonly("chunk_size", &Sealer::chunk_size)
-      .def_property_readonly("finished", &Sealer::finished)
-      .def(
-          "seal",
-          [](Sealer& s, const py::object& data, bool last) {
-            Buffer in(data, false);
-            const std::size_t size = s.sealed_size(in.bytes().size(), last);
-            py::bytes out(nullptr, size);
-            auto* dst = reinterpret_cast<std::uint8_t*>(PyBytes_AsString(out.ptr()));
-            {
-              py::gil_scoped_release unlocked;
-              s.seal(in.bytes().data(), in.bytes().size(), last, dst);
-            }
-            return out;
-          },
-          py::arg("data"), py::arg("last") = false);
-
-  py::class_<io::AtomicFileWriter>(m, "AtomicOutput")
-      .def(py::init([](const std::string& path, bool force, bool owner_only) {
-             return std::make_unique<io::AtomicFileWriter>(
-                 path, force, io::TempFile::unnamed_if_supported,
-                 owner_only ? io::Permissions::owner_only : io::Permissions::umask);
-           }),
-           py::arg("path"), py::kw_only(), py::arg("force") = false, py::arg("owner_only") = true, release)
+           py::arg("path") = std::optional<std::string>(), py::kw_only(), py::arg("force") = false,
+           py::arg("keys") = Paths(), py::arg("recipients") = Paths(), py::arg("recipient_files") = Paths(),
+           py::arg("passphrase") = no_passphrase, py::arg("chunk_size") = pcrypt::EncryptOptions{}.chunk_size,
+           py::arg("threads") = 0u, py::arg("kdf_memory") = no_number, py::arg("kdf_ops") = no_number,
+           py::arg("format") = "pcrypt")
+      .def("take", [](StreamWriter& w) { return as_bytes(w.take()); })
       .def(
           "write",
-          [](io::AtomicFileWriter& out, const py::object& data) {
+          [](StreamWriter& w, const py::object& data) {
             Buffer in(data, false);
-            py::gil_scoped_release unlocked;
-            out.write(in.bytes().data(), in.bytes().size());
-            return in.bytes().size();
+            {
+              const py::gil_scoped_release no_gil;
+              w.write(in.bytes());
+            }
+            return as_bytes(w.take());
           },
           py::arg("data"))
-      .def("commit", &io::AtomicFileWriter::commit, release);
+      .def("finish",
+           [](StreamWriter& w) {
+             {
+               const py::gil_scoped_release no_gil;
+               w.finish();
+             }
+             return as_bytes(w.take());
+           })
+      .def("abandon", &StreamWriter::abandon, release);
 }

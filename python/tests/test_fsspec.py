@@ -104,3 +104,24 @@ def test_protocol_is_found_through_the_entry_point(pcrypt):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "pcrypt.filesystem"
+
+
+def test_threads_read_ranges_of_one_file_at_once(pcrypt, key, encrypted):
+    # One filesystem instance, one unlocked header, shared by 8 threads: each read is served from the records
+    # its own thread fetched (small reads, and large ones cut into runs for several threads).
+    import concurrent.futures
+    import random
+    data, path = encrypted
+    fs = fsspec.filesystem("pcrypt", target_protocol="file", keys=[key], threads=3)
+
+    def reads(seed):
+        rng = random.Random(seed)
+        for _ in range(30):
+            start = rng.randrange(len(data))
+            length = rng.choice([1, 100, CHUNK, 5 * CHUNK + 7])
+            assert fs.cat_file(path, start, start + length) == data[start:start + length]
+        return seed
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        assert sorted(pool.map(reads, range(8))) == list(range(8))
+    assert len(fs._headers) == 1

@@ -34,7 +34,7 @@ clean_tree() {
   put app/cmd_crypt.cc '#include "core/door/door.h"' '#include "app/cli.h"' '#include <cstdlib>' \
     'const char* home = std::getenv("HOME");'
   put app/cli.h '#pragma once'
-  put python/src/module.cc '#include "core/door/door.h"' '#include "core/range.h"'
+  put python/src/module.cc '#include <pcrypt/pcrypt.h>' '#include "python/src/decryptor.h"'
   put bench/bench.cc '#include "core/door/door.h"' '#include "core/aes/engine.h"'
   # Exempt: tests and fuzzers may test internals.
   put tests/test_age.cc '#include "core/age/header.h"' '#include "app/cli.h"'
@@ -71,6 +71,8 @@ planted callers-through-door python/src/module.cc 2 '# include "core/pcrypt/form
 planted callers-through-door bench/bench.cc 4 '	#	include "core/age/header.h"'
 planted python-bench-not-app python/src/module.cc 5 '#include "app/cli.h"'
 planted python-bench-not-app bench/bench.cc 1 '#include "app/environment.h"'
+planted python-public-only python/src/module.cc 3 '#include "core/door/encrypted_file.h"'
+planted python-public-only python/src/decryptor.h 1 '#include <io/stream.h>'
 planted aes-standalone core/aes/cpu.h 2 '#include "core/pipeline.h"'
 planted aes-standalone core/aes/engine.h 3 '#include "io/stream.h"'
 planted aes-standalone core/aes/engine.h 3 '#include <core/keys/key_file.h>'

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <string>
@@ -253,4 +254,137 @@ TEST_CASE("libpcrypt: keys and recipients") {
   CHECK(error_of([] { pcrypt::check_recipient("age1notarecipient"); }).kind() == pcrypt::ErrorKind::usage);
   CHECK(pcrypt::generate_key_file().find("PCRYPT-KEY-1:") != std::string::npos);
   CHECK(pcrypt::version() == PCRYPT_TEST_VERSION);
+}
+
+TEST_CASE("libpcrypt: the streaming encryptor's file, written in pieces of random sizes, opens everywhere") {
+  Scratch scratch;
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  scratch.write("id.txt", id.file_text);
+  pcrypt::Credentials by;
+  by.identity_files = {scratch.path("id.txt")};
+  std::mt19937 rng(7);
+  // Sizes around the record boundaries (4 KiB records), an empty file, and enough for several batches.
+  for (const pcrypt::Format format : {pcrypt::Format::pcrypt, pcrypt::Format::age}) {
+    const std::size_t chunk = format == pcrypt::Format::age ? 64 * 1024 : 4096;
+    for (const std::size_t size :
+         {std::size_t{0}, std::size_t{1}, chunk - 1, chunk, chunk + 1, 3 * chunk, std::size_t{5'000'001}}) {
+      INFO((format == pcrypt::Format::age ? "age " : "pcrypt ") << size << " bytes");
+      const std::vector<std::uint8_t> plain = random_bytes(size, static_cast<unsigned>(size));
+      pcrypt::Recipients to;
+      to.recipients = {id.recipient};
+      pcrypt::EncryptOptions options;
+      options.format = format;
+      options.chunk_size = chunk;
+      options.threads = 3;
+      const std::string path = scratch.path("streamed");
+      pcrypt::Encryptor out(pcrypt::Sink::path(path, true), to, options);
+      for (std::size_t done = 0; done < size;) {
+        // Mostly small pieces, some of several batches at once.
+        const std::size_t piece = rng() % 8 == 0 ? rng() % (20 * chunk) : rng() % (2 * chunk + 1);
+        const std::size_t n = std::min(piece, size - done);
+        out.write(std::span<const std::uint8_t>(plain).subspan(done, n));
+        done += n;
+      }
+      CHECK(out.plaintext_bytes() == size);
+      const pcrypt::Transfer t = out.finish();
+      CHECK(t.plaintext_bytes == size);
+
+      // The same size as pcrypt::encrypt's file for the same recipient and options.
+      std::vector<std::uint8_t> whole;
+      pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(whole), to, options);
+      pcrypt::File file = pcrypt::File::open(pcrypt::Source::path(path));
+      CHECK(file.describe().chunk_size == chunk);
+      file.unlock(by);
+      CHECK(file.plaintext_size() == size);
+      CHECK(t.encrypted_bytes == whole.size());
+      std::vector<std::uint8_t> back;
+      file.decrypt(pcrypt::Sink::memory(back));
+      CHECK(back == plain);
+
+      if (const char* cli = std::getenv("PCRYPT_TEST_CLI")) {
+        const std::string decrypted = scratch.path("cli.out");
+        std::string command = std::string("'") + cli;
+        command.append("' decrypt -f -i '").append(scratch.path("id.txt")).append("' '").append(path);
+        command.append("' -o '").append(decrypted).append("'");
+        REQUIRE(std::system(command.c_str()) == 0);
+        std::ifstream in(decrypted, std::ios::binary);
+        const std::vector<std::uint8_t> got((std::istreambuf_iterator<char>(in)),
+                                            std::istreambuf_iterator<char>());
+        CHECK(got == plain);
+      }
+    }
+  }
+}
+
+TEST_CASE("libpcrypt: the streaming encryptor's misuse and abandoned files") {
+  Scratch scratch;
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  pcrypt::Recipients to;
+  to.recipients = {id.recipient};
+  const std::vector<std::uint8_t> plain = random_bytes(3'000'000, 3);
+
+  pcrypt::Encryptor done(pcrypt::Sink::path(scratch.path("done")), to, pcrypt::EncryptOptions{});
+  done.write(plain);
+  done.finish();
+  CHECK(error_of([&] { done.write(plain); }).kind() == pcrypt::ErrorKind::usage);
+  CHECK(error_of([&] { done.finish(); }).kind() == pcrypt::ErrorKind::usage);
+
+  // Destroyed unfinished: no file at the path, however much was written.
+  {
+    pcrypt::Encryptor abandoned(pcrypt::Sink::path(scratch.path("abandoned")), to, pcrypt::EncryptOptions{});
+    abandoned.write(plain);
+  }
+  CHECK(::access(scratch.path("abandoned").c_str(), F_OK) != 0);
+
+  pcrypt::EncryptOptions armored;
+  armored.armor = true;
+  CHECK(error_of([&] { pcrypt::Encryptor(pcrypt::Sink::path(scratch.path("a")), to, armored); }).kind() ==
+        pcrypt::ErrorKind::usage);
+  CHECK(error_of([&] {
+          pcrypt::Encryptor(pcrypt::Sink::path(scratch.path("none")), pcrypt::Recipients{},
+                            pcrypt::EncryptOptions{});
+        }).kind() == pcrypt::ErrorKind::usage);
+  pcrypt::Recipients key_file;
+  scratch.write("k", pcrypt::generate_key_file());
+  key_file.key_files = {scratch.path("k")};
+  CHECK(error_of([&] {  // age takes no key files, as pcrypt::encrypt says
+          pcrypt::Encryptor(pcrypt::Sink::path(scratch.path("age")), key_file, pcrypt::EncryptOptions{});
+        })
+            .kind() == pcrypt::ErrorKind::usage);
+  CHECK(::access(scratch.path("none").c_str(), F_OK) != 0);
+
+  // A sink that fails: the error, then the encryptor refuses to go on.
+  pcrypt::Encryptor failing(pcrypt::Sink::callback([](std::span<const std::uint8_t> piece) {
+                              if (piece.size() > 1000)
+                                throw pcrypt::Error(pcrypt::ErrorKind::io, "disk full");
+                            }),
+                            to, pcrypt::EncryptOptions{});
+  const std::vector<std::uint8_t> several_batches(100u << 20);  // records go out from within write()
+  CHECK(error_of([&] { failing.write(several_batches); }).kind() == pcrypt::ErrorKind::io);
+  CHECK(error_of([&] { failing.write(plain); }).kind() == pcrypt::ErrorKind::usage);
+  CHECK(error_of([&] { failing.finish(); }).kind() == pcrypt::ErrorKind::usage);
+}
+
+TEST_CASE("libpcrypt: encrypt and the Encryptor make passphrase slots of the Argon2id costs asked for") {
+  pcrypt::Recipients to;
+  to.passphrase = "correct horse";
+  pcrypt::EncryptOptions options;
+  options.format = pcrypt::Format::pcrypt;
+  options.argon2id_memory_bytes = 1 << 20;
+  options.argon2id_passes = 1;
+  const std::vector<std::uint8_t> plain = random_bytes(100'000, 9);
+  std::vector<std::uint8_t> whole, streamed;
+  pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(whole), to, options);
+  pcrypt::Encryptor out(pcrypt::Sink::memory(streamed), to, options);
+  out.write(plain);
+  out.finish();
+  for (const std::vector<std::uint8_t>* file : {&whole, &streamed}) {
+    pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(*file));
+    pcrypt::Credentials by;
+    by.passphrase = [] { return std::optional<std::string>("correct horse"); };
+    by.max_argon2id_memory_bytes = 2 << 20;  // the defaults (256 MiB) would be refused
+    by.max_argon2id_passes = 1;
+    opened.unlock(by);
+    CHECK(opened.plaintext_size() == plain.size());
+  }
 }

@@ -6,6 +6,14 @@ import { createHmac, createCipheriv } from 'node:crypto';
 
 const kv = Object.fromEntries(readFileSync(process.argv[2], 'latin1').split('\n')
   .filter((l) => l && !l.startsWith('#')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+// Exactly the fields test_pq_slot writes, each once: a stray or repeated line is an error in the vector.
+const fields = ['identity_seed', 'identity', 'recipient', 'encaps_randomness', 'file_key', 'expect_shared_secret',
+  'expect_hpke_key', 'expect_hpke_base_nonce', 'expect_slot'];
+const lines = readFileSync(process.argv[2], 'latin1').split('\n').filter((l) => l && !l.startsWith('#'));
+if (lines.length !== fields.length || fields.some((f) => !(f in kv))) {
+  console.log(`${process.argv[2]}: expected exactly the fields ${fields.join(', ')}`);
+  process.exit(1);
+}
 const hex = (h) => Buffer.from(h, 'hex');
 const suite = Buffer.concat([Buffer.from('HPKE'), hex('647a00010003')]);
 const hmac = (key, ...parts) => { const h = createHmac('sha256', key); parts.forEach((p) => h.update(p)); return h.digest(); };
