@@ -1,4 +1,6 @@
 // `pcrypt info`: the header in plain words (no key needed), and/or the engine table.
+#include <spdlog/spdlog.h>
+
 #include <cstdio>
 #include <span>
 #include <vector>
@@ -48,7 +50,11 @@ void info_file(const InfoArgs& args, bool heading) {
   refuse_terminal_input(input);
   const std::string description = naming_input(input.name, [&] {
     core::door::EncryptedFile file(*input.reader);
-    return file.info(input.size) + describe_openers(args, file);
+    // -v (the logger's level says whether it was given): every byte of long slot fields, not their SHA-256.
+    const core::door::InfoDetail detail = spdlog::should_log(spdlog::level::info)
+                                              ? core::door::InfoDetail::all_bytes
+                                              : core::door::InfoDetail::summary;
+    return file.info(input.size, detail) + describe_openers(args, file);
   });
   if (heading) std::printf("file: %s\n", input.name.c_str());
   std::fputs(description.c_str(), stdout);

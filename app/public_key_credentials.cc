@@ -2,23 +2,15 @@
 
 #include <spdlog/spdlog.h>
 
-#include "app/tty_prompt.h"
-#include "core/error.h"
+#include "app/ssh_key_passphrase.h"
 
 namespace pcrypt::app {
 
 const core::door::CredentialReading& terminal_reading() {
   static const core::door::CredentialReading reading{
-      // The passphrase of a protected OpenSSH key, asked on the terminal when a slot needs the key (as age
-      // does); without a terminal, the door's refusal.
-      [](const std::string& key_name) -> SecretBytes {
-        try {
-          return prompt_hidden("Enter passphrase for SSH key " + key_name + ": ");
-        } catch (const core::Error& e) {
-          if (e.kind() != core::ErrorKind::usage) throw;
-          core::door::refuse_protected_ssh_key(key_name);
-        }
-      },
+      // The passphrase of a protected OpenSSH key when a slot needs the key: from the option or the
+      // environment, else asked on the terminal (as age does).
+      [](const std::string& key_name) -> SecretBytes { return obtain_ssh_key_passphrase(key_name); },
       [](const std::string& line) { spdlog::warn("{}", line); }};
   return reading;
 }
@@ -32,10 +24,12 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
 }
 
 std::vector<core::Identity> read_identity_files(const std::vector<std::string>& paths) {
+  if (!paths.empty()) read_given_ssh_key_passphrase();
   return core::door::read_identity_files(paths, terminal_reading());
 }
 
 std::vector<core::Credential> gather_identities(const std::vector<std::string>& paths) {
+  if (!paths.empty()) read_given_ssh_key_passphrase();
   return core::door::gather_identities(paths, terminal_reading());
 }
 
