@@ -13,7 +13,8 @@
 #    are kept there too (the chroots' /var/cache/apt/archives); nothing else carries over between runs.
 # 2. Fresh system 1: the commit is cloned to /root/pcrypt and the README's quick-start commands run exactly as
 #    written (`scripts/demo.sh`, then `scripts/test.sh`), then docs/PYTHON.md's install command (its first sh
-#    block) with an import from another directory, then cpack writes the .deb from demo's Release build.
+#    block) with an import from another directory, then cpack writes the .debs from demo's Release build, and
+#    lintian (installed there for this step) must find no error in them.
 # 3. Fresh system 2: `apt-get install` of the three .debs (pcrypt, libpcrypt0, libpcrypt-dev) must pull in
 #    their dependencies, and give a pcrypt that round-trips a file, a man page that `man pcrypt` shows, the
 #    bash completion where bash looks for it, and a library whose examples build with pkg-config and with
@@ -193,6 +194,9 @@ in_system "$first" 'cd /root/pcrypt && cpack --config build/CPackConfig.cmake -B
   ls build/package/*.deb'
 debs=("$first"/root/pcrypt/build/package/{pcrypt,libpcrypt0,libpcrypt-dev}_*.deb)
 for d in "${debs[@]}"; do [[ -f $d ]] || { echo "fresh-debian: missing $d" >&2; exit 1; }; done
+step "lintian on the three .debs (no error allowed)"
+in_system "$first" 'apt-get install -y -qq --no-install-recommends lintian >/dev/null &&
+  cd /root/pcrypt && lintian --fail-on error --no-tag-display-limit build/package/*.deb'
 
 check_deb "${debs[@]}"
 package_time=$((SECONDS - t))

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/environment.h"
+#include "app/ssh_key_passphrase.h"
 
 namespace pcrypt::app {
 namespace {
@@ -22,8 +23,9 @@ constexpr const char* kExitStatusFooter =
     "  130, 143, 129  interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP: the partial output is removed and\n"
     "     pcrypt dies of the signal, which shells report as 128 + its number\n"
     "\n"
-    "Environment: PCRYPT_PASSPHRASE (passphrase for -p; alone, opens a passphrase-only file), PCRYPT_ENGINE\n"
-    "(default for --engine). 'pcrypt -e'/'-d' are encrypt/decrypt.\n"
+    "Environment: PCRYPT_PASSPHRASE (passphrase for -p; alone, opens a passphrase-only file),\n"
+    "PCRYPT_SSH_KEY_PASSPHRASE (passphrase of protected SSH keys given with -i), PCRYPT_ENGINE (default for\n"
+    "--engine). 'pcrypt -e'/'-d' are encrypt/decrypt.\n"
     "Commands: 'pcrypt help COMMAND' describes one. See pcrypt(1) for details.";
 
 // Subcommands' help stays about the command; the table above is in one place.
@@ -96,6 +98,7 @@ void add_identities(CLI::App& cmd, CryptArgs& a) {
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
+  add_ssh_key_passphrase_option(cmd)->check(kNonEmpty);
   cmd.add_option("--plugin", a.plugin_names,
                  "Open age files with the default identity of the plugin age-plugin-NAME (age -j NAME; "
                  "pcrypt's -j is the thread count); repeatable")
@@ -163,6 +166,7 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
+  add_ssh_key_passphrase_option(*cmd)->check(kNonEmpty);
   cmd->add_flag("-p,--passphrase", a.passphrase,
                 "Open FILE with a passphrase: from --passphrase-file, else $PCRYPT_PASSPHRASE, else asked");
   cmd->add_option("--passphrase-file", a.passphrase_file,
@@ -181,6 +185,18 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
       ->check(kNonEmpty);
   cmd->add_option("--add-recipients-file", a.add_recipient_files,
                   "Add a slot for every recipient in FILE (as encrypt's -R; '-': standard input); repeatable")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_option("-r,--recipient", a.recipients,
+                  "With --new-file-key: a recipient of the new file; -r/-R list everyone who can open it "
+                  "(the credentials that open FILE keep no slot of their own); repeatable")
+      ->type_name("RECIPIENT")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
+  cmd->add_option("-R,--recipients-file", a.recipient_files,
+                  "With --new-file-key: every recipient in FILE (as encrypt's -R), for the whole new list "
+                  "of who can open it; repeatable")
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
@@ -373,6 +389,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->check(kNonEmpty);
+  add_ssh_key_passphrase_option(*s.info)->check(kNonEmpty);
   s.info->add_flag("-p,--passphrase", args.info.passphrase,
                    "Also say which slot(s) a passphrase opens (from --passphrase-file, $PCRYPT_PASSPHRASE or "
                    "asked)");

@@ -52,6 +52,8 @@ struct RekeyArgs {
   std::vector<std::string> add_keys;
   std::vector<std::string> add_recipients;       // --add-recipient
   std::vector<std::string> add_recipient_files;  // --add-recipients-file
+  // -r/-R (with --new-file-key): every recipient of the new file; the opening credentials only open it.
+  std::vector<std::string> recipients, recipient_files;
   bool add_passphrase = false;
   std::string add_passphrase_file;
   std::vector<std::string> remove_slots;       // numbers as `pcrypt info` shows them, checked by the command

@@ -1,4 +1,6 @@
 // `pcrypt info`: the header in plain words (no key needed), and/or the engine table.
+#include <spdlog/spdlog.h>
+
 #include <cstdio>
 #include <span>
 #include <vector>
@@ -54,7 +56,8 @@ void info_file(const InfoArgs& args, bool heading) {
   refuse_terminal_input(input);
   const std::string description = naming_input(input.name, [&] {
     File file = File::open(source_of(input));
-    return file.info() + describe_openers(args, file);
+    // -v (the logger's level says whether it was given): every byte of long slot fields, not their SHA-256.
+    return file.info(spdlog::should_log(spdlog::level::info)) + describe_openers(args, file);
   });
   if (heading) std::printf("file: %s\n", input.name.c_str());
   std::fputs(description.c_str(), stdout);

@@ -55,7 +55,9 @@ std::optional<Keys> added_credentials(const RekeyArgs& args) {
   a.file = args.file;  // never standard input, so '--add-recipients-file -' may read it
   a.key_files = args.add_keys;
   a.recipients = args.add_recipients;
+  a.recipients.insert(a.recipients.end(), args.recipients.begin(), args.recipients.end());
   a.recipient_files = args.add_recipient_files;
+  a.recipient_files.insert(a.recipient_files.end(), args.recipient_files.begin(), args.recipient_files.end());
   a.passphrase = args.add_passphrase;
   a.passphrase_file = args.add_passphrase_file;
   a.passphrase_role = "new";
@@ -104,6 +106,13 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   DecryptChoices open_choices = decrypt_choices(opening);
   RekeyRequest request;
   request.new_file_key = args.new_file_key;
+  // -r/-R: the whole list of who can open the new file, so the opening credentials keep no slot of their own.
+  const bool replaces_all = !args.recipients.empty() || !args.recipient_files.empty();
+  if (replaces_all && !args.new_file_key)
+    throw Error(ErrorKind::usage,
+                "-r/-R name everyone who can open the new file: they go with --new-file-key",
+                "to add recipients beside the existing slots, use --add-recipient or --add-recipients-file");
+  request.keep_opening_access = !replaces_all;
   // New passphrase slots' Argon2id costs; the engine and the Argon2id cache are the opening's session.
   const EncryptOptions new_slots = encrypt_choices(opening).options;
   request.argon2id_memory_bytes = new_slots.argon2id_memory_bytes;
@@ -167,7 +176,14 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
     for (const std::string& w : words) text += (text.empty() ? "" : ", ") + w;
     return text.empty() ? std::string(none) : text;
   };
-  if (args.new_file_key) {
+  if (args.new_file_key && replaces_all) {
+    // The user listed everyone who keeps access: nothing to warn about; -v says what was replaced.
+    spdlog::info("new file key: {} old {}(s) replaced by {} for the recipients and credentials given",
+                 result.dropped.size(), before.slot_noun, result.slots_after);
+    spdlog::info("replaced: {}", listed(result.dropped, "none"));
+    spdlog::info("re-encrypted {} under a new file key with {} {}(s)", out_path, result.slots_after,
+                 before.slot_noun);
+  } else if (args.new_file_key) {
     // Who keeps access and who loses it: the point of a new file key. A few slots are named; many are
     // counted (a team of 250 would make one unreadable line), and -v names them all.
     if (result.kept.size() + result.dropped.size() <= kNamedSlots)

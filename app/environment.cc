@@ -10,6 +10,10 @@ const char* passphrase_from_environment() {
   return std::getenv("PCRYPT_PASSPHRASE");
 }
 
+const char* ssh_key_passphrase_from_environment() {
+  return std::getenv("PCRYPT_SSH_KEY_PASSPHRASE");
+}
+
 std::string requested_engine(const std::string& option) {
   if (!option.empty()) return option;
   const char* env = std::getenv("PCRYPT_ENGINE");

@@ -10,6 +10,10 @@ namespace pcrypt::app {
 // $PCRYPT_PASSPHRASE (the passphrase for -p when there is no --passphrase-file), or nullptr when unset.
 const char* passphrase_from_environment();
 
+// $PCRYPT_SSH_KEY_PASSPHRASE (the passphrase of protected SSH identities when there is no
+// --ssh-key-passphrase-file), or nullptr when unset.
+const char* ssh_key_passphrase_from_environment();
+
 // The engine name to use: `option` (--engine) if given, else $PCRYPT_ENGINE, else "" (the fastest).
 std::string requested_engine(const std::string& option);
 

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "app/tty_prompt.h"
+#include "app/ssh_key_passphrase.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
 
@@ -22,17 +22,15 @@ Sink sink_of(io::Writer& out) {
 }
 
 Keys terminal_keys() {
+  // --ssh-key-passphrase-file is read now, before the data: `--ssh-key-passphrase-file -` takes standard
+  // input's first line and leaves the rest for the data (as --passphrase-file - does).
+  read_given_ssh_key_passphrase();
   Keys keys;
-  // The passphrase of a protected OpenSSH key, asked on the terminal when a slot needs the key (as age
-  // does); without a terminal, the library's refusal.
+  // The passphrase of a protected OpenSSH key when a slot needs the key: from the option or the
+  // environment, else asked on the terminal (as age does); without any, a usage error naming the ways.
   keys.ssh_key_passphrase = [](const std::string& key_name) -> std::optional<std::string> {
-    try {
-      const SecretBytes secret = prompt_hidden("Enter passphrase for SSH key " + key_name + ": ");
-      return std::string(reinterpret_cast<const char*>(secret.data()), secret.size());
-    } catch (const Error& e) {
-      if (e.kind() != ErrorKind::usage) throw;
-      return std::nullopt;
-    }
+    const SecretBytes secret = obtain_ssh_key_passphrase(key_name);
+    return std::string(reinterpret_cast<const char*>(secret.data()), secret.size());
   };
   keys.warn = [](const std::string& line) { spdlog::warn("{}", line); };
   return keys;

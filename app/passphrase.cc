@@ -102,24 +102,28 @@ SecretBytes read_passphrase_file(const std::string& path) {
   return first_line(buf, len, path);
 }
 
-SecretBytes from_environment(const char* value) {
-  const std::size_t len = std::strlen(value);
-  if (len > kMaxPassphraseBytes)
-    throw Error(ErrorKind::usage,
-                "PCRYPT_PASSPHRASE is longer than " + std::to_string(kMaxPassphraseBytes) + " bytes");
-  return checked(SecretBytes(Bytes(reinterpret_cast<const std::uint8_t*>(value), len)), "PCRYPT_PASSPHRASE");
-}
-
 bool same_bytes(const SecretBytes& a, const SecretBytes& b) {
   return a.size() == b.size() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 }  // namespace
 
+SecretBytes passphrase_from_file(const std::string& path) {
+  return read_passphrase_file(path);
+}
+
+SecretBytes passphrase_from_variable(const char* value, const std::string& name) {
+  const std::size_t len = std::strlen(value);
+  if (len > kMaxPassphraseBytes)
+    throw Error(ErrorKind::usage, name + " is longer than " + std::to_string(kMaxPassphraseBytes) + " bytes");
+  return checked(SecretBytes(Bytes(reinterpret_cast<const std::uint8_t*>(value), len)), name);
+}
+
 SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose,
                               const std::string& role) {
   if (!passphrase_file.empty()) return read_passphrase_file(passphrase_file);
-  if (const char* env = passphrase_from_environment(); env != nullptr) return from_environment(env);
+  if (const char* env = passphrase_from_environment(); env != nullptr)
+    return passphrase_from_variable(env, "PCRYPT_PASSPHRASE");
 
   if (purpose == PassphrasePurpose::decrypt) return ask_passphrase(role);
   const std::string words = role.empty() ? std::string("passphrase: ") : role + " passphrase: ";

@@ -16,6 +16,13 @@ enum class PassphrasePurpose { encrypt, decrypt };
 SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurpose purpose,
                               const std::string& role = {});
 
+// A passphrase file read as --passphrase-file reads it (its first line; `-` and pipes up to the newline
+// only), and a passphrase from the environment variable `name` (its value), each refused when empty or too
+// long. For the other passphrases the CLI takes the same ways (a protected SSH key's,
+// app/ssh_key_passphrase.h).
+SecretBytes passphrase_from_file(const std::string& path);
+SecretBytes passphrase_from_variable(const char* value, const std::string& name);
+
 // The terminal prompt alone (no file, no environment): decrypting a passphrase-only file with no credential
 // given. An empty passphrase is refused as above.
 SecretBytes ask_passphrase(const std::string& role = {});

@@ -2,13 +2,19 @@
 // output.
 #include "bench/bench.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "bench/experiments.h"
 #include "bench/interrupt.h"
@@ -17,6 +23,7 @@
 #include "bench/units.h"
 #include "core/aes/engine.h"
 #include "core/byte_size.h"
+#include "core/door/limits.h"
 #include "core/engine_choice.h"
 #include "core/error.h"
 
@@ -28,14 +35,15 @@ using bench::Format;
 struct Options {
   std::string format = "table";
   bool quick = false;
-  std::size_t max_samples = 0;
-  double max_time = 0;
-  std::size_t warmups = 0;
+  // Numbers are read as text and checked here, so that a bad one gets pcrypt's wording and range.
+  std::string max_samples;
+  std::string max_time;
+  std::string warmups;
   std::string engine;
   std::function<std::string(const std::string&)> requested_engine;
   std::string data_size;    // keystream
   std::string sizes;        // throughput
-  std::size_t runs = 0;     // throughput
+  std::string runs;         // throughput
   std::string threads;      // throughput
   std::string chunk_sizes;  // throughput
   std::string dir;          // throughput
@@ -50,8 +58,31 @@ struct Options {
   CLI::Option* runs_opt = nullptr;
 };
 
-core::Error usage(const std::string& message) {
-  return core::Error(core::ErrorKind::usage, message);
+core::Error usage(const std::string& message, const std::string& hint = {}) {
+  return core::Error(core::ErrorKind::usage, message, hint);
+}
+
+// A plain decimal count in [min, max], worded as the CLI words its own counts (-j, --kdf-ops).
+std::size_t count_arg(const std::string& text, const char* option, std::size_t min, std::size_t max) {
+  std::size_t number = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, ec] = std::from_chars(text.data(), end, number);
+  const std::string range = std::to_string(min) + ".." + std::to_string(max);
+  if (text.empty() || stop != end || ec != std::errc())
+    throw usage("invalid number '" + text + "' for " + option, "expected a whole number in " + range);
+  if (number < min || number > max)
+    throw usage(std::string(option) + " " + text + " is out of range (" + range + ")");
+  return number;
+}
+
+double seconds_arg(const std::string& text, const char* option) {
+  double seconds = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, ec] = std::from_chars(text.data(), end, seconds);
+  if (text.empty() || stop != end || ec != std::errc() || !std::isfinite(seconds) || !(seconds > 0))
+    throw usage("invalid number of seconds '" + text + "' for " + option,
+                "expected a positive number such as 0.5");
+  return seconds;
 }
 
 std::uint64_t size_arg(const std::string& text, const char* option) {
@@ -65,6 +96,29 @@ std::vector<std::uint64_t> size_list(const std::string& text, const char* option
   for (const std::string& item : bench::split_list(text)) out.push_back(size_arg(item, option));
   if (out.empty()) throw usage(std::string(option) + " needs at least one size");
   return out;
+}
+
+std::vector<std::uint64_t> chunk_size_list(const std::string& text) {
+  std::vector<std::uint64_t> sizes;
+  for (const std::string& item : bench::split_list(text)) {
+    sizes.push_back(size_arg(item, "--chunk-size"));
+    if (!core::door::chunk_size_in_range(sizes.back()))
+      throw usage("--chunk-size " + item + " is out of range", "use chunk sizes from 4 KiB to 64 MiB");
+  }
+  if (sizes.empty()) throw usage("--chunk-size needs at least one size");
+  return sizes;
+}
+
+// The files of `throughput --dir` are written after the tables have begun: check the directory first.
+void check_scratch_dir(const std::string& dir) {
+  const std::string hint = "--dir needs a writable directory with room for 3 x size";
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0)
+    throw core::Error(core::ErrorKind::io, "--dir " + dir + ": " + std::strerror(errno), hint);
+  if (!S_ISDIR(st.st_mode))
+    throw core::Error(core::ErrorKind::io, "--dir " + dir + ": not a directory", hint);
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw core::Error(core::ErrorKind::io, "--dir " + dir + ": " + std::strerror(errno), hint);
 }
 
 std::vector<unsigned> thread_list(const std::string& text) {
@@ -96,6 +150,7 @@ std::string default_engine_name(const std::string& requested) {
   }
 }
 
+// Every argument is checked before the first byte of output, so that a refused command prints only its error.
 int run(const Options& o) {
   const std::optional<Format> format = bench::parse_format(o.format);
   if (!format) throw usage("--format must be table, markdown, csv or json");
@@ -103,6 +158,7 @@ int run(const Options& o) {
              engines = o.engines->parsed();
   const bool summary = !keystream && !throughput && !engines;
   const std::string engine = o.requested_engine ? o.requested_engine(o.engine) : o.engine;
+  if (!engine.empty()) core::choose_engine(engine);  // unknown or unsupported: a usage error with a hint
 
   // Defaults per mode: full experiment, the short summary (no experiment named), or --quick (test suite).
   bench::Context ctx;
@@ -110,15 +166,10 @@ int run(const Options& o) {
   ctx.engine = engine;
   ctx.method.max_samples = o.quick ? 2 : summary ? 3 : 5;
   ctx.method.max_time = o.quick ? 0.2 : summary ? 0.5 : 3.0;
-  if (o.max_samples_opt->count() != 0) {
-    if (o.max_samples == 0) throw usage("--max-samples must be at least 1");
-    ctx.method.max_samples = o.max_samples;
-  }
-  if (o.max_time_opt->count() != 0) {
-    if (!(o.max_time > 0)) throw usage("--max-time must be positive");
-    ctx.method.max_time = o.max_time;
-  }
-  if (o.warmups_opt->count() != 0) ctx.method.warmups = o.warmups;
+  if (o.max_samples_opt->count() != 0)
+    ctx.method.max_samples = count_arg(o.max_samples, "--max-samples", 1, 1000000);
+  if (o.max_time_opt->count() != 0) ctx.method.max_time = seconds_arg(o.max_time, "--max-time");
+  if (o.warmups_opt->count() != 0) ctx.method.warmups = count_arg(o.warmups, "--warmups", 0, 1000);
 
   bench::KeystreamOptions ks;
   ks.data_bytes = o.quick   ? std::uint64_t{4} << 20
@@ -128,6 +179,7 @@ int run(const Options& o) {
   if (engine == "portable" && !o.quick)
     ks.data_bytes = summary ? std::uint64_t{4} << 20 : std::uint64_t{64} << 20;
   if (!o.data_size.empty()) ks.data_bytes = size_arg(o.data_size, "--data-size");
+  if (keystream || summary) bench::check_keystream_options(engine, ks);
 
   bench::ThroughputOptions tp;
   if (o.quick)
@@ -136,13 +188,11 @@ int run(const Options& o) {
     tp.sizes = {std::uint64_t{256} << 20};
   if (!o.sizes.empty()) tp.sizes = size_list(o.sizes, "--sizes");
   tp.runs = o.quick ? 2 : summary ? 3 : 10;
-  if (o.runs_opt->count() != 0) {
-    if (o.runs == 0) throw usage("--runs must be at least 1");
-    tp.runs = o.runs;
-  }
+  if (o.runs_opt->count() != 0) tp.runs = count_arg(o.runs, "--runs", 1, 1000000);
   if (!o.threads.empty()) tp.threads = thread_list(o.threads);
-  if (!o.chunk_sizes.empty()) tp.chunk_sizes = size_list(o.chunk_sizes, "--chunk-size");
+  if (!o.chunk_sizes.empty()) tp.chunk_sizes = chunk_size_list(o.chunk_sizes);
   tp.dir = o.dir;
+  if (!tp.dir.empty()) check_scratch_dir(tp.dir);
 
   bench::EnginesOptions en;
   en.sample_seconds = o.quick ? 0.002 : summary ? 0.02 : 0.1;
@@ -221,7 +271,7 @@ BenchCommand add_bench_command(CLI::App& root,
             } catch (const core::Error& e) {
               std::fflush(stdout);
               std::fprintf(stderr, "pcrypt: error: %s\n", e.what());
-              if (!e.hint().empty()) std::fprintf(stderr, "hint: %s\n", e.hint().c_str());
+              if (!e.hint().empty()) std::fprintf(stderr, "pcrypt: hint: %s\n", e.hint().c_str());
               return e.exit_code();
             } catch (const std::exception& e) {
               std::fflush(stdout);

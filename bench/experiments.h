@@ -14,6 +14,9 @@ struct KeystreamOptions {
   std::uint64_t data_bytes = std::uint64_t{1} << 30;  // per sample; a multiple of the 4 MiB data buffer
 };
 void run_keystream(const Context& ctx, const KeystreamOptions& options);
+// Throws the usage error run_keystream would throw for these options and --engine, so that the command can
+// refuse them before it prints anything.
+void check_keystream_options(const std::string& engine, const KeystreamOptions& options);
 
 // MT-AES: random data through the real parallel pipeline, encrypt then decrypt, repeated runs.
 struct ThroughputOptions {

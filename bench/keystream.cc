@@ -128,10 +128,15 @@ const aes::Engine& raw_aes_engine(const std::string& requested) {
 
 }  // namespace
 
-void run_keystream(const Context& ctx, const KeystreamOptions& options) {
-  if (options.data_bytes % kBufferBytes != 0)
+void check_keystream_options(const std::string& engine, const KeystreamOptions& options) {
+  if (options.data_bytes == 0 || options.data_bytes % kBufferBytes != 0)
     throw core::Error(core::ErrorKind::usage,
                       "--data-size must be a positive multiple of 4 MiB (the data buffer)");
+  raw_aes_engine(engine);
+}
+
+void run_keystream(const Context& ctx, const KeystreamOptions& options) {
+  check_keystream_options(ctx.engine, options);
   const aes::Engine& engine = raw_aes_engine(ctx.engine);
   std::uint8_t key[32];
   randombytes_buf(key, sizeof key);

@@ -31,7 +31,7 @@ _pcrypt() {
 
   local global="-h --help -V --version -q --quiet -v --verbose"
   local common="-h --help -q --quiet -v --verbose"
-  local unlock="-k --key -p --passphrase --passphrase-file --max-kdf-memory --max-kdf-ops"
+  local unlock="-k --key -p --passphrase --passphrase-file --max-kdf-memory --max-kdf-ops --ssh-key-passphrase-file"
   local opts
   case "$cmd${sub:+ $sub}" in
     "") opts="$global" ;;
@@ -44,11 +44,12 @@ _pcrypt() {
     verify) opts="$common $unlock -i --identity --plugin -j --threads --engine --max-work-factor" ;;
     keygen) opts="$common -o --output -f --force --identity --pq" ;;
     recipient) opts="$common" ;;
-    info) opts="$common --engines -k --key -i --identity -p --passphrase --passphrase-file" ;;
+    info) opts="$common --engines -k --key -i --identity -p --passphrase --passphrase-file --ssh-key-passphrase-file" ;;
     rekey)
       opts="$common $unlock -o --output -f --force -i --identity --add-key --add-recipient --add-recipients-file
             --add-passphrase --add-passphrase-file
-            --remove-slot --remove-key --remove-recipient --new-file-key -j --threads --kdf-memory --kdf-ops
+            --remove-slot --remove-key --remove-recipient --new-file-key -r --recipient -R --recipients-file
+            -j --threads --kdf-memory --kdf-ops
             --max-work-factor" ;;
     bench) opts="-h --help --format --quick --max-samples --max-time --warmups --engine" ;;
     "bench keystream") opts="-h --help --data-size" ;;
@@ -59,7 +60,7 @@ _pcrypt() {
 
   case $prev in
     -o | --output | -k | --key | --passphrase-file | -i | --identity | -R | --recipients-file | --add-key | \
-      --add-recipients-file | --add-passphrase-file | --remove-key)
+      --add-recipients-file | --add-passphrase-file | --remove-key | --ssh-key-passphrase-file)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       compopt -o filenames 2>/dev/null
       return ;;

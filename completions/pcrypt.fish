@@ -65,6 +65,8 @@ complete -c pcrypt -n $rekey -l remove-slot -x -d "Remove slot N (as 'pcrypt inf
 complete -c pcrypt -n $rekey -l remove-key -r -F -d 'Remove the slots this key file or identity opens'
 complete -c pcrypt -n $rekey -l remove-recipient -x -d 'Remove the slot of this SSH public key'
 complete -c pcrypt -n $rekey -l new-file-key -d 'Re-encrypt under a fresh file key (revokes every other slot)'
+complete -c pcrypt -n $rekey -s r -l recipient -x -d 'With --new-file-key: a recipient of the new file (the whole list)'
+complete -c pcrypt -n $rekey -s R -l recipients-file -r -F -d 'With --new-file-key: every recipient in FILE (the whole list)'
 
 # keygen
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s h -l help -d 'Print help and exit'
@@ -80,6 +82,7 @@ complete -c pcrypt -n "__fish_seen_subcommand_from info" -l engines -d 'List the
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s k -l key -r -F -d 'Say which slot this key file opens'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s p -l passphrase -d 'Say which slot a passphrase opens'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -l passphrase-file -r -F -d 'Read that passphrase from FILE'
+complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify rekey info" -l ssh-key-passphrase-file -r -F -d 'Read the passphrase of protected SSH keys from FILE'
 
 # bench and its experiments
 set -l bench_only "__fish_seen_subcommand_from bench; and not __fish_seen_subcommand_from $experiments"

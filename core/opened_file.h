@@ -66,6 +66,10 @@ struct NewFile {
   KeyedPayload payload;
 };
 
+// How much `pcrypt info` shows of long public byte strings (an RSA slot's wrapped key, a post-quantum slot's
+// encapsulated key): their length and SHA-256, or (`info -v`) every byte in hex.
+enum class InfoDetail { summary, all_bytes };
+
 // One format's view of one opened file. Made by the door; used by one thread (range reads through the
 // KeyedPayload it returns may then run on many).
 class OpenedFile {
@@ -74,7 +78,7 @@ class OpenedFile {
 
   virtual const FileDescription& description() const = 0;
   // `pcrypt info`: every header field in words, then what the file's size says of the payload.
-  virtual std::string info(std::optional<std::uint64_t> file_bytes) const = 0;
+  virtual std::string info(std::optional<std::uint64_t> file_bytes, InfoDetail detail) const = 0;
   // "key-file slot 1", "stanza 2 (X25519 recipient)": slot `index` (from 0) in words.
   virtual std::string slot_words(std::size_t index) const = 0;
 

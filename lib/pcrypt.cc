@@ -510,9 +510,10 @@ const Description& File::describe() const {
   return impl_->description;
 }
 
-std::string File::info() const {
+std::string File::info(bool all_bytes) const {
   return guarded(Phase::other, [&] {
-    return impl_->file->info(impl_->positional ? std::optional(impl_->positional->size()) : std::nullopt);
+    return impl_->file->info(impl_->positional ? std::optional(impl_->positional->size()) : std::nullopt,
+                             all_bytes ? core::door::InfoDetail::all_bytes : core::door::InfoDetail::summary);
   });
 }
 
@@ -643,6 +644,7 @@ RekeyResult File::rekey(const RekeyRequest& request, Sink sink, const RunOptions
     const core::door::CredentialReading reading;
     core::door::RekeyRequest door;
     door.new_file_key = request.new_file_key;
+    door.keep_opening_access = request.keep_opening_access;
     core::RekeyChanges& changes = door.changes;
     changes.remove_slots = request.remove_slots;
     for (const std::string& r : request.remove_recipients)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks the layering (scripts/check-layering.sh: includes that break docs/ARCHITECTURE.md's map fail before
-# anything is built), then sets up, builds (warnings are errors) and runs the whole test suite.
+# anything is built), then installs what the tests use (scripts/install-deps.sh --test), builds (warnings are
+# errors) and runs the whole test suite.
 # Usage: scripts/test.sh [BUILD_DIR]
 # The default build directory is build-test, so build/ stays the Release build of scripts/demo.sh. The build
 # is Release too (-O3, where GCC finds the most warnings, and the code users run): CI's GCC Release -Werror
@@ -9,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-test}
 scripts/check-layering.sh
-scripts/install-deps.sh
+scripts/install-deps.sh --test
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DPCRYPT_WERROR=ON -DPCRYPT_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" -j2
 ctest --test-dir "$build" --output-on-failure -j2 --no-tests=error

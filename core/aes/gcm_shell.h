@@ -25,6 +25,8 @@
 //     // Counter mode over the last 0 < len < kBatch bytes from ctr's next block; out == in allowed.
 //     static void ctr_tail(const Key& k, const Counters& ctr, std::uint8_t* out, const std::uint8_t* in,
 //                          std::size_t len);
+//     // Optional, for kernels on registers wider than 128 bits: clears their upper halves (vzeroupper).
+//     static void clear_upper_halves();
 //   };
 //   std::unique_ptr<Gcm> make_x_gcm(key) { return std::make_unique<GcmShell<Kernel>>(key); }
 //
@@ -61,6 +63,7 @@ class GcmShell final : public Gcm {
     const Block j0 = initial_counter(nonce);
     Block s = absorb(ghash::block_zero(), aad, aad_len);
     s = bulk<Direction::seal>(key_, Kernel::counters(first_counter(j0)), s, out, in, len);
+    leave_wide_registers();
     finish(s, j0, aad_len, len, tag);
   }
 
@@ -69,6 +72,7 @@ class GcmShell final : public Gcm {
     const Block j0 = initial_counter(nonce);
     Block s = absorb(ghash::block_zero(), aad, aad_len);
     s = bulk<Direction::open>(key_, Kernel::counters(first_counter(j0)), s, out, in, len);
+    leave_wide_registers();
     alignas(16) std::uint8_t expected[kGcmTagBytes];
     finish(s, j0, aad_len, len, expected);
     if (crypto_verify_16(expected, tag) == 0) return true;
@@ -89,6 +93,15 @@ class GcmShell final : public Gcm {
     std::memcpy(b, nonce, kGcmNonceBytes);
     b[15] = 1;
     return ghash::block_load(b);
+  }
+
+  // After the bulk loop of a kernel on wide registers: their upper halves cleared before anything else runs.
+  // The compiler inserts vzeroupper only where it tracks the state, and a bulk() it does not inline hides it
+  // (GCC 12, vaes): open then called crypto_verify_16, libsodium's SSE code, and both returned to SSE callers
+  // with the upper halves dirty, which Intel CPUs pay for on every call (issue 27, defect 11: vaes opened
+  // 256-byte messages 3x slower than it sealed them). tests/test_aes_upper_state.cc checks every engine.
+  static void leave_wide_registers() {
+    if constexpr (requires { Kernel::clear_upper_halves(); }) Kernel::clear_upper_halves();
   }
 
   // inc32(J0), byte-reversed: the first block of payload keystream (J0 itself masks the tag).

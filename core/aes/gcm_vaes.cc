@@ -220,6 +220,7 @@ struct Kernel {
                        std::size_t len) {
     detail::ctr_tail(k, ctr, out, in, len);
   }
+  static void clear_upper_halves() { _mm256_zeroupper(); }
 };
 
 }  // namespace

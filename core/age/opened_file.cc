@@ -27,7 +27,8 @@ class AgeFile final : public OpenedFile {
   }
 
   const FileDescription& description() const override { return description_; }
-  std::string info(std::optional<std::uint64_t> file_bytes) const override {
+  // age's description prints no stanza bodies, so nothing is long enough to shorten.
+  std::string info(std::optional<std::uint64_t> file_bytes, InfoDetail /*detail*/) const override {
     return describe(input_, file_bytes);
   }
   std::string slot_words(std::size_t index) const override {

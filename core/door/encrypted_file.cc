@@ -141,8 +141,8 @@ const FileDescription& EncryptedFile::description() const {
   return file_->description();
 }
 
-std::string EncryptedFile::info(std::optional<std::uint64_t> file_bytes) const {
-  return file_->info(file_bytes);
+std::string EncryptedFile::info(std::optional<std::uint64_t> file_bytes, InfoDetail detail) const {
+  return file_->info(file_bytes, detail);
 }
 
 std::string EncryptedFile::slot_words(std::size_t index) const {
@@ -253,9 +253,10 @@ RekeyResult EncryptedFile::rekey(RekeyRequest request, io::Writer& out, const Ne
     // the old slots it opened are kept in that sense, the others dropped (core/rekey_policy.h).
     UnlockLimits limits;
     limits.kek_cache = changes.kek_cache;
-    NewFileKeyPlan plan =
-        plan_new_file_key(d.slots, *opening_, std::move(changes.add), d.format == Format::pcrypt,
-                          [&](const Credential& c) { return file_->slots_opened_by(c, limits); });
+    const std::vector<Credential> keeps_nobody;
+    NewFileKeyPlan plan = plan_new_file_key(
+        d.slots, request.keep_opening_access ? *opening_ : keeps_nobody, std::move(changes.add),
+        d.format == Format::pcrypt, [&](const Credential& c) { return file_->slots_opened_by(c, limits); });
     for (const std::size_t i : plan.kept) result.kept.push_back(slot_words(i));
     for (const std::size_t i : plan.dropped) result.dropped.push_back(slot_words(i));
     const std::vector<Credential>& credentials = plan.credentials;

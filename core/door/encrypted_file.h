@@ -30,6 +30,7 @@ namespace pcrypt::core::door {
 
 using core::FileDescription;
 using core::Format;
+using core::InfoDetail;
 using core::NewFileSettings;
 using core::UnlockLimits;
 
@@ -59,6 +60,10 @@ struct RangeRead {
 struct RekeyRequest {
   RekeyChanges changes;  // what to remove and add (core/rekey_policy.h); changes.opening is set by the door
   bool new_file_key = false;
+  // new_file_key: whether the credentials that opened the file keep their access as new slots. false: the
+  // new file's slots are exactly changes.add (`rekey --new-file-key -R LIST`: the list is everyone who can
+  // open it; the opening credentials only opened it), and every old slot counts as dropped.
+  bool keep_opening_access = true;
 };
 
 struct RekeyResult {
@@ -82,7 +87,7 @@ class EncryptedFile {
 
   const FileDescription& description() const;
   // `pcrypt info`: the header in words, and what `file_bytes` (when known) says of the payload.
-  std::string info(std::optional<std::uint64_t> file_bytes) const;
+  std::string info(std::optional<std::uint64_t> file_bytes, InfoDetail detail = InfoDetail::summary) const;
   // Slot `index` (from 0) in words.
   std::string slot_words(std::size_t index) const;
   // The slots `credential` opens, in words (`info -k`).

@@ -164,9 +164,13 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
   check_chunk_size(header.chunk_size);
   check_no_quantum_downgrade(header.slots);
   if (header.slots.empty() || header.slots.size() > kMaxSlots)
-    throw Error(ErrorKind::usage, "a file needs 1 to " + std::to_string(kMaxSlots) +
-                                      " keys, recipients or passphrases, not " +
-                                      std::to_string(header.slots.size()));
+    throw Error(ErrorKind::usage,
+                "a file needs 1 to " + std::to_string(kMaxSlots) + " keys, recipients or passphrases, not " +
+                    std::to_string(header.slots.size()),
+                header.slots.empty()
+                    ? std::string()
+                    : std::string("the age format has no such limit: encrypt with --format age "
+                                  "(recipients only; key files have no age form)"));
   const auto passphrases = std::count_if(header.slots.begin(), header.slots.end(),
                                          [](const KeySlot& s) { return s.kind == SlotKind::passphrase; });
   if (static_cast<std::size_t>(passphrases) > kMaxPassphraseSlots)

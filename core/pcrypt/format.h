@@ -123,8 +123,10 @@ std::vector<std::uint8_t> serialize_header(const FileHeader& header);
 // Does not verify the MAC (that needs the key). Throws Error(header) with a hint for anything malformed.
 ParsedHeader read_header(io::Reader& in);
 
-// `pcrypt info`: every field as "name: value" lines (docs/FORMAT.md §8).
-std::string describe_parsed_header(const ParsedHeader& parsed);
+// `pcrypt info`: every field as "name: value" lines (docs/FORMAT.md §8). An RSA slot's wrapped file key and a
+// post-quantum slot's encapsulated key (hundreds of bytes) are shown as their length and SHA-256 unless
+// `all_bytes`.
+std::string describe_parsed_header(const ParsedHeader& parsed, bool all_bytes = false);
 
 // Throws Error(usage) unless chunk_size_in_range(chunk_size).
 void check_chunk_size(std::size_t chunk_size);

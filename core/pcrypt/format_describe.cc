@@ -1,6 +1,7 @@
 // `pcrypt info`: the header in plain words. Only public fields exist in a header, so nothing here is secret.
 #include <sodium.h>
 
+#include <array>
 #include <functional>
 #include <span>
 #include <string>
@@ -26,14 +27,23 @@ std::string hex(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
+// A long public byte string (hundreds of bytes): its length and SHA-256, which tell two slots apart and
+// match a slot against a file's bytes; every byte in hex when `all_bytes`.
+std::string fingerprint(std::span<const std::uint8_t> bytes, bool all_bytes) {
+  if (all_bytes) return hex(bytes);
+  std::array<std::uint8_t, crypto_hash_sha256_BYTES> digest{};
+  crypto_hash_sha256(digest.data(), bytes.data(), bytes.size());
+  return std::to_string(bytes.size()) + " bytes, SHA-256 " + hex(digest);
+}
+
 // Kinds 3, 4, 5 and 6 (FORMAT.md §10.3, §10.6, §10.7): what the slot says about its recipient, then its
 // public fields.
-void describe_recipient_slot(const KeySlot& s, const std::string& slot,
+void describe_recipient_slot(const KeySlot& s, const std::string& slot, bool all_bytes,
                              const std::function<void(const std::string&, const std::string&)>& line) {
   const std::span<const std::uint8_t> b(s.recipient_slot);
   if (s.kind == SlotKind::mlkem768_x25519) {
     line(slot, "ML-KEM-768 + X25519 hybrid recipient (anonymous, post-quantum)");
-    line(slot + " encapsulated key", hex(b.subspan(1, 1120)));
+    line(slot + " encapsulated key", fingerprint(b.subspan(1, 1120), all_bytes));
     line(slot + " sealed file key", hex(b.subspan(1121)));
   } else if (s.kind == SlotKind::x25519) {
     line(slot, "X25519 recipient (anonymous)");
@@ -42,7 +52,7 @@ void describe_recipient_slot(const KeySlot& s, const std::string& slot,
   } else if (s.kind == SlotKind::ssh_rsa) {
     line(slot, "SSH RSA recipient, tag " + hex(b.subspan(1, 4)) + ", " + std::to_string(8 * (b.size() - 7)) +
                    "-bit key");
-    line(slot + " wrapped file key", hex(b.subspan(7)));
+    line(slot + " wrapped file key", fingerprint(b.subspan(7), all_bytes));
   } else {
     line(slot, "SSH ed25519 recipient, tag " + hex(b.subspan(1, 4)));
     line(slot + " ephemeral key", hex(b.subspan(5, 32)));
@@ -57,7 +67,7 @@ std::string bytes_in_words(std::uint64_t n) {
 
 }  // namespace
 
-std::string describe_parsed_header(const ParsedHeader& parsed) {
+std::string describe_parsed_header(const ParsedHeader& parsed, bool all_bytes) {
   const FileHeader& h = parsed.header;
   std::string out;
   auto line = [&out](const std::string& name, const std::string& value) {
@@ -72,7 +82,7 @@ std::string describe_parsed_header(const ParsedHeader& parsed) {
     const KeySlot& s = h.slots[i];
     const std::string slot = "slot " + std::to_string(i + 1);
     if (is_recipient_slot(s.kind)) {
-      describe_recipient_slot(s, slot, line);
+      describe_recipient_slot(s, slot, all_bytes, line);
       continue;
     }
     if (s.kind == SlotKind::passphrase) {

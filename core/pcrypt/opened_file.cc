@@ -41,8 +41,9 @@ class PcryptFile final : public OpenedFile {
   }
 
   const FileDescription& description() const override { return description_; }
-  std::string info(std::optional<std::uint64_t> file_bytes) const override {
-    return describe_parsed_header(parsed_) + describe_payload(parsed_, file_bytes);
+  std::string info(std::optional<std::uint64_t> file_bytes, InfoDetail detail) const override {
+    return describe_parsed_header(parsed_, detail == InfoDetail::all_bytes) +
+           describe_payload(parsed_, file_bytes);
   }
   std::string slot_words(std::size_t index) const override { return describe_slot(parsed_.header, index); }
   std::vector<std::size_t> slots_opened_by(const Credential& credential,

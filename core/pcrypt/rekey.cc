@@ -56,7 +56,8 @@ void check_slot_counts(const std::vector<KeySlot>& slots) {
     throw Error(ErrorKind::usage,
                 "the result would have " + std::to_string(slots.size()) + " slots; the format allows " +
                     std::to_string(kMaxSlots),
-                "remove slots with --remove-slot N in the same run");
+                "remove slots with --remove-slot N in the same run; for a larger team, decrypt and encrypt "
+                "again with --format age, which has no such limit");
   if (passphrases > kMaxPassphraseSlots)
     throw Error(ErrorKind::usage,
                 "the result would have " + std::to_string(passphrases) +

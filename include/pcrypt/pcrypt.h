@@ -291,6 +291,10 @@ struct RekeyRequest {
   std::optional<std::string> add_passphrase;
   bool new_file_key =
       false;  // seal the payload again under a fresh key: only the openers and the added keep access
+  // With new_file_key: whether the credentials that opened the file keep access. false: the added
+  // recipients and keys are everyone who can open the new file (revoking one member of a team knowing only
+  // the others' public keys), and every old slot is dropped.
+  bool keep_opening_access = true;
   // Read beforehand: keys to add (Keys::add_key_file(path, true), add_recipients, add_passphrase), after
   // the fields above; keys whose slots to remove (Keys::add_key_or_identity_file). Must outlive rekey().
   const Keys* add_keys = nullptr;
@@ -324,8 +328,10 @@ class PCRYPT_API File {
   ~File();
 
   const Description& describe() const;
-  // `pcrypt info`'s text: every header field in words, and what the file's size says of the payload.
-  std::string info() const;
+  // `pcrypt info`'s text: every header field in words, and what the file's size says of the payload. Long
+  // byte strings (an RSA slot's wrapped key, a post-quantum slot's encapsulated key) are given as their
+  // length and SHA-256 unless `all_bytes`.
+  std::string info(bool all_bytes = false) const;
 
   // The slots each key of `keys` opens, in words, one list per key in order (`pcrypt info -k`). A key
   // that opens a slot to a key the header MAC rejects is ErrorKind::wrong_credential.

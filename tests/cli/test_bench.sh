@@ -174,18 +174,63 @@ for id in keystream/keystream_only throughput/throughput_summary engines/engines
   grep -q "^# table: $id:" "$tmp/summary.csv" || fail "summary lacks $id"
 done
 
-# --- Usage errors are exit code 2 with a message ----------------------------------------------------------
-expect_usage() {
-  local rc=0
-  "$pc" bench "$@" >/dev/null 2>"$tmp/err" || rc=$?
-  [[ $rc -eq 2 ]] || fail "bench $* exited $rc, expected 2"
-  [[ -s $tmp/err ]] || fail "bench $* gave no message"
+# --- Refused arguments: the CLI's error format, before any output ------------------------------------------
+# Every argument is checked before the machine header is printed, so a refused command writes nothing to
+# stdout, and stderr is one `pcrypt: error:` line, optionally followed by one `pcrypt: hint:` line.
+expect_refusal() {
+  local want=$1 rc=0
+  shift
+  "$pc" bench "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+  [[ $rc -eq $want ]] || fail "bench $* exited $rc, expected $want: $(cat "$tmp/err")"
+  [[ ! -s $tmp/out ]] || fail "bench $* printed before its error: $(head -c 200 "$tmp/out")"
+  head -1 "$tmp/err" | grep -q '^pcrypt: error: .' || fail "bench $*: first line is not an error: $(cat "$tmp/err")"
+  if [[ $(wc -l <"$tmp/err") -gt 1 ]]; then
+    [[ $(wc -l <"$tmp/err") -eq 2 ]] || fail "bench $*: more than an error and a hint: $(cat "$tmp/err")"
+    sed -n 2p "$tmp/err" | grep -q '^pcrypt: hint: .' || fail "bench $*: second line is not a hint: $(cat "$tmp/err")"
+  fi
 }
+expect_usage() { expect_refusal 2 "$@"; }
 expect_usage --format xml engines
 expect_usage keystream --quick --data-size 5MiB
+expect_usage keystream --data-size 5MiB
+expect_usage keystream --quick --data-size 0
+expect_usage keystream --quick --data-size 4Mx
 expect_usage keystream --quick --engine no-such-engine
+expect_usage keystream --quick --engine sodium
+expect_usage --quick --engine sodium # the summary runs the keystream experiment too
+expect_usage --quick --engine no-such-engine
+expect_usage engines --quick --msg-sizes 0
+expect_usage engines --quick --msg-sizes ,
 expect_usage throughput --quick --sizes 0
+expect_usage throughput --quick --sizes 1x
 expect_usage throughput --quick -j 0
+expect_usage throughput --quick -j x
+expect_usage throughput --quick --runs 0
+expect_usage throughput --quick --runs abc
+expect_usage throughput --quick --chunk-size 1
+expect_usage throughput --quick --chunk-size 128MiB
+expect_usage --quick --max-samples 0
+expect_usage --quick --max-samples x
+expect_usage --quick --max-time 0
+expect_usage --quick --max-time nan
+expect_usage --quick --max-time abc
+expect_usage --quick --warmups -1
+expect_usage --quick --warmups 1x
+expect_usage --quick unexpected-argument
+expect_usage --quick --no-such-option
+# An engine this CPU lacks (armce on x86-64, the x86 engines on ARM64): the error and its hint, both prefixed.
+unsupported=$("$pc" --version | awk '$2 == "unsupported" { print $1; exit }')
+if [[ -n $unsupported ]]; then
+  expect_usage --quick --engine "$unsupported"
+  grep -q '^pcrypt: hint: ' "$tmp/err" || fail "bench --engine $unsupported (unsupported) gave no hint"
+else
+  echo "note: every engine is supported on this CPU: the unsupported-engine case is not run"
+fi
+PCRYPT_ENGINE=no-such-engine expect_usage --quick
+# --dir is checked before the tables begin; a missing directory is an I/O refusal (exit 1).
+expect_refusal 1 throughput --quick --dir "$tmp/no-such-dir"
+: >"$tmp/a-file"
+expect_refusal 1 throughput --quick --dir "$tmp/a-file"
 
 # --- Ctrl-C: partial results, exit 130 ---------------------------------------------------------------------
 "$pc" bench keystream --format csv --data-size 1GiB >"$tmp/int.csv" 2>/dev/null &

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The friction items of issue 11: pcrypt's own parse errors with suggestions, `help`, -V, credential hints,
-# the exit-code table, credentials chosen from the header, progress and output permissions. ONLY=NAME runs one
-# group (errors, help, credentials, header, permissions, progress).
+# the exit-code table, credentials chosen from the header, progress and output permissions; and of issue 27's
+# first day: the quick start's packages, teams beyond 255, revoking one member with public keys only, info's
+# long slot fields. ONLY=NAME runs one group (errors, help, credentials, header, permissions, progress, start,
+# teams, revoke, info).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -174,4 +176,115 @@ if want progress; then
   "$PCRYPT" -v decrypt -k key p.pcrypt -o p.out 2> stderr
   grep -qE '^pcrypt: p.out: [0-9.]+ MiB -> 5.7 MiB in [0-9.]+ s, [0-9.]+ (MiB|GiB)/s$' stderr ||
     fail "no summary line"
+fi
+
+if want start; then
+  deps=$SOURCE_DIR/scripts/install-deps.sh
+  check "install-deps.sh: the build's packages, the demo's and the tests' (issue 27, getting started)"
+  bash "$deps" --build --list > build.pkgs || fail "install-deps.sh --build --list failed"
+  bash "$deps" --demo --list > demo.pkgs || fail "install-deps.sh --demo --list failed"
+  bash "$deps" --test --list > test.pkgs || fail "install-deps.sh --test --list failed"
+  bash "$deps" --list | cmp -s - test.pkgs || fail "install-deps.sh without a purpose is not --test"
+  grep -qx libsodium-dev build.pkgs && grep -qx g++ build.pkgs || fail "--build lacks the compiler or libsodium"
+  [[ -z $(comm -23 <(sort build.pkgs) <(sort demo.pkgs)) ]] || fail "--demo lacks some of --build"
+  [[ -z $(comm -23 <(sort demo.pkgs) <(sort test.pkgs)) ]] || fail "--test lacks some of --demo"
+  for tool in catch2 valgrind age python3-pandas python3-dask python3-pytest pybind11-dev; do
+    ! grep -qx "$tool" demo.pkgs || fail "the demo installs $tool, which only the tests use"
+    grep -qx "$tool" test.pkgs || fail "--test does not install $tool"
+  done
+  [[ $(wc -l < demo.pkgs) -le 12 ]] || fail "the demo installs $(wc -l < demo.pkgs) packages: $(tr '\n' ' ' < demo.pkgs)"
+  expect 2 bash "$deps" --everything
+  check "the quick start: demo.sh installs the demo's packages, test.sh the tests'"
+  grep -qx 'scripts/install-deps.sh --demo' "$SOURCE_DIR/scripts/demo.sh" || fail "demo.sh does not use --demo"
+  grep -qx 'scripts/install-deps.sh --test' "$SOURCE_DIR/scripts/test.sh" || fail "test.sh does not use --test"
+  check "README: how to get a checkout, then exactly the two quick-start commands"
+  awk '/^## Quick start/ { on = 1; next } /^## / { on = 0 } on' "$SOURCE_DIR/README.md" > quick.md
+  grep -q 'apt-get install -y git' quick.md && grep -q 'git clone ' quick.md || fail "no git install + clone"
+  awk '/^```sh$/ { inside = 1; next } /^```$/ { inside = 0 } inside' quick.md > quick.sh
+  [[ $(sed 's/ *#.*//' quick.sh | grep -c .) -eq 2 ]] || fail "the quick start is not two commands: $(cat quick.sh)"
+  grep -q '^scripts/demo.sh ' quick.sh && grep -q '^scripts/test.sh ' quick.sh || fail "not demo.sh and test.sh"
+fi
+
+if want teams; then
+  check "256 recipients in pcrypt's format: refused, with a hint to the age format (issue 27, teams beyond 255)"
+  for i in $(seq 256); do "$PCRYPT" keygen --identity -o - 2>/dev/null | grep -v '^#' > member.key
+    "$PCRYPT" recipient member.key; done > team256.txt
+  expect 2 "$PCRYPT" encrypt -R team256.txt s.txt -o team.pcrypt
+  expect_one_error "a file needs 1 to 255 keys, recipients or passphrases, not 256"
+  hint_is "the age format has no such limit: encrypt with --format age (recipients only; key files have no age form)"
+  ! exists team.pcrypt || fail "output written"
+  check "... and the age format takes them"
+  "$PCRYPT" encrypt --format age -R team256.txt s.txt -o team.age 2> stderr || fail "--format age refused 256"
+  "$PCRYPT" decrypt -i member.key team.age -o team.out && same team.out s.txt
+  check "rekey past 255 slots: the hint names the age format too"
+  tail -255 team256.txt > team255.txt # member.key is the last one
+  "$PCRYPT" encrypt -R team255.txt s.txt -o team255.pcrypt
+  expect 2 "$PCRYPT" rekey team255.pcrypt -i member.key --add-key key
+  expect_one_error "the result would have 256 slots; the format allows 255"
+  grep -q '^pcrypt: hint: .*--format age, which has no such limit' stderr || fail "rekey's hint lacks --format age"
+fi
+
+if want revoke; then
+  check "revoking one member with public keys only: rekey --new-file-key -R LIST is the whole new list, quietly"
+  for who in admin alice bob carol; do
+    "$PCRYPT" keygen --identity -o "$who.key" 2>/dev/null
+    "$PCRYPT" recipient "$who.key" > "$who.pub"
+  done
+  cat alice.pub bob.pub carol.pub > crew.txt
+  grep -vxF "$(cat bob.pub)" crew.txt > crew-minus-bob.txt
+  opens() { "$PCRYPT" decrypt -i "$1.key" "$2" -o - 2>/dev/null | cmp -s - s.txt; }
+  for f in crew.pcrypt crew.age; do
+    format=pcrypt
+    [[ $f == *.age ]] && format=age
+    "$PCRYPT" encrypt --format "$format" -R crew.txt -i admin.key s.txt -o "$f"
+    "$PCRYPT" rekey "$f" -i admin.key --new-file-key -R crew-minus-bob.txt 2> stderr ||
+      fail "$f: rekey --new-file-key -R failed"
+    [[ ! -s stderr ]] || fail "$f: rekey --new-file-key -R is not quiet: $(cat stderr)"
+    opens alice "$f" && opens carol "$f" || fail "$f: a remaining member cannot open it"
+    ! opens bob "$f" || fail "$f: bob still opens it"
+    ! opens admin "$f" || fail "$f: the opening identity kept a slot although it is not on the list"
+    "$PCRYPT" info "$f" > info.txt
+    grep -Eq '^(key slots|recipient stanzas|stanzas): 2$' info.txt || fail "$f: not exactly 2 slots: $(head -5 info.txt)"
+  done
+  check "... an opener on the list keeps exactly its one slot; -v says what was replaced"
+  "$PCRYPT" -v rekey crew.pcrypt -i alice.key --new-file-key -R crew-minus-bob.txt 2> stderr
+  grep -q '^pcrypt: new file key: 2 old slot(s) replaced by 2 ' stderr || fail "-v does not say what was replaced"
+  grep -q '^key slots: 2$' <("$PCRYPT" info crew.pcrypt) || fail "the opener got a second slot"
+  check "... -r/-R without --new-file-key is a usage error, the file unchanged"
+  cp crew.pcrypt before.pcrypt
+  expect 2 "$PCRYPT" rekey crew.pcrypt -i alice.key -R crew.txt
+  expect_one_error "-r/-R name everyone who can open the new file: they go with --new-file-key"
+  hint_is "to add recipients beside the existing slots, use --add-recipient or --add-recipients-file"
+  same crew.pcrypt before.pcrypt
+  check "... without -r/-R the opener keeps its slot and the summary is a warning, as before"
+  "$PCRYPT" rekey crew.pcrypt -i alice.key --new-file-key 2> stderr
+  grep -q '^pcrypt: new file key: kept slot 1' stderr || fail "no kept/dropped warning: $(cat stderr)"
+  opens alice crew.pcrypt && ! opens carol crew.pcrypt || fail "plain --new-file-key changed meaning"
+fi
+
+if want info; then
+  check "info: an RSA slot's wrapped key and a post-quantum slot's encapsulated key as length + SHA-256; -v: all bytes"
+  "$PCRYPT" keygen --pq -o pq.key 2> pq.pub
+  "$PCRYPT" encrypt -r "$(sed 's/^public key: //' pq.pub)" s.txt -o pq.pcrypt
+  files=(pq.pcrypt)
+  if command -v ssh-keygen > /dev/null; then
+    ssh-keygen -q -t rsa -b 3072 -N '' -f rsa_key
+    "$PCRYPT" encrypt -R rsa_key.pub s.txt -o rsa.pcrypt
+    files+=(rsa.pcrypt)
+  else
+    echo "SKIPPED: the RSA slot (ssh-keygen not installed)"
+  fi
+  for f in "${files[@]}"; do
+    "$PCRYPT" info "$f" > short.txt
+    "$PCRYPT" -v info "$f" > long.txt
+    field=$(grep -Eo '^slot 1 (wrapped file key|encapsulated key)' short.txt) || fail "$f: no long field in info"
+    short=$(grep "^$field: " short.txt | sed "s/^$field: //")
+    full=$(grep "^$field: " long.txt | sed "s/^$field: //")
+    [[ $short =~ ^([0-9]+)\ bytes,\ SHA-256\ ([0-9a-f]{64})$ ]] || fail "$f: $field is not length + SHA-256: $short"
+    [[ ${BASH_REMATCH[1]} -eq $((${#full} / 2)) ]] || fail "$f: the length is not that of the bytes -v shows"
+    digest=$(printf '%s' "$full" | python3 -c 'import sys, hashlib; print(hashlib.sha256(bytes.fromhex(sys.stdin.read())).hexdigest())')
+    [[ ${BASH_REMATCH[2]} == "$digest" ]] || fail "$f: the SHA-256 is not that of the bytes -v shows"
+    [[ $(awk '{ if (length($0) > m) m = length($0) } END { print m }' short.txt) -le 200 ]] ||
+      fail "$f: info still prints a line longer than 200 characters"
+  done
 fi

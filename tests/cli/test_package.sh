@@ -14,13 +14,17 @@ fi
 
 expected=(
   usr/bin/pcrypt
-  usr/share/man/man1/pcrypt.1
+  usr/share/man/man1/pcrypt.1.gz
   usr/share/bash-completion/completions/pcrypt
   usr/share/zsh/vendor-completions/_pcrypt
   usr/share/fish/vendor_completions.d/pcrypt.fish
   usr/share/doc/pcrypt/README.md
-  usr/share/doc/pcrypt/FORMAT.md
-  usr/share/doc/pcrypt/BENCHMARKS.md
+  usr/share/doc/pcrypt/copyright
+  usr/share/doc/pcrypt/docs/ARCHITECTURE.md
+  usr/share/doc/pcrypt/docs/BENCHMARKS.md
+  usr/share/doc/pcrypt/docs/FORMAT.md
+  usr/share/doc/pcrypt/docs/LIBRARY.md
+  usr/share/doc/pcrypt/docs/PYTHON.md
 )
 
 # is_stripped FILE: no symbol table and no DWARF left.
@@ -42,6 +46,19 @@ for f in "${expected[@]}"; do [[ -f inst/$f ]] || fail "cmake --install did not 
 is_stripped inst/usr/bin/pcrypt || fail "cmake --install --strip left symbols in the binary"
 cmp -s inst/usr/share/bash-completion/completions/pcrypt "$SOURCE_DIR/completions/pcrypt.bash" ||
   fail "the installed bash completion is not completions/pcrypt.bash"
+check "the man page is installed compressed (gzip -9n: no name, no time stamp) and is man/pcrypt.1"
+gzip -dc inst/usr/share/man/man1/pcrypt.1.gz | cmp -s - "$SOURCE_DIR/man/pcrypt.1" || fail "pcrypt.1.gz is not man/pcrypt.1"
+[[ $(od -An -tu1 -j4 -N4 inst/usr/share/man/man1/pcrypt.1.gz | tr -d ' ') == 0000 ]] || fail "pcrypt.1.gz has a time stamp"
+check "every document the installed README links to is installed where the link points"
+links=$(grep -o '](\(docs\|man\)/[^)#]*' inst/usr/share/doc/pcrypt/README.md | sed 's/^](//' | sort -u)
+[[ -n $links ]] || fail "found no links in the installed README"
+for link in $links; do
+  if [[ $link == man/pcrypt.1 ]]; then
+    [[ -f inst/usr/share/man/man1/pcrypt.1.gz ]] || fail "README links the man page, which is not installed"
+  else
+    [[ -f inst/usr/share/doc/pcrypt/$link ]] || fail "README links $link, which is not installed beside it"
+  fi
+done
 
 if ! command -v dpkg-deb > /dev/null || ! command -v dpkg-shlibdeps > /dev/null; then
   echo "SKIPPED: .deb checks (dpkg-deb and dpkg-shlibdeps from dpkg-dev are needed)"
@@ -56,6 +73,7 @@ debs=(pkg/pcrypt_*.deb)
 lib=(pkg/libpcrypt0_*.deb)
 dev=(pkg/libpcrypt-dev_*.deb)
 [[ -f ${lib[0]} && -f ${dev[0]} ]] || fail "no libpcrypt0 or libpcrypt-dev package among: ${all[*]}"
+# (Listings go to files first: grep -q stops reading early, and dpkg-deb's SIGPIPE would fail the pipe.)
 dpkg-deb -c "${lib[0]}" > lib_contents
 grep -q 'libpcrypt\.so\.0\.' lib_contents || fail "libpcrypt0 lacks libpcrypt.so.0.*"
 grep -q 'include/' lib_contents && fail "libpcrypt0 holds development files"
@@ -68,6 +86,29 @@ dpkg-deb -f "${debs[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "pcrypt does
 dpkg-deb -c "${debs[0]}" | awk '{ print $NF }' | sed 's|^\./||' > contents
 for f in "${expected[@]}"; do grep -qxF "$f" contents || fail "the .deb lacks $f"; done
 [[ $(dpkg-deb -f "${debs[0]}" Package) == pcrypt ]] || fail "package name is not pcrypt"
+
+check "each package names a real maintainer (no example.invalid) and has a machine-readable copyright file"
+for deb in "${debs[0]}" "${lib[0]}" "${dev[0]}"; do
+  name=$(dpkg-deb -f "$deb" Package)
+  [[ $(dpkg-deb -f "$deb") != *example.invalid* ]] || fail "$name: a field says example.invalid"
+  [[ -n $(dpkg-deb -f "$deb" Maintainer) ]] || fail "$name: no Maintainer"
+  dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/doc/$name/copyright" > copyright 2> /dev/null ||
+    fail "$name: no /usr/share/doc/$name/copyright"
+  head -1 copyright | grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+    fail "$name: the copyright file is not in the machine-readable format"
+done
+
+check "lintian: no errors in any of the three packages"
+if command -v lintian > /dev/null; then
+  lintian --fail-on error --no-tag-display-limit "${all[@]}" > lintian.log 2>&1 || {
+    cat lintian.log
+    fail "lintian found errors"
+  }
+  grep '^E: ' lintian.log && fail "lintian printed errors"
+  echo "lintian: $(grep -c '^[WI]: ' lintian.log || true) warnings or notes, no error"
+else
+  echo "SKIPPED: lintian checks (lintian is not installed; CI's fresh Debian stage runs them)"
+fi
 
 check "the package's architecture is the binary's (a cross build packages for its target)"
 if command -v readelf > /dev/null; then

@@ -113,7 +113,50 @@ expect_one_error "wrong key"
 # A slot with its tag but no terminal to ask on: a usage error naming the key.
 setsid -w "$PCRYPT" decrypt -i locked_ed25519 locked.pcrypt -o out < /dev/null 2> stderr && fail "decrypted without a passphrase"
 expect_one_error "locked_ed25519 is protected by a passphrase"
+grep -qxF "pcrypt: hint: give its passphrase with --ssh-key-passphrase-file FILE or \$PCRYPT_SSH_KEY_PASSPHRASE, or run pcrypt from a terminal" stderr ||
+  fail "the refusal does not name the non-interactive ways"
 ! exists out || fail "out exists without a passphrase"
+
+check "protected keys without a terminal (CI, cron): --ssh-key-passphrase-file FILE and \$PCRYPT_SSH_KEY_PASSPHRASE"
+printf 'ed pass\n' > ed.pw
+printf 'rsa pass\r\n' > rsa.pw # a CRLF line end, as --passphrase-file takes it
+printf 'gcm pass' > gcm.pw     # no newline at all
+for pair in locked_ed25519:ed.pw locked_rsa:rsa.pw locked_gcm:gcm.pw; do
+  key=${pair%%:*} pw=${pair#*:}
+  rm -f out
+  setsid -w "$PCRYPT" decrypt -i "$key" --ssh-key-passphrase-file "$pw" locked.pcrypt -o out < /dev/null 2> stderr ||
+    fail "$key with --ssh-key-passphrase-file did not open the file"
+  same out plain
+done
+rm -f out
+PCRYPT_SSH_KEY_PASSPHRASE='rsa pass' setsid -w "$PCRYPT" decrypt -i locked_rsa locked.pcrypt -o out < /dev/null 2> stderr ||
+  fail "PCRYPT_SSH_KEY_PASSPHRASE did not open the RSA key"
+same out plain
+rm -f out
+check "... the file comes before the environment; a wrong one is exit 3; PCRYPT_PASSPHRASE is not an SSH key's"
+PCRYPT_SSH_KEY_PASSPHRASE='not it' setsid -w "$PCRYPT" decrypt -i locked_ed25519 --ssh-key-passphrase-file ed.pw \
+  locked.pcrypt -o out < /dev/null 2> stderr || fail "the file did not win over the environment"
+rm -f out
+expect 3 env PCRYPT_SSH_KEY_PASSPHRASE='not it' setsid -w "$PCRYPT" decrypt -i locked_ed25519 locked.pcrypt -o out < /dev/null
+grep -qF 'wrong passphrase' stderr || fail "no 'wrong passphrase' message"
+! exists out || fail "out written after a wrong passphrase"
+expect 2 env PCRYPT_PASSPHRASE='ed pass' setsid -w "$PCRYPT" decrypt -i locked_ed25519 locked.pcrypt -o out < /dev/null
+expect_one_error "locked_ed25519 is protected by a passphrase"
+expect 2 env PCRYPT_SSH_KEY_PASSPHRASE= setsid -w "$PCRYPT" decrypt -i locked_ed25519 locked.pcrypt -o out < /dev/null
+expect_one_error "empty passphrase refused (PCRYPT_SSH_KEY_PASSPHRASE)"
+check "... '-' reads standard input's first line and leaves the rest for the data"
+{ echo 'ed pass'; cat locked.pcrypt; } | setsid -w "$PCRYPT" decrypt -i locked_ed25519 --ssh-key-passphrase-file - > out 2> stderr ||
+  fail "--ssh-key-passphrase-file - with the data on standard input failed"
+same out plain
+check "... verify, info and rekey take it too"
+setsid -w "$PCRYPT" verify -i locked_gcm --ssh-key-passphrase-file gcm.pw locked.pcrypt < /dev/null 2> stderr || fail "verify"
+setsid -w "$PCRYPT" info -i locked_ed25519 --ssh-key-passphrase-file ed.pw locked.pcrypt < /dev/null > info.txt 2> stderr ||
+  fail "info"
+grep -q '^locked_ed25519 opens: slot 1 ' info.txt || fail "info does not say which slot the key opens"
+"$PCRYPT" keygen -o extra.key
+setsid -w "$PCRYPT" rekey -i locked_rsa --ssh-key-passphrase-file rsa.pw --add-key extra.key locked.pcrypt -o re.pcrypt \
+  < /dev/null 2> stderr || fail "rekey"
+"$PCRYPT" decrypt -k extra.key re.pcrypt -o - | cmp -s - plain || fail "the rekeyed file does not open with the added key"
 
 if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then
   # ask_run KEY ANSWER OUT: decrypt locked.pcrypt with -i KEY on a pseudo-terminal, typing ANSWER at the prompt.
