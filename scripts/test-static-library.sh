@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libpcrypt's static build (PCRYPT_SHARED_LIBRARY=OFF, docs/LIBRARY.md), checked as a user gets it: configured
 # into BUILD (default build-static/ beside build-test/, so that ccache, where installed, hands back the core's
-# objects that build-test/ compiled), only libpcrypt.a built, installed into a scratch prefix, then
+# objects that build-test/ compiled), only libpcrypt.a (and the packages' docs its install carries) built,
+# installed into a scratch prefix, then
 # examples/decrypt_range.cc compiled against it with `pkg-config --static` and with find_package(pcrypt),
 # both without libpcrypt.so, and run on a file the library itself encrypted.
 # Usage: scripts/test-static-library.sh [BUILD]   (BUILD_TYPE, default RelWithDebInfo; JOBS, default 2)
@@ -23,7 +24,7 @@ fi
 # The flags of scripts/test.sh's build-test/ (warnings as errors included): the same compiler command lines.
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" -DPCRYPT_WERROR=ON \
   -DPCRYPT_SHARED_LIBRARY=OFF "${launcher[@]}" > "$scratch/configure.log" || { cat "$scratch/configure.log"; fail "configure"; }
-cmake --build "$build" -j"${JOBS:-2}" --target pcrypt_lib > "$scratch/build.log" || { tail -50 "$scratch/build.log"; fail "build"; }
+cmake --build "$build" -j"${JOBS:-2}" --target pcrypt_lib pcrypt_man > "$scratch/build.log" || { tail -50 "$scratch/build.log"; fail "build"; }
 prefix=$scratch/prefix
 cmake --install "$build" --prefix "$prefix" --component development > /dev/null
 

@@ -14,3 +14,6 @@ scripts/install-deps.sh --test
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DPCRYPT_WERROR=ON -DPCRYPT_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" -j2
 ctest --test-dir "$build" --output-on-failure -j2 --no-tests=error
+# The static libpcrypt.a (docs/LIBRARY.md) as a user builds and links it; the same flags, so ccache has the
+# core's objects.
+BUILD_TYPE=Release scripts/test-static-library.sh "$build-static"
