@@ -567,3 +567,79 @@ TEST_CASE("libpcrypt: encrypt and the Encryptor make passphrase slots of the Arg
     CHECK(opened.plaintext_size() == plain.size());
   }
 }
+
+TEST_CASE("libpcrypt: rekey with a new file key and keep_opening_access off: the added are everyone") {
+  const pcrypt::NewIdentity admin = pcrypt::generate_identity();
+  const pcrypt::NewIdentity alice = pcrypt::generate_identity();
+  const pcrypt::NewIdentity bob = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(150'000, 11);
+  const auto opens = [](const std::vector<std::uint8_t>& file, const pcrypt::NewIdentity& who) {
+    pcrypt::File f = pcrypt::File::open(pcrypt::Source::memory(file));
+    pcrypt::Credentials by;
+    by.identities = {who.file_text};
+    try {
+      f.unlock(by);
+    } catch (const pcrypt::Error& e) {
+      CHECK(e.kind() == pcrypt::ErrorKind::wrong_credential);
+      return false;
+    }
+    std::vector<std::uint8_t> back;
+    f.decrypt(pcrypt::Sink::memory(back));
+    CHECK(back.size() == 150'000);
+    return true;
+  };
+  for (const pcrypt::Format format : {pcrypt::Format::age, pcrypt::Format::pcrypt}) {
+    INFO((format == pcrypt::Format::age ? "age" : "pcrypt"));
+    std::vector<std::uint8_t> file;
+    pcrypt::Recipients to;
+    to.recipients = {admin.recipient, alice.recipient, bob.recipient};
+    pcrypt::EncryptOptions options;
+    options.format = format;
+    pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(file), to, options);
+
+    for (const bool keep : {true, false}) {
+      INFO("keep_opening_access " << keep);
+      pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+      pcrypt::Credentials by_admin;
+      by_admin.identities = {admin.file_text};
+      opened.unlock(by_admin);
+      // Revoking bob knowing only alice's public key: the new list is alice (and, kept, the admin).
+      pcrypt::RekeyRequest revoke;
+      revoke.new_file_key = true;
+      revoke.keep_opening_access = keep;
+      revoke.add_recipients = {alice.recipient};
+      std::vector<std::uint8_t> rekeyed;
+      const pcrypt::RekeyResult result = opened.rekey(revoke, pcrypt::Sink::memory(rekeyed), {});
+      CHECK(result.slots_after == (keep ? 2U : 1U));
+      CHECK(opens(rekeyed, alice));
+      CHECK(opens(rekeyed, admin) == keep);
+      CHECK_FALSE(opens(rekeyed, bob));
+    }
+  }
+}
+
+TEST_CASE("libpcrypt: info gives a post-quantum slot's long fields as a digest, or every byte") {
+  const pcrypt::NewIdentity pq = pcrypt::generate_identity(true);
+  std::vector<std::uint8_t> file;
+  pcrypt::Recipients to;
+  to.recipients = {pq.recipient};
+  pcrypt::EncryptOptions options;
+  options.format = pcrypt::Format::pcrypt;
+  pcrypt::encrypt(pcrypt::Source::memory(random_bytes(100, 12)), pcrypt::Sink::memory(file), to, options);
+  const pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+  const std::string summary = opened.info();
+  const std::string all = opened.info(true);
+  CHECK_THAT(summary, Catch::Contains("1120 bytes, SHA-256 "));
+  CHECK_THAT(all, !Catch::Contains("bytes, SHA-256"));
+  // 1,120 bytes in hex are 2,240 characters on one line: the summary has no line that long.
+  const auto longest_line = [](const std::string& text) {
+    std::size_t longest = 0, start = 0;
+    for (std::size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', start)) {
+      longest = std::max(longest, end - start);
+      start = end + 1;
+    }
+    return longest;
+  };
+  CHECK(longest_line(all) > 2240);
+  CHECK(longest_line(summary) < 200);
+}
