@@ -43,7 +43,7 @@ std::string describe_openers(const InfoArgs& args, File& file) {
   if (args.passphrase || !args.passphrase_file.empty()) {
     Keys keys;
     const SecretBytes passphrase = obtain_passphrase(args.passphrase_file, PassphrasePurpose::decrypt);
-    keys.add_passphrase(std::string(reinterpret_cast<const char*>(passphrase.data()), passphrase.size()));
+    keys.add_passphrase(passphrase.text());
     lines(keys, [](std::size_t, std::size_t) { return std::string("the passphrase"); });
   }
   return out;

@@ -62,10 +62,6 @@ Keys gather_key_files(const CryptArgs& args, PassphrasePurpose purpose) {
   return keys;
 }
 
-std::string text_of(const SecretBytes& secret) {
-  return std::string(reinterpret_cast<const char*>(secret.data()), secret.size());
-}
-
 }  // namespace
 
 void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
@@ -83,7 +79,7 @@ Keys gather_credentials(const CryptArgs& args, PassphrasePurpose purpose) {
   require_credential(args, purpose);
   Keys keys = gather_key_files(args, purpose);
   if (wants_passphrase(args)) {
-    std::string passphrase = text_of(obtain_passphrase(args.passphrase_file, purpose, args.passphrase_role));
+    std::string passphrase = obtain_passphrase(args.passphrase_file, purpose, args.passphrase_role).text();
     keys.add_passphrase(passphrase);
     sodium_memzero(passphrase.data(), passphrase.size());
   }
@@ -136,7 +132,7 @@ bool DecryptionKeys::choose(const Description& description, const std::string& f
 Credentials DecryptionKeys::credentials(const Credentials& base, bool with_passphrase) const {
   Credentials c = base;
   c.keys = &keys_;
-  if (with_passphrase) c.passphrase = [this] { return std::optional<std::string>(text_of(passphrase_)); };
+  if (with_passphrase) c.passphrase = [this] { return std::optional<std::string>(passphrase_.text()); };
   return c;
 }
 

@@ -29,8 +29,7 @@ Keys terminal_keys() {
   // The passphrase of a protected OpenSSH key when a slot needs the key: from the option or the
   // environment, else asked on the terminal (as age does); without any, a usage error naming the ways.
   keys.ssh_key_passphrase = [](const std::string& key_name) -> std::optional<std::string> {
-    const SecretBytes secret = obtain_ssh_key_passphrase(key_name);
-    return std::string(reinterpret_cast<const char*>(secret.data()), secret.size());
+    return obtain_ssh_key_passphrase(key_name).text();
   };
   keys.warn = [](const std::string& line) { spdlog::warn("{}", line); };
   return keys;

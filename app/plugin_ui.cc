@@ -67,8 +67,7 @@ class TerminalPluginUi {
 
   static std::optional<std::string> request_secret(const std::string& program, const std::string& text) {
     try {
-      const SecretBytes answer = prompt_hidden(program + ": " + text + " ");
-      return std::string(reinterpret_cast<const char*>(answer.data()), answer.size());
+      return prompt_hidden(program + ": " + text + " ").text();
     } catch (const Error&) {
       return std::nullopt;
     }

@@ -44,17 +44,12 @@ class SecretBytes {
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   std::span<const std::uint8_t> span() const { return {data_, size_}; }
-  // As text for libpcrypt's string parameters (the caller wipes it when done: wipe()).
+  // As text for libpcrypt's string parameters.
   std::string text() const { return std::string(reinterpret_cast<const char*>(data_), size_); }
 
  private:
   std::uint8_t* data_ = nullptr;
   std::size_t size_ = 0;
 };
-
-// Wipes a string that held a secret (SecretBytes::text()).
-inline void wipe(std::string& text) {
-  sodium_memzero(text.data(), text.size());
-}
 
 }  // namespace pcrypt::app

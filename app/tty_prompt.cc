@@ -128,8 +128,7 @@ SecretBytes prompt_hidden(std::string_view prompt) {
 }
 
 std::string prompt_visible(std::string_view prompt) {
-  const SecretBytes line = read_tty_line(prompt, false, "answer");
-  return std::string(reinterpret_cast<const char*>(line.data()), line.size());
+  return read_tty_line(prompt, false, "answer").text();
 }
 
 }  // namespace pcrypt::app
