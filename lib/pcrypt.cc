@@ -292,30 +292,6 @@ core::Credential passphrase_credential(const std::string& text) {
   return c;
 }
 
-SecretBytes copy_of(const SecretBytes& secret) {
-  return SecretBytes(std::span<const std::uint8_t>(secret.data(), secret.size()));
-}
-
-core::Identity copy_of(const core::Identity& id) {
-  core::Identity out;
-  out.kind = id.kind;
-  out.secret = copy_of(id.secret);
-  out.public_key = id.public_key;
-  out.blob = id.blob;
-  out.rsa = id.rsa;
-  out.hybrid = id.hybrid;
-  out.plugin = id.plugin;
-  out.unlock = id.unlock;
-  return out;
-}
-
-// Keys are read once and lent to every unlock(): each File keeps its own copy (rekey asks them later).
-core::Credential copy_of(const core::Credential& c) {
-  core::Credential out{c.kind, copy_of(c.secret), c.recipient, std::nullopt};
-  if (c.identity) out.identity = copy_of(*c.identity);
-  return out;
-}
-
 bool same_secret(const core::Credential& a, const core::Credential& b) {
   return a.secret.size() == b.secret.size() &&
          std::memcmp(a.secret.data(), b.secret.data(), a.secret.size()) == 0;
@@ -531,7 +507,8 @@ std::string File::unlock(const Credentials& given) {
     const core::door::CredentialReading reading = reading_for(&given);
     std::vector<core::Credential> credentials;
     if (given.keys != nullptr)
-      for (const core::Credential& c : Access::of(*given.keys).credentials) credentials.push_back(copy_of(c));
+      for (const core::Credential& c : Access::of(*given.keys).credentials)
+        credentials.push_back(core::copy_of(c));
     for (const std::string& path : given.key_files)
       credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::decrypt));
     for (core::Credential& c : core::door::gather_identities(given.identity_files, reading))
@@ -654,7 +631,7 @@ RekeyResult File::rekey(const RekeyRequest& request, Sink sink, const RunOptions
         changes.remove_opened_by.push_back(std::move(c));
     if (request.remove_keys != nullptr)
       for (const core::Credential& c : Access::of(*request.remove_keys).credentials)
-        changes.remove_opened_by.push_back(copy_of(c));
+        changes.remove_opened_by.push_back(core::copy_of(c));
     for (const std::string& path : request.add_key_files)
       changes.add.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
     for (core::Credential& c : core::door::gather_recipients(request.add_recipients, {}, false, {}, reading))
@@ -662,7 +639,7 @@ RekeyResult File::rekey(const RekeyRequest& request, Sink sink, const RunOptions
     if (request.add_passphrase) changes.add.push_back(passphrase_credential(*request.add_passphrase));
     if (request.add_keys != nullptr)
       for (const core::Credential& c : Access::of(*request.add_keys).credentials)
-        changes.add.push_back(copy_of(c));
+        changes.add.push_back(core::copy_of(c));
     core::door::NewFileSettings settings;
     settings.format = impl_->file->description().format;
     if (request.argon2id_memory_bytes != 0) settings.argon2id.memlimit_bytes = request.argon2id_memory_bytes;
@@ -777,7 +754,7 @@ std::vector<core::Credential> encryption_credentials(const Recipients& to, const
       read_key_files += c.kind == core::Credential::Kind::key_file;
       read_recipients += c.kind == core::Credential::Kind::recipient;
       read_passphrase |= c.kind == core::Credential::Kind::passphrase;
-      credentials.push_back(copy_of(c));
+      credentials.push_back(core::copy_of(c));
     }
   for (const std::string& path : to.key_files)
     credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));

@@ -29,4 +29,26 @@ struct Credential {
   }
 };
 
+// An independent copy: its secrets in guarded memory of their own (SecretBytes is move-only), the read-only
+// parts (parsed RSA and post-quantum keys, a protected key's unlock) shared. libpcrypt's File keeps such a
+// copy of the keys its caller lends to unlock(), since rekey asks them again later.
+inline Identity copy_of(const Identity& id) {
+  Identity out;
+  out.kind = id.kind;
+  out.secret = SecretBytes(id.secret.span());
+  out.public_key = id.public_key;
+  out.blob = id.blob;
+  out.rsa = id.rsa;
+  out.hybrid = id.hybrid;
+  out.plugin = id.plugin;
+  out.unlock = id.unlock;
+  return out;
+}
+
+inline Credential copy_of(const Credential& c) {
+  Credential out{c.kind, SecretBytes(c.secret.span()), c.recipient, std::nullopt};
+  if (c.identity) out.identity = copy_of(*c.identity);
+  return out;
+}
+
 }  // namespace pcrypt::core
