@@ -153,10 +153,10 @@ void run_aead(const Context& ctx, const EnginesOptions& options,
   for (const aes::Engine* e : engines)
     aeads.push_back({std::string(e->name), "AES-256-GCM",
                      e->make_gcm(std::span<const std::uint8_t, 32>(key, 32)), nullptr});
-  // age's payload cipher (core/chacha/), from both libraries it can use: which one is faster here decides
-  // chacha::default_chacha_backend() (docs/FORMAT.md §11.4).
+  // age's payload cipher (core/chacha/), from every backend this CPU runs, the default (ours where the CPU
+  // has AVX-512 IFMA) first.
   if (ctx.engine.empty())
-    for (const auto backend : {chacha::ChaChaBackend::openssl, chacha::ChaChaBackend::sodium})
+    for (const auto backend : chacha::available_chacha_backends())
       aeads.push_back({"chacha20poly1305-" + std::string(chacha::backend_name(backend)),
                        "ChaCha20-Poly1305 (age payloads)", nullptr,
                        chacha::make_chacha20poly1305(std::span<const std::uint8_t, 32>(key, 32), backend)});

@@ -1,7 +1,7 @@
 // The record layer is format-blind (core/records.h): the same payloads, broken the same ways, give the same
-// errors, word for word, over pcrypt's AES-256-GCM and age's ChaCha20-Poly1305 (both of its libraries), both
+// errors, word for word, over pcrypt's AES-256-GCM and age's ChaCha20-Poly1305 (every backend), both
 // record by record (PayloadRecords) and through the pipeline (PayloadCodec). And ChaCha20-Poly1305
-// (core/chacha/) keeps core/aead.h's contract: its two libraries agree with each other and with libsodium's
+// (core/chacha/) keeps core/aead.h's contract: all its backends agree with each other and with libsodium's
 // own AEAD call, in place and not, and a failed open releases nothing.
 #include <sodium.h>
 
@@ -46,7 +46,7 @@ std::vector<NamedAead> all_aeads(const Bytes& key) {
   std::vector<NamedAead> out;
   out.push_back({"AES-256-GCM (" + std::string(aes::select_engine().name) + ")",
                  core::gcm_aead(aes::select_engine().make_gcm(k))});
-  for (const auto backend : {chacha::ChaChaBackend::openssl, chacha::ChaChaBackend::sodium})
+  for (const auto backend : chacha::available_chacha_backends())
     out.push_back({"ChaCha20-Poly1305 (" + std::string(chacha::backend_name(backend)) + ")",
                    chacha::make_chacha20poly1305(k, backend)});
   return out;
@@ -213,7 +213,7 @@ TEST_CASE("ChaCha20-Poly1305's two libraries agree with libsodium's AEAD, in pla
     crypto_aead_chacha20poly1305_ietf_encrypt(reference.data(), &reference_len, plain.data(), len, nullptr, 0,
                                               nullptr, nonce.data(), key.data());
     REQUIRE(reference_len == len + kTag);
-    for (const auto backend : {chacha::ChaChaBackend::openssl, chacha::ChaChaBackend::sodium}) {
+    for (const auto backend : chacha::available_chacha_backends()) {
       INFO(chacha::backend_name(backend) << ", " << len << " bytes");
       const auto aead =
           chacha::make_chacha20poly1305(std::span<const std::uint8_t, 32>(key.data(), 32), backend);
@@ -255,7 +255,7 @@ TEST_CASE("ChaCha20-Poly1305 matches RFC 8439 section 2.8.2, sealed without asso
       "9d"
       "e576d26586cec64b6116");
   const Bytes expected_tag = test::from_hex("6a23a4681fd59456aea1d29f82477216");
-  for (const auto backend : {chacha::ChaChaBackend::openssl, chacha::ChaChaBackend::sodium}) {
+  for (const auto backend : chacha::available_chacha_backends()) {
     INFO(chacha::backend_name(backend));
     const auto aead =
         chacha::make_chacha20poly1305(std::span<const std::uint8_t, 32>(key.data(), 32), backend);

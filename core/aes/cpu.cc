@@ -53,6 +53,7 @@ Features detect() {
     f.avx512bw = f.os_zmm && (ebx & bit_AVX512BW) != 0;
     f.avx512vl = f.os_zmm && (ebx & bit_AVX512VL) != 0;
     f.avx512dq = f.os_zmm && (ebx & bit_AVX512DQ) != 0;
+    f.avx512ifma = f.os_zmm && (ebx & bit_AVX512IFMA) != 0;
   }
   return f;
 }

@@ -21,6 +21,7 @@ struct Features {
   bool avx512bw = false;    // byte masks (tails)
   bool avx512vl = false;
   bool avx512dq = false;
+  bool avx512ifma = false;  // 52-bit integer multiply-add (core/chacha/'s Poly1305)
   // Which CPU model this is, for choices the feature flags cannot express (512-bit downclocking).
   bool intel = false;
   unsigned family = 0;  // display family (base + extended)

@@ -8,10 +8,15 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/aes/secret_bytes.h"
 #include "core/aes/sodium_init.h"
 #include "core/error.h"
+#if PCRYPT_ENGINES_X86_64
+#include "core/aes/cpu.h"
+#include "core/chacha/chacha20poly1305_avx512ifma.h"
+#endif
 
 namespace pcrypt::chacha {
 namespace {
@@ -128,17 +133,72 @@ class SodiumChaCha final : public core::Aead {
 
 }  // namespace
 
+#if PCRYPT_ENGINES_X86_64
+namespace detail {
+bool avx512ifma_supported() {
+  const aes::cpu::Features& f = aes::cpu::features();
+  return f.os_zmm && f.avx512f && f.avx512bw && f.avx512vl && f.avx512ifma;
+}
+}  // namespace detail
+#endif
+
+namespace {
+bool runs_here(ChaChaBackend backend) {
+  if (backend != ChaChaBackend::avx512ifma) return true;
+#if PCRYPT_ENGINES_X86_64
+  return detail::avx512ifma_supported();
+#else
+  return false;
+#endif
+}
+}  // namespace
+
 ChaChaBackend default_chacha_backend() {
+#if PCRYPT_ENGINES_X86_64
+  // The same rule as the AES engines' zmm code: not on the Intel models that lower their clock for it.
+  static const bool own =
+      detail::avx512ifma_supported() && aes::cpu::zmm_downclock_reason(aes::cpu::features()).empty();
+  if (own) return ChaChaBackend::avx512ifma;
+#endif
   return ChaChaBackend::openssl;
 }
 
+std::vector<ChaChaBackend> available_chacha_backends() {
+  std::vector<ChaChaBackend> out{default_chacha_backend()};
+  for (const auto backend : {ChaChaBackend::avx512ifma, ChaChaBackend::openssl, ChaChaBackend::sodium})
+    if (backend != out.front() && runs_here(backend)) out.push_back(backend);
+  return out;
+}
+
 std::string_view backend_name(ChaChaBackend backend) {
-  return backend == ChaChaBackend::openssl ? "openssl" : "sodium";
+  switch (backend) {
+    case ChaChaBackend::openssl:
+      return "openssl";
+    case ChaChaBackend::sodium:
+      return "sodium";
+    case ChaChaBackend::avx512ifma:
+      return "avx512ifma";
+  }
+  return "unknown";
 }
 
 std::unique_ptr<core::Aead> make_chacha20poly1305(std::span<const std::uint8_t, kKeyBytes> key,
                                                   ChaChaBackend backend) {
-  if (backend == ChaChaBackend::sodium) return std::make_unique<SodiumChaCha>(key);
+  if (!runs_here(backend))
+    throw std::invalid_argument("ChaCha20-Poly1305 backend " + std::string(backend_name(backend)) +
+                                " does not run on this CPU");
+  switch (backend) {
+    case ChaChaBackend::sodium:
+      return std::make_unique<SodiumChaCha>(key);
+    case ChaChaBackend::avx512ifma:
+#if PCRYPT_ENGINES_X86_64
+      return detail::make_avx512ifma_chacha(key);
+#else
+      break;
+#endif
+    case ChaChaBackend::openssl:
+      break;
+  }
   return std::make_unique<OpenSslChaCha>(key);
 }
 
