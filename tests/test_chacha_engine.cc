@@ -2,7 +2,8 @@
 // libraries it replaces: RFC 8439's known answers, libsodium's AEAD and Poly1305 over random and edge-case
 // inputs (lengths around every boundary of the 1 KiB and 128-byte steps, keys whose limbs are all ones or
 // zero, messages of all-ones blocks that push every carry), OpenSSL through core::Aead, in place and not, and
-// a failed open that releases nothing. Skipped, saying so, where the CPU lacks AVX-512 IFMA.
+// a failed open that releases nothing; and Wycheproof's ChaCha20-Poly1305 vectors (tests/vectors/chacha/) on
+// every backend. The own engine's cases are skipped, saying so, where the CPU lacks AVX-512 IFMA.
 #include <sodium.h>
 
 #include <catch2/catch.hpp>
@@ -11,13 +12,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/aes/sodium_init.h"
 #include "core/chacha/chacha20poly1305.h"
+#include "tests/aes_vectors.h"
 #include "tests/test_bytes.h"
 
 #if defined(PCRYPT_ENGINES_X86_64)
@@ -29,21 +33,10 @@ using test::Bytes;
 
 namespace {
 
-Bytes from_hex(const std::string& hex) {
-  Bytes out(hex.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = static_cast<std::uint8_t>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
-  return out;
-}
+using test::from_hex;
 
 std::string hex(const std::uint8_t* p, std::size_t n) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < n; ++i) {
-    out += digits[p[i] >> 4];
-    out += digits[p[i] & 15];
-  }
-  return out;
+  return test::to_hex(std::span<const std::uint8_t>(p, n));
 }
 
 // Lengths that cross every step of the engine: blocks (16), Poly1305 lanes (128), keystream batches (1024),
@@ -106,6 +99,75 @@ TEST_CASE("every available ChaCha20-Poly1305 backend agrees with libsodium, in p
   }
 }
 
+namespace {
+
+struct WycheproofCase {
+  long long id;
+  std::string comment;
+  Bytes key, nonce, aad, msg, ct, tag;
+  bool valid;
+};
+
+// Wycheproof's file as it is upstream (tests/vectors/chacha/README.md): the 96-bit-nonce tests, all of them
+// checked to be read (numberOfTests) and counted (256 valid, 60 invalid, as the README says).
+std::vector<WycheproofCase> wycheproof_cases() {
+  std::ifstream file(
+      std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/chacha/wycheproof_chacha20_poly1305_test.json",
+      std::ios::binary);
+  REQUIRE(file);
+  std::ostringstream text;
+  text << file.rdbuf();
+  const aes_test::Json doc = aes_test::JsonParser(text.str()).parse_document();
+  REQUIRE(doc.at("algorithm").str() == "CHACHA20-POLY1305");
+  std::vector<WycheproofCase> out;
+  long long total = 0, skipped = 0;
+  for (const aes_test::Json& group : doc.at("testGroups").items)
+    for (const aes_test::Json& t : group.at("tests").items) {
+      ++total;
+      if (group.at("ivSize").integer() != 96) {
+        ++skipped;
+        continue;
+      }
+      const std::string& result = t.at("result").str();
+      REQUIRE((result == "valid" || result == "invalid"));
+      out.push_back({t.at("tcId").integer(), t.at("comment").str(), from_hex(t.at("key").str()),
+                     from_hex(t.at("iv").str()), from_hex(t.at("aad").str()), from_hex(t.at("msg").str()),
+                     from_hex(t.at("ct").str()), from_hex(t.at("tag").str()), result == "valid"});
+    }
+  REQUIRE(total == doc.at("numberOfTests").integer());
+  REQUIRE(skipped == 9);
+  REQUIRE(std::count_if(out.begin(), out.end(), [](const WycheproofCase& c) { return c.valid; }) == 256);
+  REQUIRE(out.size() == 316);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Wycheproof ChaCha20-Poly1305 vectors without associated data, on every backend") {
+  const std::vector<WycheproofCase> cases = wycheproof_cases();
+  for (const auto backend : chacha::available_chacha_backends()) {
+    std::size_t run = 0;
+    for (const WycheproofCase& c : cases) {
+      if (!c.aad.empty()) continue;  // core::Aead takes none: the engine's own entry below runs those
+      INFO(chacha::backend_name(backend) << ", tcId " << c.id << " " << c.comment);
+      ++run;
+      const auto aead =
+          chacha::make_chacha20poly1305(std::span<const std::uint8_t, 32>(c.key.data(), 32), backend);
+      const std::span<const std::uint8_t, 12> nonce(c.nonce.data(), 12);
+      Bytes out(c.msg.size() + 1);
+      const bool opened = aead->open(out.data(), c.ct.data(), c.ct.size(), c.tag.data(), nonce);
+      REQUIRE(opened == c.valid);
+      if (!c.valid) continue;
+      REQUIRE(Bytes(out.begin(), out.end() - 1) == c.msg);
+      Bytes sealed(c.msg.size() + 16);
+      aead->seal(sealed.data(), sealed.data() + c.msg.size(), c.msg.data(), c.msg.size(), nonce);
+      REQUIRE(hex(sealed.data(), c.msg.size()) == hex(c.ct.data(), c.ct.size()));
+      REQUIRE(hex(sealed.data() + c.msg.size(), 16) == hex(c.tag.data(), 16));
+    }
+    CHECK(run == 45);  // the 96-bit-nonce tests without associated data (tests/vectors/chacha/README.md)
+  }
+}
+
 #if defined(PCRYPT_ENGINES_X86_64)
 
 TEST_CASE("own ChaCha20-Poly1305 (AVX-512 IFMA): known answers, AAD, Poly1305 edge cases") {
@@ -143,6 +205,25 @@ TEST_CASE("own ChaCha20-Poly1305 (AVX-512 IFMA): known answers, AAD, Poly1305 ed
     other_aad[0] ^= 1;
     CHECK_FALSE(chacha::detail::open_avx512ifma(key.data(), nonce.data(), other_aad.data(), other_aad.size(),
                                                 ct.data(), ct.size(), tag, back.data()));
+  }
+
+  SECTION("Wycheproof's vectors, with their associated data") {
+    for (const WycheproofCase& c : wycheproof_cases()) {
+      INFO("tcId " << c.id << " " << c.comment);
+      Bytes out(c.msg.size() + 1);
+      const bool opened =
+          chacha::detail::open_avx512ifma(c.key.data(), c.nonce.data(), c.aad.data(), c.aad.size(),
+                                          c.ct.data(), c.ct.size(), c.tag.data(), out.data());
+      REQUIRE(opened == c.valid);
+      if (!c.valid) continue;
+      REQUIRE(Bytes(out.begin(), out.end() - 1) == c.msg);
+      Bytes ct(c.msg.size() + 1);
+      std::uint8_t tag[16];
+      chacha::detail::seal_avx512ifma(c.key.data(), c.nonce.data(), c.aad.data(), c.aad.size(), c.msg.data(),
+                                      c.msg.size(), ct.data(), tag);
+      REQUIRE(hex(ct.data(), c.msg.size()) == hex(c.ct.data(), c.ct.size()));
+      REQUIRE(hex(tag, 16) == hex(c.tag.data(), 16));
+    }
   }
 
   SECTION("RFC 8439 §2.5.2: the Poly1305 example") {

@@ -13,7 +13,7 @@
 #include "core/aes/secret_bytes.h"
 #include "core/aes/sodium_init.h"
 #include "core/error.h"
-#if PCRYPT_ENGINES_X86_64
+#if defined(PCRYPT_ENGINES_X86_64)
 #include "core/aes/cpu.h"
 #include "core/chacha/chacha20poly1305_avx512ifma.h"
 #endif
@@ -133,7 +133,7 @@ class SodiumChaCha final : public core::Aead {
 
 }  // namespace
 
-#if PCRYPT_ENGINES_X86_64
+#if defined(PCRYPT_ENGINES_X86_64)
 namespace detail {
 bool avx512ifma_supported() {
   const aes::cpu::Features& f = aes::cpu::features();
@@ -145,7 +145,7 @@ bool avx512ifma_supported() {
 namespace {
 bool runs_here(ChaChaBackend backend) {
   if (backend != ChaChaBackend::avx512ifma) return true;
-#if PCRYPT_ENGINES_X86_64
+#if defined(PCRYPT_ENGINES_X86_64)
   return detail::avx512ifma_supported();
 #else
   return false;
@@ -154,7 +154,7 @@ bool runs_here(ChaChaBackend backend) {
 }  // namespace
 
 ChaChaBackend default_chacha_backend() {
-#if PCRYPT_ENGINES_X86_64
+#if defined(PCRYPT_ENGINES_X86_64)
   // The same rule as the AES engines' zmm code: not on the Intel models that lower their clock for it.
   static const bool own =
       detail::avx512ifma_supported() && aes::cpu::zmm_downclock_reason(aes::cpu::features()).empty();
@@ -191,7 +191,7 @@ std::unique_ptr<core::Aead> make_chacha20poly1305(std::span<const std::uint8_t, 
     case ChaChaBackend::sodium:
       return std::make_unique<SodiumChaCha>(key);
     case ChaChaBackend::avx512ifma:
-#if PCRYPT_ENGINES_X86_64
+#if defined(PCRYPT_ENGINES_X86_64)
       return detail::make_avx512ifma_chacha(key);
 #else
       break;
