@@ -15,6 +15,7 @@
 
 #include "core/aes/engine.h"
 #include "core/byte_size.h"
+#include "core/chacha/chacha20poly1305.h"
 #include "core/door/credential_files.h"
 #include "core/door/encrypted_file.h"
 #include "core/door/limits.h"
@@ -724,8 +725,14 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 std::string describe_engines(const std::optional<std::string>& chosen) {
-  return guarded(Phase::other,
-                 [&] { return aes::describe_engines(chosen ? &core::choose_engine(*chosen) : nullptr); });
+  return guarded(Phase::other, [&] {
+    std::string table = aes::describe_engines(chosen ? &core::choose_engine(*chosen) : nullptr);
+    table += "age payloads, ChaCha20-Poly1305:";
+    for (const chacha::ChaChaBackend backend : chacha::available_chacha_backends())
+      table += std::string(" ") + std::string(chacha::backend_name(backend));
+    table += " (the first is used)\n";
+    return table;
+  });
 }
 
 std::string version() {

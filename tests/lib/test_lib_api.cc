@@ -401,6 +401,10 @@ TEST_CASE("libpcrypt: sizes, limits, engines, recipients read once, as the CLI u
   CHECK(pcrypt::format_bytes(1 << 20) == "1 MiB");
   CHECK(pcrypt::limits::min_chunk_size == 4096);
   CHECK(pcrypt::describe_engines("").find("portable") != std::string::npos);
+  // age's payload cipher is listed too, OpenSSL's among its backends on every CPU.
+  const std::string engines = pcrypt::describe_engines(std::nullopt);
+  CHECK(engines.find("age payloads, ChaCha20-Poly1305:") != std::string::npos);
+  CHECK(engines.find(" openssl") != std::string::npos);
   CHECK(error_of([] { pcrypt::describe_engines("no-such-engine"); }).kind() == pcrypt::ErrorKind::usage);
 
   // Recipients read once, a repeated one kept once; an identity file's recipients; age forbids a passphrase
