@@ -25,6 +25,7 @@ double thread_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+#if defined(__x86_64__)
 // Cycles per second of this thread: one add per cycle, each depending on the last.
 double measured_hz() {
   std::vector<double> rates;
@@ -38,6 +39,7 @@ double measured_hz() {
   std::sort(rates.begin(), rates.end());
   return rates[2];
 }
+#endif
 
 template <class F>
 double median_ns_per_byte(std::size_t bytes, F&& op) {
