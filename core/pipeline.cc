@@ -216,8 +216,8 @@ struct Job {
   std::uint64_t records = 0;    // records the codec accepted, for the stats (worker)
   bool last = false;            // no input follows this item (its final record is the input's)
   bool spread = false;          // the read put each record in its own slot already (read_item_at)
-  // The records' outputs stay in their slots, out_len[j] bytes at j * stride, and are written with one
-  // gathered call (process_item); otherwise they lie back to back at the start of buf.
+  // The records' outputs stay in their slots, out_len[j] bytes at j * stride, for one gathered write by the
+  // writer (process_item); otherwise they lie back to back at the start of buf.
   bool gathered = false;
   bool done = false;  // set by a worker under the mutex, cleared by the writer under the mutex
   std::size_t out_len[kMaxScatteredRecords] = {};  // when gathered: output bytes of each accepted record
@@ -377,13 +377,7 @@ class Pipeline {
   // long, so item `seq` starts at seq * group_ of them.
   std::optional<StreamError> write_item_at(std::uint64_t seq, const Job& job) const {
     try {
-      const std::uint64_t offset = out_base_ + seq * group_ * record_out_;
-      if (job.gathered) {
-        ::iovec pieces[kMaxScatteredRecords];
-        positional_out_->write_at_gathered(offset, pieces_of(job, pieces));
-      } else {
-        positional_out_->write_at(offset, job.buf, job.len);
-      }
+      positional_out_->write_at(out_base_ + seq * group_ * record_out_, job.buf, job.len);
     } catch (...) {
       return current_error(out_.name());
     }
@@ -524,10 +518,13 @@ class Pipeline {
   // may grow in place up to buffer_bytes(), e.g. by its tag), and leaves what they wrote ready to write:
   // job.len bytes, with the counts in job. The sequential reader left the records back to back, so they are
   // first spread out to their slots, from the last one down so that none overwrites one not yet moved (a
-  // positional read put them there already: job.spread). The outputs stay in their slots when the item has
-  // at most kMaxScatteredRecords records (job.gathered, each one's length in job.out_len): the write gathers
-  // them (writev/pwritev), so opening a payload, whose records shrink by their tag, copies no plaintext in
-  // memory. Larger groups (tiny chunks) are packed from the first record up, each moving down. Sealing writes
+  // positional read put them there already: job.spread). For a sequential output (a pipe, /dev/null), the
+  // outputs stay in their slots when the item has at most kMaxScatteredRecords records (job.gathered, each
+  // one's length in job.out_len) and the writer gathers them (writev), so opening a payload, whose records
+  // shrink by their tag, copies no plaintext in memory. Otherwise they are packed from the first record up,
+  // each moving down: a positional write is the worker's own, and two workers pwriting one file queue on its
+  // lock in the kernel, where a pwritev of the slots measured slower (an age decrypt to a tmpfs file, -j2:
+  // 1.17x the packed pwrite's time, docs/BENCHMARKS.md) than packing outside the lock. Sealing writes
   // full-stride records, which lie back to back already. Returns the first failure; the records before it
   // stay accepted (job.records of them), nothing of it or after it is kept.
   std::optional<StreamError> process_item(std::uint64_t seq, Job& job) const {
@@ -540,7 +537,7 @@ class Pipeline {
         std::memmove(buf + j * stride_, buf + j * record_in_, j + 1 == records ? final_len : record_in_);
     job.len = job.plaintext = job.ciphertext = 0;
     job.records = 0;
-    job.gathered = records > 1 && records <= kMaxScatteredRecords;
+    job.gathered = positional_out_ == nullptr && records > 1 && records <= kMaxScatteredRecords;
     for (std::size_t j = 0; j < records; ++j) {
       const bool last = job.last && j + 1 == records;
       std::uint8_t* const record = buf + j * stride_;

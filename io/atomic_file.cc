@@ -214,16 +214,6 @@ void AtomicFileWriter::write_at(std::uint64_t offset, const std::uint8_t* buf, s
   detail::pwrite_all(fd_, offset, buf, n, path_);
 }
 
-void AtomicFileWriter::write_gathered(std::span<const ::iovec> pieces) {
-  if (fd_ < 0) throw IoError(detail::describe("write after close", path_, 0), EBADF);
-  detail::writev_all(fd_, pieces, path_);
-}
-
-void AtomicFileWriter::write_at_gathered(std::uint64_t offset, std::span<const ::iovec> pieces) {
-  if (fd_ < 0) throw IoError(detail::describe("write after close", path_, 0), EBADF);
-  detail::pwritev_all(fd_, offset, pieces, path_);
-}
-
 std::uint64_t AtomicFileWriter::position() const {
   if (fd_ < 0) throw IoError(detail::describe("position after close", path_, 0), EBADF);
   return detail::offset_of(fd_, path_);

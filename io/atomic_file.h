@@ -45,13 +45,11 @@ class AtomicFileWriter final : public Writer, public PositionalWriter {
   AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
 
   void write(const std::uint8_t* buf, std::size_t n) override;
-  void write_gathered(std::span<const ::iovec> pieces) override;  // writev(2)
   void commit() override;
   std::string name() const override { return path_; }  // the target, which is what the user named
   // Nobody sees the temporary before commit(), so writes may land in any order (pwrite).
   PositionalWriter* positional() override { return this; }
   void write_at(std::uint64_t offset, const std::uint8_t* buf, std::size_t n) override;
-  void write_at_gathered(std::uint64_t offset, std::span<const ::iovec> pieces) override;  // pwritev(2)
   std::uint64_t position() const override;
   void seek(std::uint64_t offset) override;
   // The hidden temporary's path, or "" while the temporary is unnamed (O_TMPFILE).

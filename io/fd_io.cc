@@ -78,7 +78,7 @@ std::size_t pread_full(int fd, std::uint64_t offset, std::uint8_t* buf, std::siz
 
 namespace {
 
-// Up to this many iovecs per preadv/writev/pwritev call (IOV_MAX is at least 1024; the pipeline's items hold
+// Up to this many iovecs per preadv/writev call (IOV_MAX is at least 1024; the pipeline's items hold
 // at most 64 records).
 constexpr std::size_t kMaxPieces = 64;
 
@@ -117,14 +117,6 @@ void writev_all(int fd, std::span<const ::iovec> pieces, std::string_view name) 
     ::iovec rest[kMaxPieces];
     const int count = pieces_from(pieces, done, rest);
     return ::writev(fd, rest, count);
-  });
-}
-
-void pwritev_all(int fd, std::uint64_t offset, std::span<const ::iovec> pieces, std::string_view name) {
-  write_loop(total_of(pieces), name, [&](std::size_t done) {
-    ::iovec rest[kMaxPieces];
-    const int count = pieces_from(pieces, done, rest);
-    return ::pwritev(fd, rest, count, static_cast<off_t>(offset + done));
   });
 }
 

@@ -60,15 +60,6 @@ class PositionalWriter {
   // Writes all n bytes at offset (retrying short writes and EINTR) or throws IoError. Does not move the
   // Writer's position.
   virtual void write_at(std::uint64_t offset, const std::uint8_t* buf, std::size_t n) = 0;
-  // Writes the pieces one after the other from offset, as one write_at() of their concatenation would, so
-  // that records lying at strided places of a buffer need not be packed first. This default writes piece by
-  // piece; a file gathers them into one system call (pwritev).
-  virtual void write_at_gathered(std::uint64_t offset, std::span<const ::iovec> pieces) {
-    for (const ::iovec& piece : pieces) {
-      write_at(offset, static_cast<const std::uint8_t*>(piece.iov_base), piece.iov_len);
-      offset += piece.iov_len;
-    }
-  }
   // Where the Writer's next write() goes, and moving it. Not for concurrent use. Throw IoError.
   virtual std::uint64_t position() const = 0;
   virtual void seek(std::uint64_t offset) = 0;
@@ -92,9 +83,9 @@ class Writer {
   virtual ~Writer() = default;
   // Writes all n bytes (retrying short writes and EINTR) or throws IoError (EPIPE, ENOSPC, ...).
   virtual void write(const std::uint8_t* buf, std::size_t n) = 0;
-  // Writes the pieces one after the other, as one write() of their concatenation would (see
-  // PositionalWriter::write_at_gathered). This default writes piece by piece; a descriptor gathers them into
-  // one system call (writev).
+  // Writes the pieces one after the other, as one write() of their concatenation would, so that records
+  // lying at strided places of a buffer need not be packed first. This default writes piece by piece; a
+  // descriptor gathers them into one system call (writev).
   virtual void write_gathered(std::span<const ::iovec> pieces) {
     for (const ::iovec& piece : pieces)
       write(static_cast<const std::uint8_t*>(piece.iov_base), piece.iov_len);
