@@ -76,22 +76,47 @@ std::size_t pread_full(int fd, std::uint64_t offset, std::uint8_t* buf, std::siz
   });
 }
 
-std::size_t preadv_full(int fd, std::uint64_t offset, std::span<const ::iovec> pieces,
-                        std::string_view name) {
+namespace {
+
+// Up to this many iovecs per preadv/writev call (IOV_MAX is at least 1024; the pipeline's items hold
+// at most 64 records).
+constexpr std::size_t kMaxPieces = 64;
+
+std::size_t total_of(std::span<const ::iovec> pieces) {
   std::size_t n = 0;
   for (const ::iovec& piece : pieces) n += piece.iov_len;
-  return read_loop(n, name, [&](std::size_t done) {
-    // The pieces from byte `done` on, the first one cut to what is left of it (a short read is rare).
-    std::size_t first = 0;
-    std::size_t skip = done;
-    while (skip >= pieces[first].iov_len) skip -= pieces[first++].iov_len;
-    constexpr std::size_t kMaxPieces = 64;
+  return n;
+}
+
+// The pieces from byte `done` of their concatenation on, at most kMaxPieces of them, the first one cut to
+// what is left of it (after a short read or write, which is rare). Returns how many it put in `rest`.
+int pieces_from(std::span<const ::iovec> pieces, std::size_t done, ::iovec (&rest)[kMaxPieces]) {
+  std::size_t first = 0;
+  std::size_t skip = done;
+  while (skip >= pieces[first].iov_len) skip -= pieces[first++].iov_len;
+  const std::size_t count = std::min(kMaxPieces, pieces.size() - first);
+  for (std::size_t i = 0; i < count; ++i) rest[i] = pieces[first + i];
+  rest[0].iov_base = static_cast<char*>(rest[0].iov_base) + skip;
+  rest[0].iov_len -= skip;
+  return static_cast<int>(count);
+}
+
+}  // namespace
+
+std::size_t preadv_full(int fd, std::uint64_t offset, std::span<const ::iovec> pieces,
+                        std::string_view name) {
+  return read_loop(total_of(pieces), name, [&](std::size_t done) {
     ::iovec rest[kMaxPieces];
-    const std::size_t count = std::min(kMaxPieces, pieces.size() - first);
-    for (std::size_t i = 0; i < count; ++i) rest[i] = pieces[first + i];
-    rest[0].iov_base = static_cast<char*>(rest[0].iov_base) + skip;
-    rest[0].iov_len -= skip;
-    return ::preadv(fd, rest, static_cast<int>(count), static_cast<off_t>(offset + done));
+    const int count = pieces_from(pieces, done, rest);
+    return ::preadv(fd, rest, count, static_cast<off_t>(offset + done));
+  });
+}
+
+void writev_all(int fd, std::span<const ::iovec> pieces, std::string_view name) {
+  write_loop(total_of(pieces), name, [&](std::size_t done) {
+    ::iovec rest[kMaxPieces];
+    const int count = pieces_from(pieces, done, rest);
+    return ::writev(fd, rest, count);
   });
 }
 

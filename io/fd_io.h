@@ -23,6 +23,9 @@ std::size_t pread_full(int fd, std::uint64_t offset, std::uint8_t* buf, std::siz
 // pread_full into several buffers in turn (preadv(2), up to 64 of them per call).
 std::size_t preadv_full(int fd, std::uint64_t offset, std::span<const ::iovec> pieces, std::string_view name);
 void pwrite_all(int fd, std::uint64_t offset, const std::uint8_t* buf, std::size_t n, std::string_view name);
+// write_all of several buffers in turn, as of their concatenation (writev(2), up to 64 of them per call,
+// short writes resumed mid-piece).
+void writev_all(int fd, std::span<const ::iovec> pieces, std::string_view name);
 // The descriptor's offset (lseek), and moving it. Throw IoError.
 std::uint64_t offset_of(int fd, std::string_view name);
 void seek_to(int fd, std::uint64_t offset, std::string_view name);

@@ -100,6 +100,10 @@ void FdWriter::write(const std::uint8_t* buf, std::size_t n) {
   detail::write_all(fd_, buf, n, name_);
 }
 
+void FdWriter::write_gathered(std::span<const ::iovec> pieces) {
+  detail::writev_all(fd_, pieces, name_);
+}
+
 void FdWriter::commit() {
   struct stat st;
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return;

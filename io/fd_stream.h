@@ -58,6 +58,7 @@ class FdWriter final : public Writer {
   FdWriter& operator=(const FdWriter&) = delete;
 
   void write(const std::uint8_t* buf, std::size_t n) override;
+  void write_gathered(std::span<const ::iovec> pieces) override;  // one writev(2) for up to 64 pieces
   // fsyncs when the descriptor is a regular file (stdout redirected to a file); pipes and terminals need
   // nothing.
   void commit() override;

@@ -83,6 +83,13 @@ class Writer {
   virtual ~Writer() = default;
   // Writes all n bytes (retrying short writes and EINTR) or throws IoError (EPIPE, ENOSPC, ...).
   virtual void write(const std::uint8_t* buf, std::size_t n) = 0;
+  // Writes the pieces one after the other, as one write() of their concatenation would, so that records
+  // lying at strided places of a buffer need not be packed first. This default writes piece by piece; a
+  // descriptor gathers them into one system call (writev).
+  virtual void write_gathered(std::span<const ::iovec> pieces) {
+    for (const ::iovec& piece : pieces)
+      write(static_cast<const std::uint8_t*>(piece.iov_base), piece.iov_len);
+  }
   // Called once after the last write of a successful run: flush, fsync, atomically publish (file outputs).
   // A Writer destroyed without commit() discards what it wrote where it can (temp files are removed).
   virtual void commit() = 0;

@@ -1,6 +1,8 @@
 // File streams and atomic outputs against a real temporary directory.
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include <catch2/catch.hpp>
@@ -18,6 +20,7 @@
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"
 #include "io/file_info.h"
+#include "io/memory_stream.h"
 #include "tests/test_files.h"
 
 using namespace pcrypt;
@@ -359,6 +362,95 @@ TEST_CASE("writing to a closed pipe is IoError(EPIPE)") {
     REQUIRE(std::string(e.what()) == "write failed (pipe): Broken pipe");
   }
   sigaction(SIGPIPE, &old, nullptr);
+}
+
+namespace {
+
+// `count` pieces of `each` bytes of `data` with `gap` untouched bytes between them in `spaced`, as the
+// pipeline leaves an item's records in their slots.
+std::vector<::iovec> spaced_pieces(const Bytes& data, Bytes& spaced, std::size_t each, std::size_t gap) {
+  const std::size_t count = (data.size() + each - 1) / each;
+  spaced.assign(count * (each + gap), 0xEE);
+  std::vector<::iovec> pieces(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t n = std::min(each, data.size() - i * each);
+    std::copy_n(data.begin() + static_cast<std::ptrdiff_t>(i * each), n,
+                spaced.begin() + static_cast<std::ptrdiff_t>(i * (each + gap)));
+    pieces[i] = {.iov_base = spaced.data() + i * (each + gap), .iov_len = n};
+  }
+  return pieces;
+}
+
+std::atomic<int> alarms{0};
+void count_alarm(int) {
+  alarms.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "FdWriter::write_gathered writes its pieces in turn through a pipe, resuming short writes and EINTR") {
+  // A 4 KiB pipe drained slowly, and SIGALRM every 200 us without SA_RESTART: writev(2) keeps coming back
+  // short (some bytes written) or with EINTR (none), in the middle of a piece, and the output must still be
+  // the pieces' bytes in order, each once.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  (void)::fcntl(fds[1], F_SETPIPE_SZ, 4096);
+  const Bytes data = pattern_bytes(70 * 3001 + 123);  // 71 pieces: more than one writev(2) takes
+  Bytes spaced;
+  const std::vector<::iovec> pieces = spaced_pieces(data, spaced, 3001, 16);
+  Bytes received;
+  std::thread drain([&] {
+    sigset_t alarm;
+    sigemptyset(&alarm);
+    sigaddset(&alarm, SIGALRM);
+    pthread_sigmask(SIG_BLOCK, &alarm, nullptr);  // only the writer is interrupted
+    std::uint8_t buf[1000];
+    for (int reads = 0;; ++reads) {
+      const ssize_t n = ::read(fds[0], buf, sizeof buf);
+      if (n <= 0) break;
+      received.insert(received.end(), buf, buf + n);
+      if (reads % 8 == 0) std::this_thread::sleep_for(std::chrono::microseconds(300));
+    }
+    ::close(fds[0]);
+  });
+  struct sigaction on_alarm {
+  }, old{};
+  on_alarm.sa_handler = count_alarm;
+  sigemptyset(&on_alarm.sa_mask);
+  on_alarm.sa_flags = 0;  // no SA_RESTART: a blocked writev returns early
+  REQUIRE(sigaction(SIGALRM, &on_alarm, &old) == 0);
+  alarms = 0;
+  ::itimerval every{.it_interval = {.tv_sec = 0, .tv_usec = 200}, .it_value = {.tv_sec = 0, .tv_usec = 200}};
+  REQUIRE(::setitimer(ITIMER_REAL, &every, nullptr) == 0);
+  bool threw = false;
+  {
+    io::FdWriter out(fds[1], "pipe", true);
+    try {
+      out.write_gathered(pieces);
+    } catch (const io::IoError&) {
+      threw = true;
+    }
+  }  // closes the pipe: the drain sees the end
+  ::itimerval off{};
+  ::setitimer(ITIMER_REAL, &off, nullptr);
+  drain.join();
+  sigaction(SIGALRM, &old, nullptr);
+  REQUIRE_FALSE(threw);
+  REQUIRE(alarms > 0);  // the writes were interrupted
+  REQUIRE(received == data);
+}
+
+TEST_CASE("write_gathered by default writes the pieces one after the other") {
+  const Bytes data = pattern_bytes(100 * 1000 + 7);
+  Bytes spaced;
+  const std::vector<::iovec> pieces = spaced_pieces(data, spaced, 1000, 16);
+  io::MemoryWriter out;
+  out.write(data.data(), 5);
+  out.write_gathered(pieces);
+  Bytes expected(5 + data.size());
+  std::copy(data.begin(), data.end(), std::copy_n(data.begin(), 5, expected.begin()));
+  REQUIRE(out.data() == expected);
 }
 
 TEST_CASE("file_info answers about real files") {
