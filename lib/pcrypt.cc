@@ -728,8 +728,10 @@ std::string describe_engines(const std::optional<std::string>& chosen) {
   return guarded(Phase::other, [&] {
     std::string table = aes::describe_engines(chosen ? &core::choose_engine(*chosen) : nullptr);
     table += "age payloads, ChaCha20-Poly1305:";
-    for (const chacha::ChaChaBackend backend : chacha::available_chacha_backends())
-      table += std::string(" ") + std::string(chacha::backend_name(backend));
+    for (const chacha::ChaChaBackend backend : chacha::available_chacha_backends()) {
+      table += ' ';
+      table += chacha::backend_name(backend);
+    }
     table += " (the first is used)\n";
     return table;
   });
