@@ -39,14 +39,17 @@ std::string hex(const std::uint8_t* p, std::size_t n) {
   return test::to_hex(std::span<const std::uint8_t>(p, n));
 }
 
-// Lengths that cross every step of the engine: blocks (16), Poly1305 lanes (128), keystream batches (1024),
+// Lengths that cross every step of the engine: blocks (16), Poly1305 lanes (128, pairs of 256), keystream
+// batches (1024, 2048),
 // an age chunk (64 KiB) and one byte either side of each.
 std::vector<std::size_t> edge_lengths() {
   std::vector<std::size_t> out;
   for (std::size_t n = 0; n <= 300; ++n) out.push_back(n);
-  for (std::size_t base : {1024u, 2048u, 1024u * 7, 65536u, 65536u + 1024u, 1u << 20})
-    for (std::size_t delta : {0u, 1u, 15u, 16u, 17u, 127u, 128u, 129u, 1023u})
+  for (std::size_t base : {1024u, 2048u, 3072u, 1024u * 7, 65536u, 65536u + 1024u, 1u << 20})
+    for (std::size_t delta : {0u, 1u, 15u, 16u, 17u, 127u, 128u, 129u, 255u, 256u, 257u, 1023u})
       for (const std::size_t n : {base - std::min<std::size_t>(delta, base), base + delta}) out.push_back(n);
+  // and lengths drawn at random (a different set each run: INFO names the failing one)
+  for (int i = 0; i < 40; ++i) out.push_back(randombytes_uniform(300000));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
