@@ -421,17 +421,24 @@ std::size_t absorb_pairs(Poly1305& poly, const std::uint8_t* p, std::size_t len)
   return pairs * 256;
 }
 
-// Absorbs len bytes as AEAD input (§2.8): whole blocks, and a last partial one zero-padded to 16 bytes.
-void absorb_padded(Poly1305& poly, const std::uint8_t* p, std::size_t len) {
+// How a message that is not whole 16-byte blocks ends: zero-padded to a whole block as AEAD input (§2.8), or
+// as plain Poly1305 pads it (§2.5.1: a 0x01 byte after it, and no 2^128 bit).
+enum class ShortLastBlock { zero_padded, one_then_zeros };
+
+void absorb_message(Poly1305& poly, const std::uint8_t* p, std::size_t len, ShortLastBlock short_last) {
   const std::size_t paired = absorb_pairs(poly, p, len);
   p += paired;
   len -= paired;
   for (; len >= 16; len -= 16, p += 16) poly.block(p, 1);
-  if (len > 0) {
-    std::uint8_t last[16] = {};
-    std::memcpy(last, p, len);
+  if (len == 0) return;
+  std::uint8_t last[16] = {};
+  std::memcpy(last, p, len);
+  if (short_last == ShortLastBlock::zero_padded) {
     poly.block(last, 1);
+    return;
   }
+  last[len] = 1;
+  poly.block(last, 0);
 }
 
 __mmask64 first_bytes(std::size_t n) {
@@ -491,7 +498,7 @@ void crypt(const std::uint8_t key[32], const std::uint8_t nonce[12], const std::
   poly_key_block(state, poly_key);
   Poly1305 poly(poly_key);
   sodium_memzero(poly_key, sizeof poly_key);
-  absorb_padded(poly, aad, aad_len);
+  absorb_message(poly, aad, aad_len, ShortLastBlock::zero_padded);
 
   std::uint32_t counter = 1;
   std::size_t done = 0;
@@ -504,9 +511,9 @@ void crypt(const std::uint8_t key[32], const std::uint8_t nonce[12], const std::
   }
   if (done < len) {
     // Opening in place overwrites the ciphertext: authenticate the tail before decrypting it.
-    if constexpr (!kSeal) absorb_padded(poly, in + done, len - done);
+    if constexpr (!kSeal) absorb_message(poly, in + done, len - done, ShortLastBlock::zero_padded);
     xor_tail(state, counter, in + done, out + done, len - done);
-    if constexpr (kSeal) absorb_padded(poly, out + done, len - done);
+    if constexpr (kSeal) absorb_message(poly, out + done, len - done, ShortLastBlock::zero_padded);
   }
   std::uint8_t lengths[16];
   const u64 aad_bits = aad_len, msg_bits = len;  // §2.8: the lengths in bytes, as two 64-bit words
@@ -568,17 +575,7 @@ bool open_avx512ifma(const std::uint8_t key[32], const std::uint8_t nonce[12], c
 void poly1305_avx512ifma(std::uint8_t tag[16], const std::uint8_t* msg, std::size_t len,
                          const std::uint8_t key[32]) {
   Poly1305 poly(key);
-  const std::size_t paired = absorb_pairs(poly, msg, len);
-  msg += paired;
-  len -= paired;
-  for (; len >= 16; len -= 16, msg += 16) poly.block(msg, 1);
-  if (len > 0) {
-    // §2.5.1: a short last block gets a 0x01 byte after it and no 2^128 bit.
-    std::uint8_t last[16] = {};
-    std::memcpy(last, msg, len);
-    last[len] = 1;
-    poly.block(last, 0);
-  }
+  absorb_message(poly, msg, len, ShortLastBlock::one_then_zeros);
   poly.finish(tag);
   _mm256_zeroupper();
 }

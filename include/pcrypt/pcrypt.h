@@ -447,7 +447,8 @@ PCRYPT_API std::uint64_t parse_size(std::string_view text, std::string_view opti
 PCRYPT_API std::string format_bytes(std::uint64_t bytes);
 
 // The AES engines this build has, one line each, saying which this machine runs and marking the one
-// `chosen` names ("" : the fastest; nullopt: none marked). ErrorKind::usage for an unknown chosen name.
+// `chosen` names ("" : the fastest; nullopt: none marked), then one line naming the ChaCha20-Poly1305
+// backends age payloads can use here, the one used first. ErrorKind::usage for an unknown chosen name.
 PCRYPT_API std::string describe_engines(const std::optional<std::string>& chosen);
 
 // The library's version, "0.1.0".
