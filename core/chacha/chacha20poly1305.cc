@@ -118,6 +118,10 @@ class SodiumChaCha final : public core::Aead {
   }
   bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
             std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
+    // libsodium declares the ciphertext pointer non-null even when it is empty, where a caller may pass
+    // nullptr (an empty vector's data()).
+    static const std::uint8_t no_ciphertext = 0;
+    if (len == 0) in = &no_ciphertext;
     // libsodium verifies before decrypting and leaves `out` untouched on failure: zero it as the contract
     // says.
     if (crypto_aead_chacha20poly1305_ietf_decrypt_detached(out, nullptr, in, len, tag, nullptr, 0,
