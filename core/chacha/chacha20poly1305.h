@@ -2,7 +2,8 @@
 // (core/chacha/chacha20poly1305_avx512ifma.h), else OpenSSL 3.0's libcrypto or libsodium, behind the record
 // layer's AEAD interface (core/aead.h: 96-bit nonce, 16-byte tag, no associated data, verify-then-release).
 // age's payload and stanzas use it (core/age/payload.h, core/age/primitives.h). Depends on nothing of ours
-// but core/aead.h, core/error.h (an OpenSSL failure is Error(io)) and core/aes/'s secret memory.
+// but core/aead.h, core/error.h (an OpenSSL failure is Error(io)) and core/aes/'s secret memory and CPU
+// detection.
 #pragma once
 
 #include <cstddef>
