@@ -7,40 +7,18 @@
 // loaded machine wall time would mostly measure the other processes.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <string>
 
 #include "tests/aes_vectors.h"
+#include "tests/thread_cpu_rate.h"
 
 namespace {
 
 template <class F>
 double median_gbps(std::size_t bytes, F&& op) {
-  auto cpu_seconds = [] {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-  };
-  const int rounds = 7;
-  std::vector<double> rates;
-  for (int r = 0; r < rounds; ++r) {
-    std::size_t done = 0;
-    const double start = cpu_seconds();
-    double now = start;
-    // Several operations per clock read: reading the thread CPU clock is a system call.
-    const std::size_t per_read = bytes >= (std::size_t{4} << 20) ? 1 : (std::size_t{4} << 20) / bytes;
-    while (now - start < 0.15) {
-      for (std::size_t i = 0; i < per_read; ++i) op();
-      done += bytes * per_read;
-      now = cpu_seconds();
-    }
-    rates.push_back(static_cast<double>(done) / (now - start) / 1e9);
-  }
-  std::sort(rates.begin(), rates.end());
-  return rates[rounds / 2];
+  return pcrypt::test::median_bytes_per_cpu_second(bytes, op) / 1e9;
 }
 
 }  // namespace

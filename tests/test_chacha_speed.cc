@@ -10,20 +10,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/chacha/chacha20poly1305.h"
+#include "tests/thread_cpu_rate.h"
 
 namespace {
-
-double thread_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 #if defined(__x86_64__)
 // Cycles per second of this thread: one add per cycle, each depending on the last.
@@ -32,9 +26,9 @@ double measured_hz() {
   for (int r = 0; r < 5; ++r) {
     std::uint64_t x = 0;
     const std::uint64_t n = 400'000'000;
-    const double start = thread_seconds();
+    const double start = pcrypt::test::thread_cpu_seconds();
     for (std::uint64_t i = 0; i < n; ++i) asm volatile("add $1, %0" : "+r"(x));
-    rates.push_back(static_cast<double>(n) / (thread_seconds() - start));
+    rates.push_back(static_cast<double>(n) / (pcrypt::test::thread_cpu_seconds() - start));
   }
   std::sort(rates.begin(), rates.end());
   return rates[2];
@@ -43,21 +37,7 @@ double measured_hz() {
 
 template <class F>
 double median_ns_per_byte(std::size_t bytes, F&& op) {
-  std::vector<double> rounds;
-  for (int r = 0; r < 7; ++r) {
-    std::size_t done = 0;
-    const double start = thread_seconds();
-    double now = start;
-    const std::size_t per_read = bytes >= (std::size_t{4} << 20) ? 1 : (std::size_t{4} << 20) / bytes;
-    while (now - start < 0.15) {
-      for (std::size_t i = 0; i < per_read; ++i) op();
-      done += bytes * per_read;
-      now = thread_seconds();
-    }
-    rounds.push_back((now - start) * 1e9 / static_cast<double>(done));
-  }
-  std::sort(rounds.begin(), rounds.end());
-  return rounds[3];
+  return 1e9 / pcrypt::test::median_bytes_per_cpu_second(bytes, op);
 }
 
 }  // namespace
