@@ -7,26 +7,6 @@ source "$(dirname "$0")/lib.sh"
 
 VECTORS=$SOURCE_DIR/tests/vectors/files
 
-# on_terminal PASSPHRASE CMD...: runs CMD on a pseudo-terminal (script(1)) and types PASSPHRASE at its prompt
-# for a protected SSH key's passphrase (FORMAT.md §10.8: pcrypt asks only on a terminal); CMD's exit status.
-on_terminal() {
-  local answer=$1 pid rc=0
-  shift
-  rm -f typescript answers
-  mkfifo answers
-  script -qefc "$(printf '%q ' "$@")" typescript < answers > /dev/null 2>&1 &
-  pid=$!
-  exec 4> answers
-  wait_until grep -qF "Enter passphrase for SSH key" typescript 2> /dev/null || fail "no SSH key prompt"
-  printf '%s\n' "$answer" >&4
-  wait "$pid" || rc=$?
-  exec 4>&-
-  rm -f answers
-  return "$rc"
-}
-terminal=no
-command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1 && terminal=yes
-
 count=0
 for test in "$VECTORS"/*.test; do
   name=$(basename "$test" .test)
@@ -47,7 +27,12 @@ for test in "$VECTORS"/*.test; do
         printf '%s\n' "$value" > "pass.$name.$n"
         args+=(--passphrase-file "pass.$name.$n")
         ;;
-      ssh-key-passphrase) ssh_pass=$value ;;
+      ssh-key-passphrase)
+        # The protected key's passphrase from a file (typing it on a terminal is test_ssh_keys.sh's subject).
+        printf '%s\n' "$value" > "ssh-pass.$name"
+        args+=(--ssh-key-passphrase-file "ssh-pass.$name")
+        ssh_pass=$value
+        ;;
       plaintext) plaintext=$value ;;
       error-contains) error=$value ;;
       *) fail "$name: unknown field '$field'" ;;
@@ -60,17 +45,8 @@ for test in "$VECTORS"/*.test; do
     'payload failure') want=4 ;;
     *) fail "$name: unknown expect '$expect_what'" ;;
   esac
-  if [[ -n $ssh_pass ]]; then
-    [[ $want == 0 ]] || fail "$name: ssh-key-passphrase is for success vectors"
-    if [[ $terminal == no ]]; then
-      echo "SKIPPED $name: typing an SSH key's passphrase needs script(1) from util-linux"
-      continue
-    fi
-    on_terminal "$ssh_pass" "$PCRYPT" decrypt "${args[@]}" "$VECTORS/$file" -o "out.$name" ||
-      fail "$name: exit $? (on a terminal)"
-  else
-    expect "$want" "$PCRYPT" decrypt "${args[@]}" "$VECTORS/$file" -o "out.$name"
-  fi
+  [[ -z $ssh_pass || $want == 0 ]] || fail "$name: ssh-key-passphrase is for success vectors"
+  expect "$want" "$PCRYPT" decrypt "${args[@]}" "$VECTORS/$file" -o "out.$name"
   if [[ $want == 0 ]]; then
     same "out.$name" "$VECTORS/$plaintext"
   else
