@@ -377,7 +377,8 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->each([&args](const std::string& value) {
         if (args.info.file.empty()) args.info.file = value;
       });
-  s.info->add_flag("--engines", args.info.engines, "List the AES engines and which one would be used");
+  s.info->add_flag("--engines", args.info.engines,
+                   "List the AES engines and which one would be used, then age's ChaCha20-Poly1305 backends");
   s.info
       ->add_option("-k,--key", args.info.key_files, "Also say which slot(s) this key file opens; repeatable")
       ->type_name("KEYFILE")

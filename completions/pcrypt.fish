@@ -9,7 +9,7 @@ complete -c pcrypt -f
 
 # Top level (-q/-v are also accepted after the subcommand).
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'Print help and exit'
-complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -s V -l version -d 'Print version and AES engines'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -s V -l version -d 'Print version and engines'
 complete -c pcrypt -n "not __fish_seen_subcommand_from bench" -s q -l quiet -d 'Print only errors'
 complete -c pcrypt -n "not __fish_seen_subcommand_from bench" -s v -l verbose -d 'Also report engine, threads, chunk size, throughput'
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a encrypt -d 'Encrypt FILE (or standard input)'
@@ -78,7 +78,7 @@ complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -l pq -d 'Generate a 
 # info
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -F -d 'Encrypted file'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s h -l help -d 'Print help and exit'
-complete -c pcrypt -n "__fish_seen_subcommand_from info" -l engines -d 'List the AES engines'
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -l engines -d 'List the AES and ChaCha20-Poly1305 engines'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s k -l key -r -F -d 'Say which slot this key file opens'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s p -l passphrase -d 'Say which slot a passphrase opens'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -l passphrase-file -r -F -d 'Read that passphrase from FILE'
