@@ -130,7 +130,11 @@ check_deb() {
   echo "man pcrypt: ok"
   test -f /usr/share/bash-completion/completions/pcrypt
   bash -c "source /usr/share/bash-completion/completions/pcrypt && complete -p pcrypt"
-  echo "bash completion: ok"'
+  echo "bash completion: ok"
+  # The documented way in (man pcrypt, AGE PERSONALITIES): /usr/lib/pcrypt/age first on PATH.
+  PATH=/usr/lib/pcrypt/age:$PATH age-keygen -o agekey.txt 2>/dev/null
+  [[ $(PATH=/usr/lib/pcrypt/age:$PATH age-keygen -y agekey.txt) == age1* ]]
+  echo "pcrypt as age-keygen through /usr/lib/pcrypt/age: ok"'
   [[ -n $(find "$second/root" -maxdepth 1 -name 'libpcrypt-dev_*.deb') ]] || return 0
   in_system "$second" 'set -euo pipefail
   apt-get install -y -qq --no-install-recommends g++ make cmake pkg-config age >/dev/null
@@ -152,7 +156,15 @@ check_deb() {
     "$d" id.txt f.age 70000 1000 > part && cmp part <(tail -c +70001 plain | head -c 1000)
   done
   ./encrypt_to age "$(age-keygen -y id.txt)" plain g.age && age -d -i id.txt g.age | cmp - plain
-  echo "libpcrypt examples on files of the real age: ok"'
+  echo "libpcrypt examples on files of the real age: ok"
+  # Debian'"'"'s age package installed beside pcrypt: its commands stay its own on the plain PATH, and the
+  # personalities answer where /usr/lib/pcrypt/age comes first; their keys work with the real age.
+  [[ $(command -v age-keygen) == /usr/bin/age-keygen && $(age-keygen -version) != v$(pcrypt --version | sed -n "1s/^pcrypt //p") ]]
+  [[ $(PATH=/usr/lib/pcrypt/age:$PATH age-keygen -version) == v$(pcrypt --version | sed -n "1s/^pcrypt //p") ]]
+  PATH=/usr/lib/pcrypt/age:$PATH age-keygen -o ours.txt 2>/dev/null
+  age -r "$(age-keygen -y ours.txt)" -o ours.age plain && age -d -i ours.txt ours.age | cmp - plain
+  PATH=/usr/lib/pcrypt/age:$PATH age-inspect ours.age | grep -qx "  - \"X25519\""
+  echo "Debian'"'"'s age beside pcrypt'"'"'s personalities: ok"'
 }
 
 if [[ ${#deb_only[@]} -gt 0 ]]; then

@@ -40,6 +40,10 @@ const CLI::Validator kNonEmpty(
     },
     "", "NON_EMPTY");
 
+constexpr const char* kJsonSummaryHelp =
+    "After each file, one line of JSON on standard error: bytes in and out, seconds, throughput, engine, "
+    "threads (man page: JSON OUTPUT)";
+
 void add_input_output(CLI::App& cmd, CryptArgs& a, const char* default_output, bool several_files = false) {
   if (several_files)
     cmd.add_option("FILE", a.files,
@@ -326,6 +330,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->type_name("FORMAT")
       ->check(CLI::IsMember({"pcrypt", "age"}));
   s.encrypt->add_flag("-a,--armor", args.encrypt.armor, "With --format age: ASCII armor (PEM text) output");
+  s.encrypt->add_flag("--json", args.encrypt.json, kJsonSummaryHelp);
 
   s.decrypt = app.add_subcommand("decrypt", "Decrypt FILE (or standard input)");
   add_input_output(*s.decrypt, args.decrypt, "FILE without its .pcrypt suffix, or standard output", true);
@@ -340,6 +345,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
                    "Output at most SIZE plaintext bytes (with or without --offset; default: to the end)")
       ->type_name("SIZE")
       ->check(kNonEmpty);
+  s.decrypt->add_flag("--json", args.decrypt.json, kJsonSummaryHelp);
 
   s.verify = app.add_subcommand(
       "verify", "Authenticate FILE's header and every chunk, writing nothing; exit status as decrypt's");
@@ -351,6 +357,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
         if (args.verify.file.empty()) args.verify.file = value;
       });
   add_decryption(*s.verify, args.verify);
+  s.verify->add_flag("--json", args.verify.json, kJsonSummaryHelp);
 
   s.keygen = app.add_subcommand("keygen", "Generate a random key file");
   s.keygen
@@ -399,6 +406,11 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
                    "Read that passphrase from the first line of FILE (implies -p)")
       ->type_name("FILE")
       ->check(kNonEmpty);
+
+  CLI::Option* json = s.info->add_flag(
+      "--json", args.info.json,
+      "One JSON object per file, on one line: format, armor, slots, sizes (man page: JSON OUTPUT)");
+  for (const char* other : {"--engines", "-k", "-i", "-p", "--passphrase-file"}) json->excludes(other);
 
   s.rekey = define_rekey(app, args.rekey);
 

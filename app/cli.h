@@ -37,6 +37,7 @@ struct CryptArgs {
   std::string format;           // encrypt: "" or "pcrypt" (the default), or "age"
   bool armor = false;           // encrypt -a/--armor: age's ASCII armor (with --format age)
   std::string max_work_factor;  // decrypt/verify: the largest age scrypt log2 work factor to run ("" = 22)
+  bool json = false;            // --json: one JSON summary line per file on standard error
 };
 
 // rekey: the credential that opens the file (-k/-i/-p, as decrypt's), and the changes.
@@ -85,6 +86,7 @@ struct InfoArgs {
   std::vector<std::string> key_files, identity_files;
   bool passphrase = false;
   std::string passphrase_file;
+  bool json = false;  // --json: one JSON object per file (man/pcrypt.1, JSON OUTPUT)
 };
 
 struct ParsedArgs {

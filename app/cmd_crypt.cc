@@ -18,6 +18,7 @@
 #include "app/progress.h"
 #include "app/report.h"
 #include "app/run_files.h"
+#include "app/run_summary.h"
 #include "app/unlocked_run.h"
 #include "io/fd_stream.h"
 #include "io/file_info.h"
@@ -97,8 +98,12 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, EncryptChoices cho
       naming_input(input.name, [&] { return encrypt(source_of(input), sink_of(*out), to, settings); });
   out->commit();
   progress.finish();
-  log_summary(out_path, done.plaintext_bytes, done.encrypted_bytes,
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  log_summary(out_path, done.plaintext_bytes, done.encrypted_bytes, seconds);
+  if (args.json)
+    print_json_summary({"encrypt", input.name, out_path.empty() ? "standard output" : out_path, age,
+                        done.plaintext_bytes, done.encrypted_bytes, done.plaintext_bytes, seconds,
+                        choices.session->engine(), effective_threads(settings.threads)});
 }
 
 // One file. `run_keys`: the run's (several files), or nullptr for a single file's own; either way its
@@ -111,6 +116,8 @@ void decrypt_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices cho
 
   // Plaintext is an ordinary file again: the umask decides, as for any file the user creates (man page).
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force, io::Permissions::umask);
+  const std::string engine = choices.session->engine();
+  const unsigned threads = effective_threads(choices.run.threads);
   // The known size is the ciphertext's, which the plaintext approaches from below: a fair percentage.
   const auto run = run_unlocked(opened, std::move(choices), input.name, "decrypting", input.size,
                                 progress_wanted(verbosity == Verbosity::quiet, args.progress),
@@ -120,6 +127,11 @@ void decrypt_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices cho
                                   return done;
                                 });
   log_summary(out_path, run.result.encrypted_bytes, run.result.plaintext_bytes, run.seconds);
+  if (args.json)
+    print_json_summary({"decrypt", input.name, out_path.empty() ? "standard output" : out_path,
+                        opened.file().describe().format == Format::age, run.result.encrypted_bytes,
+                        run.result.plaintext_bytes, run.result.plaintext_bytes, run.seconds, engine,
+                        threads});
 }
 
 // Several inputs go each to its default output name (as gzip and zstd do): app/run_files.h.

@@ -7,6 +7,7 @@
 
 #include "app/commands.h"
 #include "app/endpoints.h"
+#include "app/file_facts.h"
 #include "app/library.h"
 #include "app/passphrase.h"
 #include "app/report.h"
@@ -54,6 +55,16 @@ std::string describe_openers(const InfoArgs& args, File& file) {
 void info_file(const InfoArgs& args, bool heading) {
   Input input = open_input(args.file);
   refuse_terminal_input(input);
+  if (args.json) {
+    // One line per file (JSON Lines), whatever the number of files: a script reads line by line.
+    const std::string line = naming_input(input.name, [&] {
+      File file = File::open(source_of(input));
+      return info_json(input.name, gather_facts(file));
+    });
+    std::printf("%s\n", line.c_str());
+    flush_stdout();
+    return;
+  }
   const std::string description = naming_input(input.name, [&] {
     File file = File::open(source_of(input));
     // -v (the logger's level says whether it was given): every byte of long slot fields, not their SHA-256.
@@ -78,10 +89,10 @@ int run_info(const InfoArgs& args) {
     info_file(args, false);
     return 0;
   }
-  // Several files, as `head` shows them: each under its name, a blank line between.
+  // Several files, as `head` shows them: each under its name, a blank line between (JSON: a line each).
   bool first = true;
   return for_each_file(args.files, [&](const std::string& f) {
-    if (!first) std::fputc('\n', stdout);
+    if (!first && !args.json) std::fputc('\n', stdout);
     first = false;
     InfoArgs one = args;
     one.file = f;

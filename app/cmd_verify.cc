@@ -12,6 +12,7 @@
 #include "app/progress.h"
 #include "app/report.h"
 #include "app/run_files.h"
+#include "app/run_summary.h"
 #include "app/unlocked_run.h"
 
 namespace pcrypt::app {
@@ -24,6 +25,8 @@ void verify_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choi
   refuse_terminal_input(input);
   DecryptionInput opened(args, input, run_keys);
 
+  const std::string engine = choices.session->engine();
+  const unsigned threads = effective_threads(choices.run.threads);
   const auto run = run_unlocked(opened, std::move(choices), input.name, "verifying", input.size,
                                 progress_wanted(verbosity == Verbosity::quiet, args.progress),
                                 [](File& file, const RunOptions& options) { return file.verify(options); });
@@ -32,6 +35,9 @@ void verify_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choi
   spdlog::info("verified {} in {} chunks, {:.2f} s ({:.2f} GB/s)", format_bytes(done.plaintext_bytes),
                done.chunks, seconds,
                seconds > 0 ? static_cast<double>(done.plaintext_bytes) / seconds / 1e9 : 0.0);
+  if (args.json)
+    print_json_summary({"verify", input.name, "", opened.file().describe().format == Format::age,
+                        done.encrypted_bytes, 0, done.plaintext_bytes, seconds, engine, threads});
 }
 
 DecryptionKeys verification_keys(const CryptArgs& args) {

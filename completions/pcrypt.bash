@@ -37,14 +37,14 @@ _pcrypt() {
     "") opts="$global" ;;
     encrypt)
       opts="$common -o --output -f --force --progress -k --key -p --passphrase --passphrase-file -r --recipient
-            -R --recipients-file -i --identity -j --threads --engine --chunk-size --kdf-memory --kdf-ops --format -a --armor" ;;
+            -R --recipients-file -i --identity -j --threads --engine --chunk-size --kdf-memory --kdf-ops --format -a --armor --json" ;;
     decrypt)
       opts="$common $unlock -o --output -f --force --progress -i --identity --plugin -j --threads --engine --offset
-            --length --max-work-factor" ;;
-    verify) opts="$common $unlock -i --identity --plugin -j --threads --engine --max-work-factor" ;;
+            --length --max-work-factor --json" ;;
+    verify) opts="$common $unlock -i --identity --plugin -j --threads --engine --max-work-factor --json" ;;
     keygen) opts="$common -o --output -f --force --identity --pq" ;;
     recipient) opts="$common" ;;
-    info) opts="$common --engines -k --key -i --identity -p --passphrase --passphrase-file --ssh-key-passphrase-file" ;;
+    info) opts="$common --json --engines -k --key -i --identity -p --passphrase --passphrase-file --ssh-key-passphrase-file" ;;
     rekey)
       opts="$common $unlock -o --output -f --force -i --identity --add-key --add-recipient --add-recipients-file
             --add-passphrase --add-passphrase-file

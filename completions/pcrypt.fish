@@ -79,6 +79,8 @@ complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -l pq -d 'Generate a 
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -F -d 'Encrypted file'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s h -l help -d 'Print help and exit'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -l engines -d 'List the AES and ChaCha20-Poly1305 engines'
+complete -c pcrypt -n "__fish_seen_subcommand_from info" -l json -d 'One JSON object per file, for scripts'
+complete -c pcrypt -n "$crypt verify" -l json -d 'A JSON summary of each file on standard error'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s k -l key -r -F -d 'Say which slot this key file opens'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -s p -l passphrase -d 'Say which slot a passphrase opens'
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -l passphrase-file -r -F -d 'Read that passphrase from FILE'

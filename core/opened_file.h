@@ -29,15 +29,24 @@ enum class Format { pcrypt, age };
 
 // A file as its header describes it, before any key: enough for a caller to decide which credentials to
 // gather (a passphrase prompt only when a passphrase slot exists) and for -v's sizes.
+// One key slot (pcrypt) or stanza (age), from public facts only (`info --json`, age-inspect).
+struct SlotSummary {
+  std::string type;  // age: the stanza's type as written; pcrypt: "key-file", "passphrase", or age's name for
+                     // the same recipient kind ("X25519", "ssh-ed25519", "ssh-rsa", "mlkem768x25519")
+  std::string words;  // "X25519 recipient (anonymous)", "SSH ed25519 recipient, tag 0a1b2c3d"
+  std::string tag;    // the public tag of an SSH or hardware-token recipient's slot, "" for the rest
+};
+
 struct FileDescription {
   Format format = Format::pcrypt;
-  bool armored = false;              // age's ASCII armor: offsets in the file are not the payload's
-  std::uint64_t header_bytes = 0;    // bytes before record 0 (an age file's payload nonce included)
-  std::size_t chunk_size = 0;        // plaintext bytes per record
-  std::size_t slots = 0;             // key slots (pcrypt) or stanzas (age)
-  std::size_t passphrase_slots = 0;  // of them, opened by a passphrase (pcrypt's Argon2id, age's scrypt)
-  std::string slot_noun;             // "slot" or "stanza", for messages
-  std::string slots_in_words;        // "2 key-file slots and 1 passphrase slot", "1 X25519 stanza"
+  bool armored = false;                // age's ASCII armor: offsets in the file are not the payload's
+  std::uint64_t header_bytes = 0;      // bytes before record 0 (an age file's payload nonce included)
+  std::size_t chunk_size = 0;          // plaintext bytes per record
+  std::size_t slots = 0;               // key slots (pcrypt) or stanzas (age)
+  std::size_t passphrase_slots = 0;    // of them, opened by a passphrase (pcrypt's Argon2id, age's scrypt)
+  std::string slot_noun;               // "slot" or "stanza", for messages
+  std::string slots_in_words;          // "2 key-file slots and 1 passphrase slot", "1 X25519 stanza"
+  std::vector<SlotSummary> slot_list;  // each slot, in header order
 };
 
 // How far unlocking may go: the work factors a header may ask for, and the engine of a pcrypt payload.

@@ -1,6 +1,7 @@
 // libpcrypt's public entry points (include/pcrypt/pcrypt.h) on hostile bytes, as a program using the library
-// calls them: File::open from memory, describe, info, unlock with a fixed identity (cheap scrypt only),
-// read_at at a few offsets, verify. Every input either throws pcrypt::Error or behaves; nothing else escapes.
+// calls them: File::open from memory, describe, info, measure (its sizes must add up), unlock with a fixed
+// identity (cheap scrypt only), read_at at a few offsets, verify. Every input either throws pcrypt::Error or
+// behaves; nothing else escapes.
 #include <pcrypt/pcrypt.h>
 
 #include <cstddef>
@@ -14,6 +15,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const pcrypt::Description& d = file.describe();
     if (d.slots == 0 || d.slots_in_words.empty()) std::abort();  // a header without a slot is refused
     if (file.info().empty()) std::abort();
+    if (file.slot_list().size() != d.slots) std::abort();
+    {
+      // measure() on a File of its own: on armor it reads the source to its end.
+      pcrypt::File measured = pcrypt::File::open(pcrypt::Source::memory({data, size}));
+      const pcrypt::Sizes s = measured.measure();
+      if (s.file_bytes != size || s.header_bytes > size) std::abort();
+      if (s.plaintext_bytes &&
+          s.header_bytes + s.armor_bytes + s.overhead_bytes + *s.plaintext_bytes != s.file_bytes)
+        std::abort();
+    }
     pcrypt::Credentials by;
     // Fixed (made by pcrypt keygen --identity for this harness only): the seeds in tests/vectors/door are
     // encrypted to it, so mutations reach the payload.

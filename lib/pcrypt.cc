@@ -494,6 +494,28 @@ std::string File::info(bool all_bytes) const {
   });
 }
 
+std::vector<SlotSummary> File::slot_list() const {
+  std::vector<SlotSummary> out;
+  for (const core::SlotSummary& s : impl_->file->description().slot_list)
+    out.push_back({s.type, s.words, s.tag});
+  return out;
+}
+
+Sizes File::measure() {
+  return guarded(Phase::other, [&] {
+    const core::door::FileSizes s =
+        impl_->file->measure(impl_->positional ? std::optional(impl_->positional->size()) : std::nullopt);
+    Sizes sizes;
+    sizes.file_bytes = s.stored_bytes;
+    sizes.header_bytes = s.header_only_bytes;
+    sizes.armor_bytes = s.stored_bytes - s.decoded_bytes;
+    sizes.plaintext_bytes = s.plaintext_bytes;
+    sizes.chunks = s.records;
+    if (s.plaintext_bytes) sizes.overhead_bytes = s.decoded_bytes - s.header_only_bytes - *s.plaintext_bytes;
+    return sizes;
+  });
+}
+
 std::vector<std::vector<std::string>> File::slots_opened_by(const Keys& keys, const Credentials& limits) {
   return guarded(Phase::unlock, [&] {
     std::vector<std::vector<std::string>> out;

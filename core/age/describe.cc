@@ -14,7 +14,9 @@ std::string hex(std::span<const std::uint8_t> b) {
   return out;
 }
 
-std::string what_stanza(const Stanza& s) {
+}  // namespace
+
+std::string stanza_words(const Stanza& s) {
   const std::string& type = s.args[0];
   if (type == "X25519" && s.args.size() == 2) return "X25519 recipient (anonymous)";
   if (type == "ssh-ed25519" && s.args.size() == 3) return "SSH ed25519 recipient, tag " + s.args[1];
@@ -30,7 +32,12 @@ std::string what_stanza(const Stanza& s) {
   return "unknown type '" + (type.size() > 32 ? type.substr(0, 32) + "..." : type) + "' (skipped)";
 }
 
-}  // namespace
+std::string stanza_tag(const Stanza& s) {
+  const std::string& type = s.args[0];
+  const bool tagged =
+      type == "ssh-ed25519" || type == "ssh-rsa" || type == "p256tag" || type == "mlkem768p256tag";
+  return tagged && s.args.size() >= 2 ? s.args[1] : std::string();
+}
 
 std::string describe(const AgeInput& input, std::optional<std::uint64_t> file_bytes) {
   std::string out;
@@ -42,7 +49,7 @@ std::string describe(const AgeInput& input, std::optional<std::uint64_t> file_by
   line("cipher suite", "ChaCha20-Poly1305, 64 KiB chunks, 16-byte tag per chunk");
   line("stanzas", std::to_string(h.stanzas.size()));
   for (std::size_t i = 0; i < h.stanzas.size(); ++i)
-    line("stanza " + std::to_string(i + 1), what_stanza(h.stanzas[i]));
+    line("stanza " + std::to_string(i + 1), stanza_words(h.stanzas[i]));
   line("header length",
        std::to_string(h.total_bytes) + " bytes" + (input.armored() ? " (after removing the armor)" : ""));
   line("header MAC", "HMAC-SHA-256 " + hex(h.mac) + " (not verified: that needs the key)");

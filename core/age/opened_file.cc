@@ -24,6 +24,8 @@ class AgeFile final : public OpenedFile {
     description_.passphrase_slots = count_stanzas(h, "scrypt");
     description_.slot_noun = "stanza";
     description_.slots_in_words = describe_stanzas(h);
+    for (const Stanza& s : h.stanzas)
+      description_.slot_list.push_back({s.args[0], stanza_words(s), stanza_tag(s)});
   }
 
   const FileDescription& description() const override { return description_; }

@@ -182,6 +182,29 @@ void EncryptedFile::position_stream(std::uint64_t offset) {
   stream_at_ = offset;
 }
 
+FileSizes EncryptedFile::measure(std::optional<std::uint64_t> file_bytes) {
+  const FileDescription& d = description();
+  FileSizes sizes;
+  sizes.header_only_bytes = file_->header_only_bytes();
+  if (file_bytes && !d.armored) {
+    sizes.stored_bytes = sizes.decoded_bytes = *file_bytes;
+  } else {
+    io::Reader& rest = file_->payload_input();
+    std::vector<std::uint8_t> buffer(std::size_t{1} << 16);
+    std::uint64_t after = 0;
+    while (const std::size_t n = rest.read(buffer.data(), buffer.size())) after += n;
+    sizes.decoded_bytes = stream_at_ + after;
+    stream_at_ = sizes.decoded_bytes;
+    sizes.stored_bytes = d.armored ? input_.consumed() : sizes.decoded_bytes;
+  }
+  if (sizes.decoded_bytes >= d.header_bytes) {
+    const PayloadLayout layout{d.chunk_size, d.header_bytes};
+    sizes.records = layout.record_count(sizes.decoded_bytes - d.header_bytes);
+    sizes.plaintext_bytes = layout.plaintext_bytes(sizes.decoded_bytes - d.header_bytes);
+  }
+  return sizes;
+}
+
 const KeyedPayload& EncryptedFile::payload() {
   require_unlocked(unlocked_);
   if (!payload_ready_) {

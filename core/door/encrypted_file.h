@@ -75,6 +75,16 @@ struct RekeyResult {
   std::vector<std::string> kept, dropped;
 };
 
+// What a file's length says of it, without a key (`info --json`, age-inspect).
+struct FileSizes {
+  std::uint64_t stored_bytes = 0;       // the file as stored, armor included
+  std::uint64_t decoded_bytes = 0;      // the same without its armor
+  std::uint64_t header_only_bytes = 0;  // the header alone, without an age file's payload nonce
+  // nullopt: no complete file has this length (it was cut short).
+  std::optional<std::uint64_t> plaintext_bytes;
+  std::optional<std::uint64_t> records;
+};
+
 class EncryptedFile {
  public:
   // Reads the first bytes of `in` and the whole header (Error(header) for a malformed one, or for input that
@@ -110,6 +120,9 @@ class EncryptedFile {
   // authenticated, in place with pread when the input is a regular file read from its start (not armored),
   // else by reading the input in order. core/range.h says what is and is not checked.
   RangeRead read_range(const ByteRange& range, io::Writer& out, const RunOptions& options);
+  // The sizes: from `file_bytes` (a positional input's size from where it was opened) for a binary file, else
+  // by reading the input to its end. An input read to its end that cannot seek takes no further pass.
+  FileSizes measure(std::optional<std::uint64_t> file_bytes);
   // The payload's layout and cipher, for callers that read records themselves from any positional source
   // holding this file (core/range.h's decrypt_range_into: the Python reader, many threads at once).
   const KeyedPayload& payload();

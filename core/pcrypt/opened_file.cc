@@ -38,6 +38,7 @@ class PcryptFile final : public OpenedFile {
         h.slots.begin(), h.slots.end(), [](const KeySlot& s) { return s.kind == SlotKind::passphrase; }));
     description_.slot_noun = "slot";
     description_.slots_in_words = describe_slot_counts(h);
+    for (const KeySlot& slot : h.slots) description_.slot_list.push_back(summarize_slot(slot));
   }
 
   const FileDescription& description() const override { return description_; }

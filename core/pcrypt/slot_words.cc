@@ -105,6 +105,32 @@ std::string slot_kind_words(SlotKind kind) {
   return "unknown";
 }
 
+SlotSummary summarize_slot(const KeySlot& slot) {
+  std::string type;
+  switch (slot.kind) {
+    case SlotKind::key_file:
+      type = "key-file";
+      break;
+    case SlotKind::passphrase:
+      type = "passphrase";
+      break;
+    case SlotKind::x25519:
+      type = "X25519";
+      break;
+    case SlotKind::ssh_ed25519:
+      type = "ssh-ed25519";
+      break;
+    case SlotKind::mlkem768_x25519:
+      type = "mlkem768x25519";
+      break;
+    case SlotKind::ssh_rsa:
+      type = "ssh-rsa";
+      break;
+  }
+  const std::string tag = slot_tag(slot);
+  return {type, slot_kind_words(slot.kind) + (tag.empty() ? "" : ", tag " + tag), tag};
+}
+
 std::string describe_slot(const FileHeader& header, std::size_t index) {
   const KeySlot& slot = header.slots.at(index);
   const std::string tag = slot_tag(slot);

@@ -10,12 +10,17 @@
 #include <vector>
 
 #include "core/keys/credential.h"
+#include "core/opened_file.h"
 #include "core/pcrypt/format.h"
 
 namespace pcrypt::core {
 
 // "key-file", "passphrase", "X25519 recipient", "SSH ed25519 recipient".
 std::string slot_kind_words(SlotKind kind);
+
+// One slot's public facts (`info --json`): its kind under age's name for the same recipient kind where there
+// is one, its words, and an SSH slot's tag.
+SlotSummary summarize_slot(const KeySlot& slot);
 
 // One slot in words with its public identifying detail: "slot 3 (SSH ed25519 recipient, tag 55707c87)".
 // `index` counts from 0; the words count from 1, as `pcrypt info` does.

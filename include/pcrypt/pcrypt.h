@@ -253,6 +253,16 @@ struct Credentials {
   Session* session = nullptr;
 };
 
+// One key slot (pcrypt) or stanza (age), from what its header says to anyone (`pcrypt info --json`).
+struct SlotSummary {
+  // age: the stanza's type as written ("X25519", "scrypt", "mlkem768x25519", "ssh-ed25519", a plugin's);
+  // pcrypt: "key-file", "passphrase", or age's name for the same recipient kind ("X25519", "ssh-ed25519",
+  // "ssh-rsa", "mlkem768x25519").
+  std::string type;
+  std::string words;  // "SSH ed25519 recipient, tag 0a1b2c3d"
+  std::string tag;    // the public tag of an SSH or hardware-token recipient's slot, "" for anonymous kinds
+};
+
 // An opened file, before and after unlock.
 struct Description {
   Format format = Format::pcrypt;
@@ -263,6 +273,17 @@ struct Description {
   std::size_t passphrase_slots = 0;
   std::string slots_in_words;  // "1 X25519 stanza", "2 key-file slots and 1 passphrase slot"
   std::string slot_noun;       // "slot" (pcrypt) or "stanza" (age), for messages
+};
+
+// What a file's length says of it, without a key (File::measure()).
+struct Sizes {
+  std::uint64_t file_bytes = 0;      // as stored, armor included
+  std::uint64_t header_bytes = 0;    // the header alone (an age file's payload nonce is overhead)
+  std::uint64_t armor_bytes = 0;     // what the armor adds
+  std::uint64_t overhead_bytes = 0;  // the rest that is not plaintext: the nonce, 16-byte tags
+  // nullopt when no complete file has this length (it was cut short): then overhead_bytes is 0.
+  std::optional<std::uint64_t> plaintext_bytes;
+  std::optional<std::uint64_t> chunks;
 };
 
 // What an operation moved.
@@ -328,6 +349,8 @@ class PCRYPT_API File {
   ~File();
 
   const Description& describe() const;
+  // Each slot (pcrypt) or stanza (age) in header order, from what the header says to anyone.
+  std::vector<SlotSummary> slot_list() const;
   // `pcrypt info`'s text: every header field in words, and what the file's size says of the payload. Long
   // byte strings (an RSA slot's wrapped key, a post-quantum slot's encapsulated key) are given as their
   // length and SHA-256 unless `all_bytes`.
@@ -336,6 +359,10 @@ class PCRYPT_API File {
   // The slots each key of `keys` opens, in words, one list per key in order (`pcrypt info -k`). A key
   // that opens a slot to a key the header MAC rejects is ErrorKind::wrong_credential.
   std::vector<std::vector<std::string>> slots_opened_by(const Keys& keys, const Credentials& limits);
+
+  // The sizes, from the source's size where it has one, else (a pipe, an armored file) by reading the source
+  // to its end: then before unlock, and nothing else can follow on a source that cannot be read again.
+  Sizes measure();
 
   // Finds the file key with the first credential that opens a slot, in the format's order;
   // ErrorKind::wrong_credential when none does. Needed before everything below. Returns the slot that

@@ -46,6 +46,12 @@ for f in "${expected[@]}"; do [[ -f inst/$f ]] || fail "cmake --install did not 
 is_stripped inst/usr/bin/pcrypt || fail "cmake --install --strip left symbols in the binary"
 cmp -s inst/usr/share/bash-completion/completions/pcrypt "$SOURCE_DIR/completions/pcrypt.bash" ||
   fail "the installed bash completion is not completions/pcrypt.bash"
+check "the age personalities: links age, age-keygen, age-inspect in lib/pcrypt/age/ to bin/pcrypt"
+for n in age age-keygen age-inspect; do
+  [[ -L inst/usr/lib/pcrypt/age/$n && $(readlink "inst/usr/lib/pcrypt/age/$n") == ../../../bin/pcrypt ]] ||
+    fail "cmake --install: lib/pcrypt/age/$n is not a link to ../../../bin/pcrypt"
+  [[ $(realpath "inst/usr/lib/pcrypt/age/$n") == $(realpath inst/usr/bin/pcrypt) ]] || fail "$n does not reach bin/pcrypt"
+done
 check "the man page is installed compressed (gzip -9n: no name, no time stamp) and is man/pcrypt.1"
 gzip -dc inst/usr/share/man/man1/pcrypt.1.gz | cmp -s - "$SOURCE_DIR/man/pcrypt.1" || fail "pcrypt.1.gz is not man/pcrypt.1"
 [[ $(od -An -tu1 -j4 -N4 inst/usr/share/man/man1/pcrypt.1.gz | tr -d ' ') == 0000 ]] || fail "pcrypt.1.gz has a time stamp"
@@ -85,6 +91,14 @@ dpkg-deb -f "${dev[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "libpcrypt-de
 dpkg-deb -f "${debs[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "pcrypt does not depend on its libpcrypt0"
 dpkg-deb -c "${debs[0]}" | awk '{ print $NF }' | sed 's|^\./||' > contents
 for f in "${expected[@]}"; do grep -qxF "$f" contents || fail "the .deb lacks $f"; done
+dpkg-deb -c "${debs[0]}" > full_contents
+# Debian's age package owns /usr/bin/age, age-keygen (and a later one age-inspect): pcrypt's must not ship
+# them, or dpkg refuses to install one beside the other.
+grep -qE ' \./usr/(local/)?bin/age' full_contents && fail "the .deb ships a file Debian's age package owns"
+for n in age age-keygen age-inspect; do
+  grep -qE "^l.* \./usr/lib/pcrypt/age/$n -> \.\./\.\./\.\./bin/pcrypt\$" full_contents ||
+    fail "the .deb lacks the link usr/lib/pcrypt/age/$n -> ../../../bin/pcrypt"
+done
 [[ $(dpkg-deb -f "${debs[0]}" Package) == pcrypt ]] || fail "package name is not pcrypt"
 
 check "each package names a real maintainer (no example.invalid) and has a machine-readable copyright file"
@@ -132,4 +146,17 @@ is_stripped root/usr/bin/pcrypt || fail "the packaged binary is not stripped"
 # shellcheck disable=SC2086 # the emulator is a command with its options
 ${PCRYPT_TEST_EMULATOR:-} root/usr/bin/pcrypt --version > version || fail "the packaged binary does not run"
 grep -q '^pcrypt ' version || fail "the packaged binary printed no version"
+check "the packaged links run pcrypt as age-keygen and age-inspect (the way in of man/pcrypt.1: PATH first)"
+if [[ -z ${PCRYPT_TEST_EMULATOR:-} ]]; then
+  PATH=$PWD/root/usr/lib/pcrypt/age:$PATH age-keygen -o pk.txt 2> pk.err || fail "the packaged age-keygen failed"
+  grep -q '^Public key: age1' pk.err || fail "the packaged age-keygen: $(cat pk.err)"
+  [[ $(PATH=$PWD/root/usr/lib/pcrypt/age:$PATH age-keygen -y pk.txt) == $(sed -n 's/^# public key: //p' pk.txt) ]] ||
+    fail "the packaged age-keygen -y"
+  "$PCRYPT" encrypt --format age -R <(root/usr/lib/pcrypt/age/age-keygen -y pk.txt) version -o v.age
+  PATH=$PWD/root/usr/lib/pcrypt/age:$PATH age-inspect --json v.age > v.json
+  python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["stanza_types"] != ["X25519"])' v.json ||
+    fail "the packaged age-inspect: $(cat v.json)"
+else
+  echo "SKIPPED: running the links (a cross build's binary runs only under its emulator)"
+fi
 echo "package OK: ${debs[0]##*/}"

@@ -1,0 +1,21 @@
+#include "app/age_personality.h"
+
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+
+namespace pcrypt::app {
+
+std::string go_open_error(const std::string& path, int error_number) {
+  std::string reason = std::strerror(error_number);
+  // Go's errno strings are the C library's, starting lower case ("file exists").
+  if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
+  return "open " + path + ": " + reason;
+}
+
+int report_age_error(const char* name, const std::string& message) {
+  std::fprintf(stderr, "%s: error: %s\n", name, message.c_str());
+  return 1;
+}
+
+}  // namespace pcrypt::app
