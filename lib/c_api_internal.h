@@ -1,0 +1,150 @@
+// What the C API's files (lib/c_api*.cc) share: the handles' definitions and the guard every C entry point
+// runs its body in. The C layer is a client of the public C++ API (<pcrypt/pcrypt.h>) like any other: it
+// includes nothing of core/ or io/, so that the C and C++ APIs cannot drift apart.
+#pragma once
+
+#define PCRYPT_BUILDING_LIBRARY
+#include <cerrno>
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pcrypt/pcrypt.h"
+#include "pcrypt/pcrypt_c.h"
+
+struct pcrypt_source {
+  std::optional<pcrypt::Source> source;  // empty once a call has used it
+};
+
+struct pcrypt_sink {
+  pcrypt_sink() = default;
+  explicit pcrypt_sink(pcrypt::Sink made) : sink(std::move(made)) {}
+  std::optional<pcrypt::Sink> sink;  // empty once a call has used it
+  bool is_memory = false;
+  std::vector<std::uint8_t> memory;  // a memory sink's bytes (Sink::memory appends here)
+};
+
+struct pcrypt_options {
+  unsigned threads = 0;
+  pcrypt::Format format = pcrypt::Format::age;
+  bool armor = false;
+  std::size_t chunk_size = std::size_t{1} << 20;
+  std::uint64_t argon2id_memory_bytes = 0;
+  std::uint64_t argon2id_passes = 0;
+  pcrypt_progress_fn progress = nullptr;
+  void* progress_user = nullptr;
+};
+
+// A string whose bytes are wiped when it is destroyed or replaced: passphrases and identity text.
+class WipedString {
+ public:
+  WipedString() = default;
+  explicit WipedString(std::string text) : text_(std::move(text)) {}
+  WipedString(const WipedString&) = delete;
+  WipedString& operator=(const WipedString&) = delete;
+  WipedString(WipedString&& other) noexcept : text_(std::move(other.text_)) { other.wipe(); }
+  WipedString& operator=(WipedString&& other) noexcept {
+    if (this != &other) {
+      wipe();
+      text_ = std::move(other.text_);
+      other.wipe();
+    }
+    return *this;
+  }
+  ~WipedString() { wipe(); }
+  const std::string& text() const { return text_; }
+  void wipe() noexcept;
+
+ private:
+  std::string text_;
+};
+
+struct pcrypt_credentials {
+  std::vector<std::string> identity_files;
+  std::vector<WipedString> identities;
+  std::vector<std::string> key_files;
+  std::optional<WipedString> passphrase;
+  pcrypt_passphrase_fn passphrase_callback = nullptr;
+  void* passphrase_user = nullptr;
+  unsigned max_scrypt_log2 = 0;
+  std::uint64_t max_argon2id_memory_bytes = 0;
+  std::uint64_t max_argon2id_passes = 0;
+};
+
+struct pcrypt_file {
+  explicit pcrypt_file(pcrypt::File opened) : file(std::move(opened)) {}
+  pcrypt::File file;
+  std::string info;  // the last pcrypt_file_info() text
+};
+
+struct pcrypt_recipients {
+  pcrypt::Recipients to;
+  std::optional<WipedString> passphrase;
+};
+
+struct pcrypt_rekey {
+  pcrypt::RekeyRequest request;
+  std::optional<WipedString> add_passphrase;
+};
+
+struct pcrypt_encryptor {
+  explicit pcrypt_encryptor(pcrypt::Encryptor made) : encryptor(std::move(made)) {}
+  pcrypt::Encryptor encryptor;
+};
+
+struct pcrypt_key {
+  WipedString text;
+  std::string recipient;
+};
+
+namespace pcrypt::c_api {
+
+// Records a failure as this thread's last error and returns its status. Never throws: without memory for
+// the message, the message says so.
+int fail(int status, const char* message, const char* hint = "", int error_number = 0) noexcept;
+int fail(const pcrypt::Error& error) noexcept;
+
+// Runs `body` (which returns nothing) and turns whatever it throws into a status: the one place where C++
+// exceptions stop.
+template <typename Body>
+int guarded(Body&& body) noexcept {
+  try {
+    std::forward<Body>(body)();
+    return PCRYPT_OK;
+  } catch (const pcrypt::Error& e) {
+    return fail(e);
+  } catch (const std::bad_alloc&) {
+    return fail(PCRYPT_ERROR_IO, "out of memory", "", ENOMEM);
+  } catch (const std::exception& e) {
+    return fail(PCRYPT_ERROR_IO, e.what());
+  } catch (...) {
+    return fail(PCRYPT_ERROR_IO, "an unknown failure");
+  }
+}
+
+// Allocates a handle, or records the failure and returns nullptr.
+template <typename Handle, typename Make>
+Handle* make_handle(Make&& make) noexcept {
+  Handle* made = nullptr;
+  guarded([&] { made = std::forward<Make>(make)(); });
+  return made;
+}
+
+// ErrorKind::usage naming the argument, for a NULL where a handle or a string is needed.
+void require(const void* argument, const char* what);
+
+// The source or sink a call uses up: ErrorKind::usage when it is NULL or was used already.
+pcrypt::Source take(pcrypt_source* source);
+pcrypt::Sink take(pcrypt_sink* sink);
+
+// The C++ options a call takes (defaults for NULL).
+pcrypt::RunOptions run_options(const pcrypt_options* options);
+pcrypt::EncryptOptions encrypt_options(const pcrypt_options* options);
+
+void put_transfer(const pcrypt::Transfer& from, pcrypt_transfer* to);
+
+}  // namespace pcrypt::c_api
