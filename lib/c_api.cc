@@ -59,6 +59,16 @@ int fail(const pcrypt::Error& e) noexcept {
   return fail(status_of(e.kind()), e.what(), e.hint().c_str(), e.error_number());
 }
 
+int with_callback_errno(int status, const pcrypt_source* source, const pcrypt_sink* sink) noexcept {
+  LastError& error = last_error();
+  if (status != PCRYPT_ERROR_IO || error.error_number != 0) return status;
+  for (const CallbackErrno* recorded :
+       {source ? &source->callback_errno : nullptr, sink ? &sink->callback_errno : nullptr})
+    if (recorded != nullptr && *recorded && (*recorded)->load() != 0)
+      error.error_number = (*recorded)->load();
+  return status;
+}
+
 void require(const void* argument, const char* what) {
   if (argument == nullptr) throw pcrypt::Error(pcrypt::ErrorKind::usage, std::string(what) + " is NULL");
 }
@@ -197,26 +207,29 @@ const char* pcrypt_version(void) {
 pcrypt_source* pcrypt_source_path(const char* path) {
   return make_handle<pcrypt_source>([&] {
     require(path, "the path");
-    return new pcrypt_source{pcrypt::Source::path(path)};
+    return new pcrypt_source(pcrypt::Source::path(path));
   });
 }
 
 pcrypt_source* pcrypt_source_fd(int fd) {
-  return make_handle<pcrypt_source>([&] { return new pcrypt_source{pcrypt::Source::fd(fd)}; });
+  return make_handle<pcrypt_source>([&] { return new pcrypt_source(pcrypt::Source::fd(fd)); });
 }
 
 pcrypt_source* pcrypt_source_memory(const void* data, size_t size) {
   return make_handle<pcrypt_source>([&] {
     if (size > 0) require(data, "the source's bytes");
-    return new pcrypt_source{pcrypt::Source::memory({static_cast<const std::uint8_t*>(data), size})};
+    return new pcrypt_source(pcrypt::Source::memory({static_cast<const std::uint8_t*>(data), size}));
   });
 }
 
 pcrypt_source* pcrypt_source_callback(uint64_t size, pcrypt_read_at_fn read_at, void* user) {
   return make_handle<pcrypt_source>([&] {
     require(reinterpret_cast<const void*>(read_at), "the read-at callback");
-    auto reader = [read_at, user](std::uint64_t offset, std::span<std::uint8_t> buffer) -> std::size_t {
+    auto recorded = std::make_shared<std::atomic<int>>(0);
+    auto reader = [read_at, user, recorded](std::uint64_t offset,
+                                            std::span<std::uint8_t> buffer) -> std::size_t {
       const std::int64_t filled = read_at(user, offset, buffer.data(), buffer.size());
+      if (filled < 0) recorded->store(static_cast<int>(-filled));
       if (filled < 0)
         throw pcrypt::Error(pcrypt::ErrorKind::io,
                             "the read-at callback failed at offset " + std::to_string(offset) + ": " +
@@ -226,7 +239,7 @@ pcrypt_source* pcrypt_source_callback(uint64_t size, pcrypt_read_at_fn read_at, 
         throw pcrypt::Error(pcrypt::ErrorKind::io, "the read-at callback returned more bytes than asked for");
       return static_cast<std::size_t>(filled);
     };
-    return new pcrypt_source{pcrypt::Source::callback(size, reader)};
+    return new pcrypt_source(pcrypt::Source::callback(size, reader), recorded);
   });
 }
 
@@ -259,15 +272,17 @@ pcrypt_sink* pcrypt_sink_memory(void) {
 pcrypt_sink* pcrypt_sink_callback(pcrypt_write_fn write, void* user) {
   return make_handle<pcrypt_sink>([&] {
     require(reinterpret_cast<const void*>(write), "the write callback");
-    auto writer = [write, user](std::span<const std::uint8_t> piece) {
+    auto recorded = std::make_shared<std::atomic<int>>(0);
+    auto writer = [write, user, recorded](std::span<const std::uint8_t> piece) {
       const int result = write(user, piece.data(), piece.size());
+      if (result != 0) recorded->store(result < 0 ? -result : EIO);
       if (result != 0)
         throw pcrypt::Error(
             pcrypt::ErrorKind::io,
             std::string("the write callback failed: ") + std::strerror(result < 0 ? -result : EIO), {},
             result < 0 ? -result : EIO);
     };
-    return new pcrypt_sink(pcrypt::Sink::callback(writer));
+    return new pcrypt_sink(pcrypt::Sink::callback(writer), recorded);
   });
 }
 

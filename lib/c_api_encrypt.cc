@@ -68,42 +68,51 @@ void pcrypt_recipients_free(pcrypt_recipients* recipients) {
 
 int pcrypt_encrypt(pcrypt_source* plaintext, pcrypt_sink* sink, const pcrypt_recipients* recipients,
                    const pcrypt_options* options, pcrypt_transfer* transfer) {
-  return guarded([&] {
-    require(recipients, "the recipients");
-    const CallRecipients to(*recipients);
-    pcrypt::Source from = pcrypt::c_api::take(plaintext);
-    pcrypt::Sink into = pcrypt::c_api::take(sink);
-    pcrypt::c_api::put_transfer(
-        pcrypt::encrypt(std::move(from), std::move(into), to.to, pcrypt::c_api::encrypt_options(options)),
-        transfer);
-  });
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(recipients, "the recipients");
+        const CallRecipients to(*recipients);
+        pcrypt::Source from = pcrypt::c_api::take(plaintext);
+        pcrypt::Sink into = pcrypt::c_api::take(sink);
+        pcrypt::c_api::put_transfer(
+            pcrypt::encrypt(std::move(from), std::move(into), to.to, pcrypt::c_api::encrypt_options(options)),
+            transfer);
+      }),
+      plaintext, sink);
 }
 
 int pcrypt_encryptor_new(pcrypt_encryptor** encryptor, pcrypt_sink* sink, const pcrypt_recipients* recipients,
                          const pcrypt_options* options) {
-  return guarded([&] {
-    require(encryptor, "the encryptor pointer");
-    require(recipients, "the recipients");
-    const CallRecipients to(*recipients);
-    pcrypt::Sink into = pcrypt::c_api::take(sink);
-    *encryptor = new pcrypt_encryptor(
-        pcrypt::Encryptor(std::move(into), to.to, pcrypt::c_api::encrypt_options(options)));
-  });
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(encryptor, "the encryptor pointer");
+        require(recipients, "the recipients");
+        const CallRecipients to(*recipients);
+        pcrypt::Sink into = pcrypt::c_api::take(sink);
+        *encryptor = new pcrypt_encryptor(
+            pcrypt::Encryptor(std::move(into), to.to, pcrypt::c_api::encrypt_options(options)),
+            sink->callback_errno);
+      }),
+      nullptr, sink);
 }
 
 int pcrypt_encryptor_write(pcrypt_encryptor* encryptor, const void* data, size_t size) {
-  return guarded([&] {
-    require(encryptor, "the encryptor");
-    if (size > 0) require(data, "the data");
-    encryptor->encryptor.write({static_cast<const std::uint8_t*>(data), size});
-  });
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(encryptor, "the encryptor");
+        if (size > 0) require(data, "the data");
+        encryptor->encryptor.write({static_cast<const std::uint8_t*>(data), size});
+      }),
+      nullptr, encryptor != nullptr ? &encryptor->sink : nullptr);
 }
 
 int pcrypt_encryptor_finish(pcrypt_encryptor* encryptor, pcrypt_transfer* transfer) {
-  return guarded([&] {
-    require(encryptor, "the encryptor");
-    pcrypt::c_api::put_transfer(encryptor->encryptor.finish(), transfer);
-  });
+  return pcrypt::c_api::with_callback_errno(guarded([&] {
+                                              require(encryptor, "the encryptor");
+                                              pcrypt::c_api::put_transfer(encryptor->encryptor.finish(),
+                                                                          transfer);
+                                            }),
+                                            nullptr, encryptor != nullptr ? &encryptor->sink : nullptr);
 }
 
 void pcrypt_encryptor_free(pcrypt_encryptor* encryptor) {

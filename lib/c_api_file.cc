@@ -55,14 +55,20 @@ struct WipedCredentials {
   }
 };
 
+const pcrypt_source* source_of(const pcrypt_file* file) {
+  return file != nullptr ? &file->source : nullptr;
+}
+
 }  // namespace
 
 int pcrypt_file_open(pcrypt_file** file, pcrypt_source* source) {
-  return guarded([&] {
-    require(file, "the file pointer");
-    pcrypt::Source taken = pcrypt::c_api::take(source);
-    *file = new pcrypt_file(pcrypt::File::open(std::move(taken)));
-  });
+  return pcrypt::c_api::with_callback_errno(guarded([&] {
+                                              require(file, "the file pointer");
+                                              pcrypt::Source taken = pcrypt::c_api::take(source);
+                                              *file = new pcrypt_file(pcrypt::File::open(std::move(taken)),
+                                                                      source->callback_errno);
+                                            }),
+                                            source, nullptr);
 }
 
 void pcrypt_file_free(pcrypt_file* file) {
@@ -108,47 +114,55 @@ int pcrypt_file_info(pcrypt_file* file, int all_bytes, const char** text) {
 }
 
 int pcrypt_file_unlock(pcrypt_file* file, const pcrypt_credentials* credentials) {
-  return guarded([&] {
-    require(file, "the file");
-    require(credentials, "the credentials");
-    WipedCredentials given{credentials_of(*credentials)};
-    file->file.unlock(given.by);
-  });
+  return pcrypt::c_api::with_callback_errno(guarded([&] {
+                                              require(file, "the file");
+                                              require(credentials, "the credentials");
+                                              WipedCredentials given{credentials_of(*credentials)};
+                                              file->file.unlock(given.by);
+                                            }),
+                                            source_of(file), nullptr);
 }
 
 int pcrypt_file_decrypt(pcrypt_file* file, pcrypt_sink* sink, const pcrypt_options* options,
                         pcrypt_transfer* transfer) {
-  return guarded([&] {
-    require(file, "the file");
-    pcrypt::Sink taken = pcrypt::c_api::take(sink);
-    pcrypt::c_api::put_transfer(file->file.decrypt(std::move(taken), pcrypt::c_api::run_options(options)),
-                                transfer);
-  });
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(file, "the file");
+        pcrypt::Sink taken = pcrypt::c_api::take(sink);
+        pcrypt::c_api::put_transfer(file->file.decrypt(std::move(taken), pcrypt::c_api::run_options(options)),
+                                    transfer);
+      }),
+      source_of(file), sink);
 }
 
 int pcrypt_file_verify(pcrypt_file* file, const pcrypt_options* options, pcrypt_transfer* transfer) {
-  return guarded([&] {
-    require(file, "the file");
-    pcrypt::c_api::put_transfer(file->file.verify(pcrypt::c_api::run_options(options)), transfer);
-  });
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(file, "the file");
+        pcrypt::c_api::put_transfer(file->file.verify(pcrypt::c_api::run_options(options)), transfer);
+      }),
+      source_of(file), nullptr);
 }
 
 int pcrypt_file_read_at(const pcrypt_file* file, uint64_t offset, void* buffer, size_t size,
                         size_t* bytes_read) {
-  return guarded([&] {
-    require(file, "the file");
-    require(bytes_read, "the bytes_read pointer");
-    if (size > 0) require(buffer, "the buffer");
-    *bytes_read = file->file.read_at(offset, {static_cast<std::uint8_t*>(buffer), size});
-  });
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(file, "the file");
+        require(bytes_read, "the bytes_read pointer");
+        if (size > 0) require(buffer, "the buffer");
+        *bytes_read = file->file.read_at(offset, {static_cast<std::uint8_t*>(buffer), size});
+      }),
+      source_of(file), nullptr);
 }
 
 int pcrypt_file_plaintext_size(const pcrypt_file* file, uint64_t* size) {
-  return guarded([&] {
-    require(file, "the file");
-    require(size, "the size pointer");
-    *size = file->file.plaintext_size();
-  });
+  return pcrypt::c_api::with_callback_errno(guarded([&] {
+                                              require(file, "the file");
+                                              require(size, "the size pointer");
+                                              *size = file->file.plaintext_size();
+                                            }),
+                                            source_of(file), nullptr);
 }
 
 // ---- Rekey
@@ -221,24 +235,26 @@ void pcrypt_rekey_free(pcrypt_rekey* rekey) {
 
 int pcrypt_file_rekey(pcrypt_file* file, const pcrypt_rekey* rekey, pcrypt_sink* sink,
                       const pcrypt_options* options, size_t* slots_after) {
-  return guarded([&] {
-    require(file, "the file");
-    require(rekey, "the rekey request");
-    pcrypt::RekeyRequest request = rekey->request;
-    if (rekey->add_passphrase) request.add_passphrase = rekey->add_passphrase->text();
-    if (options != nullptr) {
-      request.argon2id_memory_bytes = options->argon2id_memory_bytes;
-      request.argon2id_passes = options->argon2id_passes;
-    }
-    struct WipeAddedPassphrase {
-      std::optional<std::string>& passphrase;
-      ~WipeAddedPassphrase() {
-        if (passphrase) explicit_bzero(passphrase->data(), passphrase->size());
-      }
-    } wipe{request.add_passphrase};
-    pcrypt::Sink taken = pcrypt::c_api::take(sink);
-    const pcrypt::RekeyResult result =
-        file->file.rekey(request, std::move(taken), pcrypt::c_api::run_options(options));
-    if (slots_after != nullptr) *slots_after = result.slots_after;
-  });
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(file, "the file");
+        require(rekey, "the rekey request");
+        pcrypt::RekeyRequest request = rekey->request;
+        if (rekey->add_passphrase) request.add_passphrase = rekey->add_passphrase->text();
+        if (options != nullptr) {
+          request.argon2id_memory_bytes = options->argon2id_memory_bytes;
+          request.argon2id_passes = options->argon2id_passes;
+        }
+        struct WipeAddedPassphrase {
+          std::optional<std::string>& passphrase;
+          ~WipeAddedPassphrase() {
+            if (passphrase) explicit_bzero(passphrase->data(), passphrase->size());
+          }
+        } wipe{request.add_passphrase};
+        pcrypt::Sink taken = pcrypt::c_api::take(sink);
+        const pcrypt::RekeyResult result =
+            file->file.rekey(request, std::move(taken), pcrypt::c_api::run_options(options));
+        if (slots_after != nullptr) *slots_after = result.slots_after;
+      }),
+      source_of(file), sink);
 }

@@ -4,9 +4,11 @@
 #pragma once
 
 #define PCRYPT_BUILDING_LIBRARY
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
@@ -16,14 +18,23 @@
 #include "pcrypt/pcrypt.h"
 #include "pcrypt/pcrypt_c.h"
 
+// A callback's failure as its errno, recorded by the callback's adapter: whole-file calls report a callback's
+// exception as an io error of their own, without its errno, which the C layer then restores from here.
+using CallbackErrno = std::shared_ptr<std::atomic<int>>;
+
 struct pcrypt_source {
+  explicit pcrypt_source(std::optional<pcrypt::Source> made, CallbackErrno recorded = {})
+      : source(std::move(made)), callback_errno(std::move(recorded)) {}
   std::optional<pcrypt::Source> source;  // empty once a call has used it
+  CallbackErrno callback_errno;          // a callback source's
 };
 
 struct pcrypt_sink {
   pcrypt_sink() = default;
-  explicit pcrypt_sink(pcrypt::Sink made) : sink(std::move(made)) {}
+  explicit pcrypt_sink(std::optional<pcrypt::Sink> made, CallbackErrno recorded = {})
+      : sink(std::move(made)), callback_errno(std::move(recorded)) {}
   std::optional<pcrypt::Sink> sink;  // empty once a call has used it
+  CallbackErrno callback_errno;      // a callback sink's
   bool is_memory = false;
   std::vector<std::uint8_t> memory;  // a memory sink's bytes (Sink::memory appends here)
 };
@@ -76,8 +87,10 @@ struct pcrypt_credentials {
 };
 
 struct pcrypt_file {
-  explicit pcrypt_file(pcrypt::File opened) : file(std::move(opened)) {}
+  pcrypt_file(pcrypt::File opened, CallbackErrno recorded)
+      : file(std::move(opened)), source{std::nullopt, std::move(recorded)} {}
   pcrypt::File file;
+  pcrypt_source source;  // no source (the File has it), only its callback's errno
   std::string info;  // the last pcrypt_file_info() text
 };
 
@@ -92,8 +105,10 @@ struct pcrypt_rekey {
 };
 
 struct pcrypt_encryptor {
-  explicit pcrypt_encryptor(pcrypt::Encryptor made) : encryptor(std::move(made)) {}
+  pcrypt_encryptor(pcrypt::Encryptor made, CallbackErrno recorded)
+      : encryptor(std::move(made)), sink{std::nullopt, std::move(recorded)} {}
   pcrypt::Encryptor encryptor;
+  pcrypt_sink sink;  // no sink, only its callback's errno
 };
 
 struct pcrypt_key {
@@ -133,6 +148,10 @@ Handle* make_handle(Make&& make) noexcept {
   guarded([&] { made = std::forward<Make>(make)(); });
   return made;
 }
+
+// `status`, with this thread's last error given the errno a callback of `source` or `sink` (either may be
+// NULL) recorded when it failed, where the error has none.
+int with_callback_errno(int status, const pcrypt_source* source, const pcrypt_sink* sink) noexcept;
 
 // ErrorKind::usage naming the argument, for a NULL where a handle or a string is needed.
 void require(const void* argument, const char* what);
