@@ -64,8 +64,7 @@ int with_callback_errno(int status, const pcrypt_source* source, const pcrypt_si
   if (status != PCRYPT_ERROR_IO || error.error_number != 0) return status;
   for (const CallbackErrno* recorded :
        {source ? &source->callback_errno : nullptr, sink ? &sink->callback_errno : nullptr})
-    if (recorded != nullptr && *recorded && (*recorded)->load() != 0)
-      error.error_number = (*recorded)->load();
+    if (recorded != nullptr && recorded->recorded() != 0) error.error_number = recorded->recorded();
   return status;
 }
 
@@ -225,11 +224,11 @@ pcrypt_source* pcrypt_source_memory(const void* data, size_t size) {
 pcrypt_source* pcrypt_source_callback(uint64_t size, pcrypt_read_at_fn read_at, void* user) {
   return make_handle<pcrypt_source>([&] {
     require(reinterpret_cast<const void*>(read_at), "the read-at callback");
-    auto recorded = std::make_shared<std::atomic<int>>(0);
+    const CallbackErrno recorded = CallbackErrno::make();
     auto reader = [read_at, user, recorded](std::uint64_t offset,
                                             std::span<std::uint8_t> buffer) -> std::size_t {
       const std::int64_t filled = read_at(user, offset, buffer.data(), buffer.size());
-      if (filled < 0) recorded->store(static_cast<int>(-filled));
+      if (filled < 0) recorded.record(static_cast<int>(-filled));
       if (filled < 0)
         throw pcrypt::Error(pcrypt::ErrorKind::io,
                             "the read-at callback failed at offset " + std::to_string(offset) + ": " +
@@ -272,10 +271,10 @@ pcrypt_sink* pcrypt_sink_memory(void) {
 pcrypt_sink* pcrypt_sink_callback(pcrypt_write_fn write, void* user) {
   return make_handle<pcrypt_sink>([&] {
     require(reinterpret_cast<const void*>(write), "the write callback");
-    auto recorded = std::make_shared<std::atomic<int>>(0);
+    const CallbackErrno recorded = CallbackErrno::make();
     auto writer = [write, user, recorded](std::span<const std::uint8_t> piece) {
       const int result = write(user, piece.data(), piece.size());
-      if (result != 0) recorded->store(result < 0 ? -result : EIO);
+      if (result != 0) recorded.record(result < 0 ? -result : EIO);
       if (result != 0)
         throw pcrypt::Error(
             pcrypt::ErrorKind::io,

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <exception>
-#include <memory>
 #include <new>
 #include <optional>
 #include <string>
@@ -19,8 +18,40 @@
 #include "pcrypt/pcrypt_c.h"
 
 // A callback's failure as its errno, recorded by the callback's adapter: whole-file calls report a callback's
-// exception as an io error of their own, without its errno, which the C layer then restores from here.
-using CallbackErrno = std::shared_ptr<std::atomic<int>>;
+// exception as an io error of their own, without its errno, which the C layer then restores from here. Shared
+// by the adapter (inside the C++ source or sink, which may outlive the C handle) and the handles; counted by
+// hand, not a std::shared_ptr, whose control block's type information would be exported from the library.
+class CallbackErrno {
+ public:
+  CallbackErrno() = default;
+  static CallbackErrno make() {
+    CallbackErrno made;
+    made.cell_ = new Cell;
+    return made;
+  }
+  CallbackErrno(const CallbackErrno& other) noexcept : cell_(other.cell_) {
+    if (cell_ != nullptr) cell_->references.fetch_add(1, std::memory_order_relaxed);
+  }
+  CallbackErrno& operator=(const CallbackErrno& other) noexcept {
+    CallbackErrno copy(other);
+    std::swap(cell_, copy.cell_);
+    return *this;
+  }
+  ~CallbackErrno() {
+    if (cell_ != nullptr && cell_->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete cell_;
+  }
+  void record(int error_number) const noexcept {
+    if (cell_ != nullptr) cell_->error_number.store(error_number);
+  }
+  int recorded() const noexcept { return cell_ != nullptr ? cell_->error_number.load() : 0; }
+
+ private:
+  struct Cell {
+    std::atomic<int> error_number{0};
+    std::atomic<int> references{1};
+  };
+  Cell* cell_ = nullptr;
+};
 
 struct pcrypt_source {
   explicit pcrypt_source(std::optional<pcrypt::Source> made, CallbackErrno recorded = {})
@@ -91,7 +122,7 @@ struct pcrypt_file {
       : file(std::move(opened)), source{std::nullopt, std::move(recorded)} {}
   pcrypt::File file;
   pcrypt_source source;  // no source (the File has it), only its callback's errno
-  std::string info;  // the last pcrypt_file_info() text
+  std::string info;      // the last pcrypt_file_info() text
 };
 
 struct pcrypt_recipients {
