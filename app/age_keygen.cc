@@ -8,11 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <pcrypt/pcrypt.h>
@@ -122,6 +124,15 @@ int generate(const std::string& output, bool post_quantum) {
 
 int convert(const std::string& input, const std::string& output) {
   const std::string text = read_input(input);
+  // Only blank and comment lines: age's "no identities" (the library would call the file malformed).
+  bool any = false;
+  for (std::size_t at = 0; at < text.size() && !any;) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view line = std::string_view(text).substr(at, end - at);
+    any = line.find_first_not_of(" \t\r") != std::string_view::npos && line.front() != '#';
+    at = end + 1;
+  }
+  if (!any) throw AgeToolError{"no identities found in the input"};
   std::vector<std::string> recipients;
   try {
     recipients = recipients_of(text);
