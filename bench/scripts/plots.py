@@ -54,12 +54,19 @@ def tables(doc, table_id):
     return [t for t in doc["tables"] if t["id"] == table_id]
 
 
+def short_load(load):
+    """'before: 0.52, 0.40, 0.30; after: 1.10, 0.61, 0.38' -> 'load 0.52 -> 1.10' (the 1-minute averages)."""
+    try:
+        before, after = (part.split(":", 1)[1].split(",")[0].strip() for part in load.split(";"))
+        return f"load {before} \u2192 {after}"
+    except (IndexError, ValueError):
+        return f"load {load}" if load else ""
+
+
 def machine_line(doc, load):
     m = doc["machine"]
     parts = [m.get("cpu", "?"), f"{m.get('logical_cores', '?')} cores", f"engine {m.get('engine', '?')}",
-             f"pcrypt {m.get('pcrypt_version', '?')}", m.get("date", "")[:10]]
-    if load:
-        parts.append(f"load {load}")
+             f"pcrypt {m.get('pcrypt_version', '?')}", m.get("date", "")[:10], short_load(load)]
     return ", ".join(p for p in parts if p)
 
 
@@ -141,38 +148,37 @@ def plot_engines(doc, load, out_dir, written):
 
 
 def summary_rows(doc):
-    rows = [r for t in tables(doc, "throughput_summary") for r in t["rows"]]
+    rows = [r for t in tables(doc, "throughput_summary") for r in t["rows"] if r.get("source") == "memory"]
     if not rows:
         raise ValueError("no throughput_summary table")
     return rows
 
 
 def plot_throughput(doc, load, out_dir, written):
+    # In seconds, as the MT-AES tables report runs: mean ± sd, min and max are statistics of the times (as
+    # rates, ± sd would not be symmetric); each bar is labelled with the rate of its mean.
     rows = summary_rows(doc)
-    runs = [r for t in tables(doc, "throughput_runs") for r in t["rows"]]
+    runs = [r for t in tables(doc, "throughput_runs") for r in t["rows"] if r.get("source") == "memory"]
     sizes = sorted({r["size_bytes"] for r in rows})
     fig, ax = plt.subplots(figsize=(8, 4.5))
     width = 0.38
     for k, op in enumerate(("encrypt", "decrypt")):
-        xs, means, err_lo, err_hi, lo, hi = [], [], [], [], [], []
+        xs, means, sds, lo, hi = [], [], [], [], []
         for i, size in enumerate(sizes):
             r = next(r for r in rows if r["size_bytes"] == size and r["operation"] == op)
-            gb = size / 1e9
-            rate = gb / r["seconds_mean"]
-            # mean ± sd of the times, shown as the rates they give (a slower run is a lower rate)
-            slow = gb / (r["seconds_mean"] + r["seconds_stddev"])
-            fast = gb / max(r["seconds_mean"] - r["seconds_stddev"], 1e-9)
             xs.append(i + (k - 0.5) * width)
-            means.append(rate)
-            err_lo.append(rate - slow)
-            err_hi.append(fast - rate)
-            lo.append(gb / r["seconds_max"])
-            hi.append(gb / r["seconds_min"])
-        ax.bar(xs, means, width, yerr=[err_lo, err_hi], capsize=4, label=f"{op}: mean ± sd", alpha=0.75)
-        ax.scatter(xs, lo, marker="v", color="black", s=14, zorder=3, label="slowest run" if k == 0 else None)
-        ax.scatter(xs, hi, marker="^", color="black", s=14, zorder=3, label="fastest run" if k == 0 else None)
+            means.append(r["seconds_mean"])
+            sds.append(r["seconds_stddev"])
+            lo.append(r["seconds_min"])
+            hi.append(r["seconds_max"])
+        bars = ax.bar(xs, means, width, yerr=sds, capsize=4, label=f"{op}: mean ± sd", alpha=0.75)
+        for bar, size, mean in zip(bars, sizes, means):
+            ax.annotate(f"{size / 1e9 / mean:.2f} GB/s", (bar.get_x() + bar.get_width() / 2, 0),
+                        textcoords="offset points", xytext=(0, 3), ha="center", fontsize=7)
+        ax.scatter(xs, hi, marker="v", color="black", s=14, zorder=3, label="slowest run" if k == 0 else None)
+        ax.scatter(xs, lo, marker="^", color="black", s=14, zorder=3, label="fastest run" if k == 0 else None)
         for i, size in enumerate(sizes):
-            pts = [size / 1e9 / r[f"{op}_seconds"] for r in runs if r["size_bytes"] == size]
+            pts = [r[f"{op}_seconds"] for r in runs if r["size_bytes"] == size]
             ax.scatter([xs[i]] * len(pts), pts, s=5, color="grey", zorder=2,
                        label="each run" if k == 0 and i == 0 else None)
     n = max((r["samples"] for r in rows), default=0)
@@ -180,10 +186,10 @@ def plot_throughput(doc, load, out_dir, written):
     ax.set_xticks(range(len(sizes)), [size_label(s) for s in sizes])
     ax.set_xlabel(f"data size ({n} runs each, {'/'.join(map(str, threads))} threads, every decrypted run "
                   "checked by XXH3-128)")
-    ax.set_ylabel("GB/s (plaintext bytes / time)")
+    ax.set_ylabel("seconds per run (lower is better)")
     ax.set_title("MT-AES experiment: encrypt + decrypt through the pipeline, in memory\n"
                  + machine_line(doc, load), fontsize=9)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left")
     save(fig, out_dir, "throughput", written)
 
 
@@ -229,15 +235,13 @@ def plot_peers(path, load, out_dir, written):
     colors = ["tab:blue" if lab.split(": ", 1)[1].startswith("pcrypt") else "tab:grey" for lab in labels]
     ys = range(len(labels))
     ax.barh(ys, medians, xerr=list(zip(*spreads)), color=colors, capsize=3)
-    for y, m in zip(ys, medians):
-        ax.annotate(f"{m:.3f} s", (m, y), textcoords="offset points", xytext=(4, -3), fontsize=7)
+    for y, m, (_, up) in zip(ys, medians, spreads):
+        ax.annotate(f"{m:.3f} s", (m + up, y), textcoords="offset points", xytext=(6, -3), fontsize=7)
     ax.set_yticks(ys, labels, fontsize=7)
     ax.invert_yaxis()
     runs = len(next(iter(times.values())))
     ax.set_xlabel(f"seconds, median of {runs} alternating runs (bars: min to max); lower is better")
-    machine = comments.get("machine", "")
-    if load:
-        machine += f", load {load}"
+    machine = ", ".join(p for p in (comments.get("machine", ""), short_load(load)) if p)
     ax.set_title(f"End to end: {comments.get('size', '?')} page-cached file to /dev/null\n{machine}", fontsize=9)
     save(fig, out_dir, "peers", written)
 

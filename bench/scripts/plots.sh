@@ -25,7 +25,16 @@ pc=$(readlink -f "${1:?usage: plots.sh [--quick] PCRYPT_BINARY [OUTDIR]}")
 out=${2:-$here/../../docs/benchmarks/plots}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-python3 -c 'import matplotlib' 2>/dev/null || {
+# The first Python that has matplotlib: python3 on PATH, else Debian's (a virtualenv or pyenv on PATH may lack
+# the Debian package).
+python=
+for candidate in "${PYTHON:-python3}" /usr/bin/python3; do
+  if "$candidate" -c 'import matplotlib' 2> /dev/null; then
+    python=$candidate
+    break
+  fi
+done
+[[ -n $python ]] || {
   echo "plots.sh: python3-matplotlib is needed (apt-get install python3-matplotlib)" >&2
   exit 1
 }
@@ -96,4 +105,4 @@ run_alternating "$peer_runs"
 
 echo "before: $load_before; after: $(uptime | sed 's/.*load average: //')" > "$out/load.txt"
 step "drawing (load $(cat "$out/load.txt"))"
-python3 "$here/plots.py" "$out"
+"$python" "$here/plots.py" "$out"
