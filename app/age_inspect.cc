@@ -14,11 +14,11 @@
 #include <pcrypt/pcrypt.h>
 
 #include "app/age_personality.h"
-#include "app/age_tools.h"
 #include "app/endpoints.h"
 #include "app/file_facts.h"
 #include "app/go_flags.h"
 #include "app/json.h"
+#include "app/personalities.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {
@@ -38,7 +38,7 @@ Says what an age file's header and size tell without its key: armor, the types
 of its recipients' stanzas, whether it is post-quantum, and how its bytes divide
 into header, armor, encryption overhead and payload. INPUT defaults to standard
 input ("-" names it explicitly). This is pcrypt under age-inspect's name
-(pcrypt(1), AGE PERSONALITIES); `pcrypt info --json` says more.)";
+(pcrypt(1), AGE-KEYGEN AND AGE-INSPECT); `pcrypt info --json` says more.)";
 
 int usage_error() {
   std::fprintf(stderr, "%s\n", kUsage);

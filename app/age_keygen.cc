@@ -20,9 +20,9 @@
 #include <pcrypt/pcrypt.h>
 
 #include "app/age_personality.h"
-#include "app/age_tools.h"
 #include "app/endpoints.h"
 #include "app/go_flags.h"
+#include "app/personalities.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {
@@ -41,7 +41,7 @@ Options:
                            standard input, one a line.
     -version               Print the version.
 
-This is pcrypt under age-keygen's name (pcrypt(1), AGE PERSONALITIES). Without
+This is pcrypt under age-keygen's name (pcrypt(1), AGE-KEYGEN AND AGE-INSPECT). Without
 -o the identity goes to standard output; whenever it does not go to a terminal,
 its public key is also printed to standard error ("Public key: age1...").)";
 

@@ -4,7 +4,7 @@
 // then, unless -f, the process goes to the background and the command returns: the mount is ready by then.
 // `fusermount3 -u`, `pcrypt unmount`, SIGINT or SIGTERM unmount it and end the process.
 #define FUSE_USE_VERSION 312
-#include <fuse.h>
+#include <fuse_lowlevel.h>
 
 #include <spdlog/spdlog.h>
 
@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +31,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "app/credentials.h"
 #include "app/crypt_options.h"
@@ -61,8 +64,8 @@ struct Mounted {
   std::once_flag read_ahead_set;
 };
 
-Mounted& mounted() {
-  return *static_cast<Mounted*>(fuse_get_context()->private_data);
+Mounted& mounted(fuse_req_t req) {
+  return *static_cast<Mounted*>(fuse_req_userdata(req));
 }
 
 // libfuse's own messages: kept while mounting (for the one error line), afterwards passed on.
@@ -82,63 +85,76 @@ void fuse_message(enum fuse_log_level, const char* format, va_list args) {
   }
 }
 
-void* op_init(fuse_conn_info*, fuse_config* config) {
-  // The tree never changes while mounted: the kernel may keep names and attributes as long as it likes.
-  config->entry_timeout = 86400;
-  config->attr_timeout = 86400;
-  config->negative_timeout = 86400;
-  config->nullpath_ok = 1;  // reads go by file handle: no path to build for them
-  return fuse_get_context()->private_data;
+// Inode numbers are the tree's entry indexes plus one (FUSE_ROOT_ID, 1, is the root, entry 0): the tree
+// never changes while mounted, so the kernel may keep names and attributes as long as it likes.
+constexpr double kForever = 86400;
+
+const MountEntry* entry_at(const Mounted& m, fuse_ino_t inode) {
+  return inode >= 1 && inode - 1 < m.tree.size() ? &m.tree.at(inode - 1) : nullptr;
 }
 
-// What an open file or folder's fh holds: with nullpath_ok, libfuse gives no path to operations on it.
-struct Handle {
-  const MountEntry* entry;
-  std::unique_ptr<PlaintextStream> stream;  // files
-};
-
-Handle* handle_of(const fuse_file_info* info) {
-  return reinterpret_cast<Handle*>(info->fh);
+struct stat attributes(const MountEntry& entry, fuse_ino_t inode) {
+  struct stat st = entry.shown;
+  st.st_ino = inode;
+  return st;
 }
 
-const MountEntry* entry_of(const char* path, const fuse_file_info* info) {
-  if (path == nullptr) return info != nullptr ? handle_of(info)->entry : nullptr;
-  return mounted().tree.find(path);
+void op_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
+  const Mounted& m = mounted(req);
+  const MountEntry* folder = entry_at(m, parent);
+  if (folder == nullptr || !folder->directory) return static_cast<void>(fuse_reply_err(req, ENOTDIR));
+  const auto it = folder->children.find(std::string_view(name));
+  if (it == folder->children.end()) return static_cast<void>(fuse_reply_err(req, ENOENT));
+  fuse_entry_param entry{};
+  entry.ino = it->second + 1;
+  entry.attr = attributes(m.tree.at(it->second), entry.ino);
+  entry.attr_timeout = kForever;
+  entry.entry_timeout = kForever;
+  fuse_reply_entry(req, &entry);
 }
 
-int op_getattr(const char* path, struct stat* st, fuse_file_info* info) {
-  const MountEntry* entry = entry_of(path, info);
-  if (entry == nullptr) return -ENOENT;
-  *st = entry->shown;
-  return 0;
+void op_getattr(fuse_req_t req, fuse_ino_t inode, fuse_file_info*) {
+  const MountEntry* entry = entry_at(mounted(req), inode);
+  if (entry == nullptr) return static_cast<void>(fuse_reply_err(req, ENOENT));
+  const struct stat st = attributes(*entry, inode);
+  fuse_reply_attr(req, &st, kForever);
 }
 
-int op_opendir(const char* path, fuse_file_info* info) {
-  const MountEntry* folder = mounted().tree.find(path);
-  if (folder == nullptr) return -ENOENT;
-  if (!folder->directory) return -ENOTDIR;
-  try {
-    info->fh = reinterpret_cast<std::uint64_t>(new Handle{folder, nullptr});
-  } catch (const std::bad_alloc&) {
-    return -ENOMEM;
+void op_opendir(fuse_req_t req, fuse_ino_t inode, fuse_file_info* info) {
+  const MountEntry* entry = entry_at(mounted(req), inode);
+  if (entry == nullptr) return static_cast<void>(fuse_reply_err(req, ENOENT));
+  if (!entry->directory) return static_cast<void>(fuse_reply_err(req, ENOTDIR));
+  info->cache_readdir = 1;  // the listing never changes: the kernel may keep it
+  fuse_reply_open(req, info);
+}
+
+// Entry `offset` on ("." and ".." first, then the children in name order), as many as fit in `size`.
+void op_readdir(fuse_req_t req, fuse_ino_t inode, std::size_t size, off_t offset, fuse_file_info*) {
+  const Mounted& m = mounted(req);
+  const MountEntry* folder = entry_at(m, inode);
+  if (folder == nullptr) return static_cast<void>(fuse_reply_err(req, ENOENT));
+  std::vector<char> buffer(size);
+  std::size_t used = 0;
+  off_t at = 0;
+  const auto add = [&](const char* name, const struct stat& st) {
+    ++at;
+    if (at <= offset) return true;
+    const std::size_t need = fuse_add_direntry(req, buffer.data() + used, size - used, name, &st, at);
+    if (need > size - used) return false;
+    used += need;
+    return true;
+  };
+  struct stat self {};
+  self.st_ino = inode;
+  self.st_mode = S_IFDIR;
+  bool room = add(".", self) && add("..", self);
+  for (auto it = folder->children.begin(); room && it != folder->children.end(); ++it) {
+    struct stat st {};
+    st.st_ino = it->second + 1;
+    st.st_mode = m.tree.at(it->second).shown.st_mode & S_IFMT;
+    room = add(it->first.c_str(), st);
   }
-  return 0;
-}
-
-int op_readdir(const char*, void* buffer, fuse_fill_dir_t fill, off_t, fuse_file_info* info,
-               fuse_readdir_flags) {
-  const Mounted& m = mounted();
-  const MountEntry* folder = handle_of(info)->entry;
-  fill(buffer, ".", nullptr, 0, fuse_fill_dir_flags{});
-  fill(buffer, "..", nullptr, 0, fuse_fill_dir_flags{});
-  for (const auto& [name, index] : folder->children)
-    if (fill(buffer, name.c_str(), &m.tree.at(index).shown, 0, fuse_fill_dir_flags{}) != 0) return -ENOMEM;
-  return 0;
-}
-
-int op_releasedir(const char*, fuse_file_info* info) {
-  delete handle_of(info);
-  return 0;
+  fuse_reply_buf(req, buffer.data(), used);
 }
 
 void set_kernel_read_ahead(const std::string& setting) {
@@ -147,55 +163,65 @@ void set_kernel_read_ahead(const std::string& setting) {
   out << kKernelReadAheadKiB << '\n';  // best effort: not being root, it stays the default
 }
 
-int op_open(const char* path, fuse_file_info* info) {
-  Mounted& m = mounted();
-  const MountEntry* entry = m.tree.find(path);
-  if (entry == nullptr) return -ENOENT;
-  if (entry->directory) return -EISDIR;
-  if ((info->flags & O_ACCMODE) != O_RDONLY) return -EROFS;
-  if (entry->open_error != 0) return -entry->open_error;
+void op_open(fuse_req_t req, fuse_ino_t inode, fuse_file_info* info) {
+  Mounted& m = mounted(req);
+  const MountEntry* entry = entry_at(m, inode);
+  if (entry == nullptr) return static_cast<void>(fuse_reply_err(req, ENOENT));
+  if (entry->directory) return static_cast<void>(fuse_reply_err(req, EISDIR));
+  if ((info->flags & O_ACCMODE) != O_RDONLY) return static_cast<void>(fuse_reply_err(req, EROFS));
+  if (entry->open_error != 0) return static_cast<void>(fuse_reply_err(req, entry->open_error));
   // The kernel took the mount's settings from FUSE's handshake, which is over by the first open.
   std::call_once(m.read_ahead_set, [&] { set_kernel_read_ahead(m.read_ahead_setting); });
   try {
     const OpenedFile& file = *entry->opened;
-    info->fh = reinterpret_cast<std::uint64_t>(new Handle{
-        entry,
-        std::make_unique<PlaintextStream>(file.file(), file.plaintext_size, file.record_size, *m.pool)});
+    info->fh = reinterpret_cast<std::uint64_t>(
+        new PlaintextStream(file.file(), file.plaintext_size, file.record_size, *m.pool));
   } catch (const std::bad_alloc&) {
-    return -ENOMEM;
+    return static_cast<void>(fuse_reply_err(req, ENOMEM));
   }
-  return 0;
+  fuse_reply_open(req, info);
 }
 
-int op_read(const char*, char* buffer, std::size_t size, off_t offset, fuse_file_info* info) {
-  PlaintextStream* stream = handle_of(info)->stream.get();
+// The reply is written from the plaintext where it lies (windows read ahead, or this thread's buffer): no
+// copy on the way to the kernel. A failure replies the error alone: nothing of the request is returned.
+void op_read(fuse_req_t req, fuse_ino_t, std::size_t size, off_t offset, fuse_file_info* info) {
+  thread_local PlaintextPieces pieces;
+  auto* stream = reinterpret_cast<PlaintextStream*>(info->fh);
+  int error = 0;
   try {
-    return static_cast<int>(stream->read(static_cast<std::uint64_t>(offset),
-                                         std::span(reinterpret_cast<std::uint8_t*>(buffer), size)));
+    stream->read(static_cast<std::uint64_t>(offset), size, pieces);
   } catch (const Error& e) {
-    // Nothing of the request is returned: the kernel gets the error alone.
     spdlog::warn("{}", e.what());
-    return e.kind() == ErrorKind::io && e.error_number() != 0 ? -e.error_number() : -EIO;
+    error = e.kind() == ErrorKind::io && e.error_number() != 0 ? e.error_number() : EIO;
   } catch (const std::bad_alloc&) {
-    return -ENOMEM;
+    error = ENOMEM;
   } catch (const std::exception& e) {
     spdlog::warn("{}", e.what());
-    return -EIO;
+    error = EIO;
   }
+  if (error != 0) {
+    pieces.keep.clear();
+    return static_cast<void>(fuse_reply_err(req, error));
+  }
+  std::vector<iovec> iov;
+  iov.reserve(pieces.pieces.size());
+  for (const auto& piece : pieces.pieces)
+    iov.push_back(iovec{const_cast<std::uint8_t*>(piece.data()), piece.size()});
+  fuse_reply_iov(req, iov.data(), static_cast<int>(iov.size()));
+  pieces.keep.clear();  // the windows may go now
 }
 
-int op_release(const char*, fuse_file_info* info) {
-  delete handle_of(info);
-  return 0;
+void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* info) {
+  delete reinterpret_cast<PlaintextStream*>(info->fh);
+  fuse_reply_err(req, 0);
 }
 
-fuse_operations operations() {
-  fuse_operations ops{};
-  ops.init = op_init;
+fuse_lowlevel_ops operations() {
+  fuse_lowlevel_ops ops{};
+  ops.lookup = op_lookup;
   ops.getattr = op_getattr;
   ops.opendir = op_opendir;
   ops.readdir = op_readdir;
-  ops.releasedir = op_releasedir;
   ops.open = op_open;
   ops.read = op_read;
   ops.release = op_release;
@@ -309,12 +335,12 @@ int run_mount(const MountArgs& args, Verbosity verbosity) {
 
   fuse_set_log_func(fuse_message);
   FuseArgs fuse_args(args.allow_other);
-  const fuse_operations ops = operations();
-  fuse* fs = fuse_new(&fuse_args.args, &ops, sizeof ops, &state);
-  if (fs == nullptr) throw fuse_failure("cannot start FUSE");
+  const fuse_lowlevel_ops ops = operations();
+  fuse_session* session = fuse_session_new(&fuse_args.args, &ops, sizeof ops, &state);
+  if (session == nullptr) throw fuse_failure("cannot start FUSE");
   const std::string mountpoint = absolute(args.mountpoint);
-  if (fuse_mount(fs, mountpoint.c_str()) != 0) {
-    fuse_destroy(fs);
+  if (fuse_session_mount(session, mountpoint.c_str()) != 0) {
+    fuse_session_destroy(session);
     throw fuse_failure("cannot mount on " + args.mountpoint);
   }
   if (const std::optional<MountTableEntry> mount = find_mount(mountpoint))
@@ -322,8 +348,8 @@ int run_mount(const MountArgs& args, Verbosity verbosity) {
   spdlog::info("mounted {} on {} ({} encrypted files)", args.source, mountpoint, state.tree.files());
 
   if (fuse_daemonize(args.foreground ? 1 : 0) != 0) {
-    fuse_unmount(fs);
-    fuse_destroy(fs);
+    fuse_session_unmount(session);
+    fuse_session_destroy(session);
     throw fuse_failure("cannot go to the background");
   }
   g_capture_fuse_messages = false;
@@ -331,16 +357,15 @@ int run_mount(const MountArgs& args, Verbosity verbosity) {
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   state.pool = std::make_unique<ReadAheadPool>(effective_threads(choices.run.threads), kReadAheadBudget);
   default_signal_actions();
-  fuse_session* session = fuse_get_session(fs);
   fuse_set_signal_handlers(session);
   fuse_loop_config* loop = fuse_loop_cfg_create();
   fuse_loop_cfg_set_max_threads(loop, kFuseThreads);
   fuse_loop_cfg_set_idle_threads(loop, kFuseThreads);
-  const int served = fuse_loop_mt(fs, loop);
+  const int served = fuse_session_loop_mt(session, loop);
   fuse_loop_cfg_destroy(loop);
   fuse_remove_signal_handlers(session);
-  fuse_unmount(fs);
-  fuse_destroy(fs);
+  fuse_session_unmount(session);
+  fuse_session_destroy(session);
   state.pool.reset();  // its jobs read the tree's files
   // The loop ends with 0 when unmounted, and with the signal's number after SIGINT/SIGTERM: both are the
   // ends asked for. A negative errno is a failure of FUSE itself.

@@ -1,5 +1,5 @@
 // What anyone can learn of an encrypted file without its key, gathered once for the two commands that print
-// it for scripts: `pcrypt info --json` (pcrypt's schema, man/pcrypt.1 "JSON output") and the age-inspect
+// it for scripts: `pcrypt info --json` (pcrypt's schema, man/pcrypt.1 "JSON OUTPUT") and the age-inspect
 // personality (age 1.3's schema, so that its users' scripts keep working).
 #pragma once
 
@@ -23,7 +23,7 @@ struct FileFacts {
 // Reads the header and measures the file: reads an input without random access (a pipe, armor) to its end.
 FileFacts gather_facts(File& file);
 
-// pcrypt's schema: one object on one line (man/pcrypt.1 "JSON output").
+// pcrypt's schema: one object on one line (man/pcrypt.1 "JSON OUTPUT").
 std::string info_json(const std::string& name, const FileFacts& facts);
 
 // age-inspect's schema (age 1.3's internal/inspect Metadata), indented by four spaces like age's, one line

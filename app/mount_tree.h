@@ -60,6 +60,7 @@ class MountTree {
   // The entry at a path of the mount ("/", "/a/b"), or nullptr.
   const MountEntry* find(std::string_view path) const;
   const MountEntry& at(std::size_t index) const { return entries_[index]; }
+  std::size_t size() const { return entries_.size(); }
   std::size_t files() const { return files_; }
   std::size_t unreadable() const { return unreadable_; }
 

@@ -42,16 +42,33 @@ void ReadAheadPool::submit(std::function<void()> job) {
   wake_.notify_one();
 }
 
-bool ReadAheadPool::reserve(std::size_t bytes) {
+std::unique_ptr<std::uint8_t[]> ReadAheadPool::take(std::size_t bytes) {
   const std::lock_guard lock(mutex_);
-  if (bytes > budget_ - reserved_) return false;
+  // A spare buffer of this size first; else room for a new one, made by dropping spares of other sizes.
+  for (auto it = spare_.begin(); it != spare_.end(); ++it)
+    if (it->first == bytes) {
+      std::unique_ptr<std::uint8_t[]> buffer = std::move(it->second);
+      spare_.erase(it);
+      spare_bytes_ -= bytes;
+      reserved_ += bytes;
+      return buffer;
+    }
+  while (bytes > budget_ - reserved_ - spare_bytes_ && !spare_.empty()) {
+    spare_bytes_ -= spare_.back().first;
+    spare_.pop_back();
+  }
+  if (bytes > budget_ - reserved_ - spare_bytes_) return nullptr;
   reserved_ += bytes;
-  return true;
+  return std::unique_ptr<std::uint8_t[]>(new std::uint8_t[bytes]);  // not zeroed: decrypted into whole
 }
 
-void ReadAheadPool::give_back(std::size_t bytes) {
+void ReadAheadPool::give_back(std::unique_ptr<std::uint8_t[]> buffer, std::size_t bytes) {
   const std::lock_guard lock(mutex_);
   reserved_ -= bytes;
+  if (buffer) {
+    spare_.emplace_back(bytes, std::move(buffer));
+    spare_bytes_ += bytes;
+  }
 }
 
 std::size_t ReadAheadPool::reserved() const {
@@ -80,16 +97,25 @@ struct PlaintextStream::Shared {
 
 struct PlaintextStream::Window {
   enum class State { pending, ready, failed };
-  Window(ReadAheadPool& p, std::uint64_t s, std::size_t n) : pool(p), start(s), bytes(n), data(n) {}
+  Window(ReadAheadPool& p, std::uint64_t s, std::size_t n, std::unique_ptr<std::uint8_t[]> buffer)
+      : pool(p), start(s), bytes(n), data(std::move(buffer)) {}
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
-  ~Window() { pool.give_back(bytes); }
+  ~Window() { pool.give_back(std::move(data), bytes); }
   ReadAheadPool& pool;
   const std::uint64_t start;
-  const std::size_t bytes;         // reserved in the pool
-  std::vector<std::uint8_t> data;  // written by the job alone while pending, read by readers once ready
-  State state = State::pending;    // under Shared::mutex
+  const std::size_t bytes;
+  // Written by the job alone while pending, read by readers once ready (never when the window failed: what
+  // it holds then is not handed out).
+  std::unique_ptr<std::uint8_t[]> data;
+  State state = State::pending;  // under Shared::mutex
 };
+
+std::size_t PlaintextPieces::bytes() const {
+  std::size_t n = 0;
+  for (const auto& piece : pieces) n += piece.size();
+  return n;
+}
 
 PlaintextStream::PlaintextStream(const File& file, std::uint64_t plaintext_size, std::size_t record_size,
                                  ReadAheadPool& pool)
@@ -118,28 +144,30 @@ std::shared_ptr<PlaintextStream::Window> PlaintextStream::schedule(std::uint64_t
   if (const auto it = windows_.find(index); it != windows_.end()) return it->second;
   const std::uint64_t start = index * window_;
   const std::size_t bytes = static_cast<std::size_t>(std::min<std::uint64_t>(window_, size_ - start));
-  if (!pool_.reserve(bytes)) return nullptr;
-  auto window = std::make_shared<Window>(pool_, start, bytes);
+  std::unique_ptr<std::uint8_t[]> buffer = pool_.take(bytes);
+  if (!buffer) return nullptr;
+  auto window = std::make_shared<Window>(pool_, start, bytes, std::move(buffer));
   windows_.emplace(index, window);
   pool_.submit([window, shared = shared_, &file = file_] {
     bool whole = false;
     try {
-      whole = file.read_at(window->start, window->data) == window->bytes;
+      whole = file.read_at(window->start, std::span(window->data.get(), window->bytes)) == window->bytes;
     } catch (...) {
       // A damaged record (or an I/O error) somewhere in the window: its readers read their own ranges
       // again, and only those that touch the record fail.
     }
     const std::lock_guard lock(shared->mutex);
     window->state = whole ? Window::State::ready : Window::State::failed;
-    if (!whole) std::vector<std::uint8_t>().swap(window->data);  // nothing unauthenticated is kept
     shared->done.notify_all();
   });
   return window;
 }
 
-std::size_t PlaintextStream::read(std::uint64_t offset, std::span<std::uint8_t> out) {
-  if (offset >= size_ || out.empty()) return 0;
-  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), size_ - offset));
+void PlaintextStream::read(std::uint64_t offset, std::size_t size, PlaintextPieces& out) {
+  out.pieces.clear();
+  out.keep.clear();
+  if (offset >= size_ || size == 0) return;
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(size, size_ - offset));
   const std::uint64_t end = offset + n;
   const std::uint64_t first = offset / window_;
   const std::uint64_t last = (end - 1) / window_;
@@ -165,24 +193,40 @@ std::size_t PlaintextStream::read(std::uint64_t offset, std::span<std::uint8_t> 
       });
     }
   }
-  if (held.empty()) {
-    if (file_.read_at(offset, out.first(n)) != n)
+  const auto read_directly = [&](std::uint64_t from, std::size_t bytes) {
+    // At the piece's place in the request's span of `direct`, sized once below, so earlier pieces stay put.
+    const std::span<std::uint8_t> place(out.direct.data() + (from - offset), bytes);
+    if (file_.read_at(from, place) != bytes)
       throw Error(ErrorKind::damaged_payload, "the encrypted file changed size while it was read");
-    return n;
-  }
+    out.pieces.emplace_back(place);
+  };
+  const bool any_direct = held.empty() || std::ranges::any_of(held, [](const auto& w) {
+                            return !w || w->state != Window::State::ready;
+                          });
+  if (any_direct && out.direct.size() < n) out.direct.resize(n);
+  if (held.empty()) return read_directly(offset, n);
   for (std::uint64_t i = first; i <= last; ++i) {
     const std::uint64_t from = std::max(offset, i * window_);
     const std::uint64_t to = std::min(end, (i + 1) * window_);
-    const std::span<std::uint8_t> piece =
-        out.subspan(static_cast<std::size_t>(from - offset), static_cast<std::size_t>(to - from));
-    const Window* w = held[i - first].get();
-    if (w != nullptr && w->state == Window::State::ready) {
-      std::memcpy(piece.data(), w->data.data() + (from - w->start), piece.size());
-    } else if (file_.read_at(from, piece) != piece.size()) {
-      throw Error(ErrorKind::damaged_payload, "the encrypted file changed size while it was read");
+    const std::shared_ptr<Window>& w = held[i - first];
+    if (w && w->state == Window::State::ready) {
+      out.pieces.emplace_back(w->data.get() + (from - w->start), static_cast<std::size_t>(to - from));
+      out.keep.push_back(w);
+    } else {
+      read_directly(from, static_cast<std::size_t>(to - from));
     }
   }
-  return n;
+}
+
+std::size_t PlaintextStream::read(std::uint64_t offset, std::span<std::uint8_t> out) {
+  PlaintextPieces pieces;
+  read(offset, out.size(), pieces);
+  std::size_t at = 0;
+  for (const auto& piece : pieces.pieces) {
+    std::memcpy(out.data() + at, piece.data(), piece.size());
+    at += piece.size();
+  }
+  return at;
 }
 
 }  // namespace pcrypt::app

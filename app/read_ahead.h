@@ -22,6 +22,7 @@
 #include <mutex>
 #include <span>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace pcrypt::app {
@@ -34,10 +35,11 @@ class ReadAheadPool {
   ~ReadAheadPool();  // runs the jobs still queued, then joins the workers
 
   void submit(std::function<void()> job);
-  // Takes `bytes` of the budget if they fit (true), else takes nothing (false).
-  bool reserve(std::size_t bytes);
-  void give_back(std::size_t bytes);
-  std::size_t reserved() const;
+  // A buffer of `bytes` out of the budget (nullptr when they do not fit), its memory recycled from buffers
+  // given back (no fresh pages to fault in and zero for every window), and its return.
+  std::unique_ptr<std::uint8_t[]> take(std::size_t bytes);
+  void give_back(std::unique_ptr<std::uint8_t[]> buffer, std::size_t bytes);
+  std::size_t reserved() const;  // budget taken by buffers in use
 
  private:
   void work();
@@ -47,7 +49,19 @@ class ReadAheadPool {
   bool stopping_ = false;
   std::size_t budget_;
   std::size_t reserved_ = 0;
+  std::vector<std::pair<std::size_t, std::unique_ptr<std::uint8_t[]>>> spare_;  // given back, by size
+  std::size_t spare_bytes_ = 0;                                                 // within the budget too
   std::vector<std::thread> workers_;
+};
+
+// A read's plaintext as pieces of memory, in order, valid while this object lives and is not read into
+// again: whole windows read ahead (kept alive by `keep`) or bytes read directly into `direct`. Replies are
+// written from them as they are (no copy); one object per thread, reused, keeps its buffer.
+struct PlaintextPieces {
+  std::vector<std::span<const std::uint8_t>> pieces;
+  std::vector<std::shared_ptr<const void>> keep;
+  std::vector<std::uint8_t> direct;  // grown, never shrunk
+  std::size_t bytes() const;
 };
 
 // One open file of the mount (one per open(2) of it): sequential or random reads of its plaintext from any
@@ -60,9 +74,11 @@ class PlaintextStream {
   PlaintextStream& operator=(const PlaintextStream&) = delete;
   ~PlaintextStream();
 
-  // Plaintext [offset, offset + out.size()) clipped to the plaintext into `out`; returns how many bytes (0 at
-  // or past the end). Throws pcrypt::Error as File::read_at does, and leaves nothing it cannot vouch for:
-  // on a throw `out` may hold anything and must not be used.
+  // Plaintext [offset, offset + size) clipped to the plaintext into `out` (emptied first; no piece at or past
+  // the end). Throws pcrypt::Error as File::read_at does, and leaves nothing it cannot vouch for: on a throw
+  // `out` may hold anything and must not be used.
+  void read(std::uint64_t offset, std::size_t size, PlaintextPieces& out);
+  // The same, copied into `out`; returns how many bytes.
   std::size_t read(std::uint64_t offset, std::span<std::uint8_t> out);
 
   // A window of read-ahead: whole records, so that no record is decrypted twice by neighbouring windows.

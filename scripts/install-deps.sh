@@ -24,7 +24,8 @@ test_pkgs=(catch2
   fuse3 sqlite3 # tests/cli/test_mount.sh: fusermount3 unmounts; sqlite3 -readonly reads a database in the mount
   python3 # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
   python3-dev pybind11-dev python3-pybind11 # the Python module (python/, docs/PYTHON.md)
-  python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed) # its tests: fsspec, Dask
+  python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed # its tests: fsspec, Dask
+  python3-matplotlib) # bench/scripts/plots.py draws docs/BENCHMARKS.md's plots (tests/cli/test_plots.sh)
 # The cross compiler, qemu to run the arm64 test executables, and the arm64 builds of the libraries we link
 # (multiarch: they sit beside the host's in /usr/lib/aarch64-linux-gnu; CLI11 and Catch2 are headers only):
 # libsodium, OpenSSL's libcrypto, spdlog and its fmt, xxHash, and zlib for the CCTV age vectors' test.
