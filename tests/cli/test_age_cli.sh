@@ -207,6 +207,21 @@ expect_age_error 'PCRYPT_THREADS'
 expect 1 "$AGE" -d -j 4 -o j.out test.age
 ! exists j.out || fail "j.out left"
 
+check "plugins: a plugin recipient by -r, its identity by -i, its default identity by -j (age's grammar)"
+PLUGINS="$SOURCE_DIR/tests/cli/plugins"
+read -r PID PREC < <(python3 "$PLUGINS/age-plugin-pctest" --keygen)
+printf '%s\n' "$PID" > plugin-id.txt
+PATH="$PLUGINS:$PATH" "$AGE" -r "$PREC" -o plugin.age input 2> stderr || fail "encrypt to a plugin recipient"
+[[ ! -s stderr ]] || fail "stderr not empty"
+PATH="$PLUGINS:$PATH" "$AGE" -d -i plugin-id.txt plugin.age > out 2> stderr || fail "decrypt with -i"
+same out input
+[[ ! -s stderr ]] || fail "stderr not empty"
+PATH="$PLUGINS:$PATH" PCTEST_DEFAULT_IDENTITY=$PID "$AGE" -d -j pctest -o out-j plugin.age 2> stderr ||
+  fail "decrypt with -j pctest"
+same out-j input
+PATH="$PLUGINS:$PATH" expect 1 "$AGE" -d -j pctest -i key.txt -o out-j2 plugin.age
+! exists out-j2 || fail "out-j2 left after a failure"
+
 if [[ -n $REAL_AGE ]]; then
   check "interop: Debian's age decrypts what pcrypt-as-age wrote (plain and armored, big), and vice versa"
   "$AGE" -r "$R" -o big.age big 2> /dev/null
