@@ -220,6 +220,12 @@ PATH="$PLUGINS:$PATH" PCTEST_DEFAULT_IDENTITY=$PID "$AGE" -d -j pctest -o out-j 
   fail "decrypt with -j pctest"
 same out-j input
 PATH="$PLUGINS:$PATH" expect 1 "$AGE" -d -j pctest -i key.txt -o out-j2 plugin.age
+check "plugins: a plugin that fails where another identity opens the file is a warning on stderr, not data"
+PATH="$PLUGINS:$PATH" "$AGE" -r "$PREC" -r "$R" -o both.age input 2> /dev/null
+PATH="$PLUGINS:$PATH" PCTEST_MODE=error "$AGE" -d -i plugin-id.txt -i key.txt both.age > out 2> stderr ||
+  fail "another identity should open the file"
+same out input
+grep -q '^age: warning: .*pctest' stderr || fail "no warning about the failed plugin on stderr"
 ! exists out-j2 || fail "out-j2 left after a failure"
 
 if [[ -n $REAL_AGE ]]; then
