@@ -373,9 +373,10 @@ void decrypt_from(const AgeArgs& a, AgeInput& in, Destination& out, unsigned thr
       return File::open(in.source());
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::damaged_header) throw;
-      if (in.opened && in.opened->size && *in.opened->size == 0)
-        fail("failed to read header: the input is empty, not an age file");
-      if (!in.opened && in.typed.empty()) fail("failed to read header: the input is empty, not an age file");
+      const bool empty = std::string_view(e.what()).find("input is empty") != std::string_view::npos ||
+                         (in.opened && in.opened->size && *in.opened->size == 0) ||
+                         (!in.opened && in.typed.empty());
+      if (empty) fail("failed to read header: the input is empty, not an age file");
       fail(std::string("failed to read header: ") + e.what());
     }
   }();

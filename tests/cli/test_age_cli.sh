@@ -136,7 +136,11 @@ expect 1 "$AGE" -d test.age < /dev/null
 expect_age_error 'file is not passphrase-encrypted, identities are required'
 check "refusals: an empty input is called empty"
 expect 1 "$AGE" -d -i key.txt empty
-expect_age_error 'empty'
+expect_age_error 'the input is empty'
+expect 1 "$AGE" -d -i key.txt < /dev/null
+expect_age_error 'the input is empty'
+: | expect 1 "$AGE" -d -i key.txt
+expect_age_error 'the input is empty'
 
 check "output: no output file after any failure (age issue 57's list)"
 expect_quiet "$AGE" -r "$R" -o test.age input
