@@ -136,7 +136,11 @@ expect 1 "$AGE" -d test.age < /dev/null
 expect_age_error 'file is not passphrase-encrypted, identities are required'
 check "refusals: an empty input is called empty"
 expect 1 "$AGE" -d -i key.txt empty
-expect_age_error 'empty'
+expect_age_error 'the input is empty'
+expect 1 "$AGE" -d -i key.txt < /dev/null
+expect_age_error 'the input is empty'
+: | expect 1 "$AGE" -d -i key.txt
+expect_age_error 'the input is empty'
 
 check "output: no output file after any failure (age issue 57's list)"
 expect_quiet "$AGE" -r "$R" -o test.age input
@@ -206,6 +210,27 @@ expect 1 env PCRYPT_THREADS=many "$AGE" -r "$R" -o bad.age input
 expect_age_error 'PCRYPT_THREADS'
 expect 1 "$AGE" -d -j 4 -o j.out test.age
 ! exists j.out || fail "j.out left"
+
+check "plugins: a plugin recipient by -r, its identity by -i, its default identity by -j (age's grammar)"
+PLUGINS="$SOURCE_DIR/tests/cli/plugins"
+read -r PID PREC < <(python3 "$PLUGINS/age-plugin-pctest" --keygen)
+printf '%s\n' "$PID" > plugin-id.txt
+PATH="$PLUGINS:$PATH" "$AGE" -r "$PREC" -o plugin.age input 2> stderr || fail "encrypt to a plugin recipient"
+[[ ! -s stderr ]] || fail "stderr not empty"
+PATH="$PLUGINS:$PATH" "$AGE" -d -i plugin-id.txt plugin.age > out 2> stderr || fail "decrypt with -i"
+same out input
+[[ ! -s stderr ]] || fail "stderr not empty"
+PATH="$PLUGINS:$PATH" PCTEST_DEFAULT_IDENTITY=$PID "$AGE" -d -j pctest -o out-j plugin.age 2> stderr ||
+  fail "decrypt with -j pctest"
+same out-j input
+PATH="$PLUGINS:$PATH" expect 1 "$AGE" -d -j pctest -i key.txt -o out-j2 plugin.age
+check "plugins: a plugin that fails where another identity opens the file is a warning on stderr, not data"
+PATH="$PLUGINS:$PATH" "$AGE" -r "$PREC" -r "$R" -o both.age input 2> /dev/null
+PATH="$PLUGINS:$PATH" PCTEST_MODE=error "$AGE" -d -i plugin-id.txt -i key.txt both.age > out 2> stderr ||
+  fail "another identity should open the file"
+same out input
+grep -q '^age: warning: .*pctest' stderr || fail "no warning about the failed plugin on stderr"
+! exists out-j2 || fail "out-j2 left after a failure"
 
 if [[ -n $REAL_AGE ]]; then
   check "interop: Debian's age decrypts what pcrypt-as-age wrote (plain and armored, big), and vice versa"

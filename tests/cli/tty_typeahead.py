@@ -48,6 +48,8 @@ def main() -> int:
             os.close(slave)
         os.execvp(command[0], command)
     os.close(slave)
+    # Never block on the terminal: a flush by the command can empty what select() just saw.
+    fcntl.fcntl(master, fcntl.F_SETFL, fcntl.fcntl(master, fcntl.F_GETFL) | os.O_NONBLOCK)
     shown = b""
     deadline = time.monotonic() + 60
     status = None
@@ -56,6 +58,9 @@ def main() -> int:
         if ready:
             try:
                 chunk = os.read(master, 4096)
+            except BlockingIOError:
+                ready = []
+                chunk = None
             except OSError:  # EIO: no process has the terminal open any more
                 chunk = b""
             if chunk:
