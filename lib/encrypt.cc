@@ -16,14 +16,16 @@ void check_recipients_for(Format format, std::size_t key_files, std::size_t reci
 }
 
 Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const EncryptOptions& options) {
-  return detail::guarded(detail::Phase::other, [&] {
-    const std::vector<core::Credential> credentials = detail::encryption_credentials(to, options);
-    const core::door::EncryptSettings settings = detail::encrypt_settings(options);
-    const core::door::Transfer t =
-        core::door::encrypt(*Access::of(plaintext).reader, *Access::of(sink).writer, credentials, settings,
-                            core::door::RunOptions{options.threads, options.progress});
-    return detail::transfer_of(t);
-  });
+  detail::CallbackFailure progress;
+  return detail::guarded_calls(
+      detail::Phase::other, {Access::failure(plaintext), Access::failure(sink), &progress}, [&] {
+        const std::vector<core::Credential> credentials = detail::encryption_credentials(to, options);
+        const core::door::EncryptSettings settings = detail::encrypt_settings(options);
+        const core::door::Transfer t = core::door::encrypt(
+            *Access::of(plaintext).reader, *Access::of(sink).writer, credentials, settings,
+            core::door::RunOptions{options.threads, detail::kept_progress(options.progress, progress)});
+        return detail::transfer_of(t);
+      });
 }
 
 // What lib/encryptor.cc shares (lib/internal.h): pcrypt::encrypt's rules for the credentials and settings of

@@ -17,9 +17,9 @@ core::door::CredentialReading reading_for(const Credentials* credentials) {
   core::door::CredentialReading reading;
   if (credentials != nullptr && credentials->ssh_key_passphrase) {
     reading.ssh_key_passphrase = [ask = credentials->ssh_key_passphrase](const std::string& key_name) {
-      const std::optional<std::string> answer = ask(key_name);
-      if (!answer) core::door::refuse_protected_ssh_key(key_name);
-      return detail::secret_of(*answer);
+      const detail::WipedAnswer answer([&] { return ask(key_name); });
+      if (!answer.get()) core::door::refuse_protected_ssh_key(key_name);
+      return detail::secret_of(*answer.get());
     };
   }
   return reading;
@@ -62,6 +62,10 @@ const core::KeyedPayload& File::Impl::keyed_payload() {
   if (payload.load(std::memory_order_relaxed) == nullptr)
     payload.store(&file->payload(), std::memory_order_release);
   return *payload.load(std::memory_order_relaxed);
+}
+
+detail::CallbackFailure* Access::failure(const File& f) {
+  return f.impl_ ? f.impl_->source.impl_->failure.get() : nullptr;
 }
 
 File::Impl& Access::of(const File& f) {
@@ -128,8 +132,8 @@ std::string File::unlock(const Credentials& given) {
            core::parse_identity_file(text, "an identity given", reading.ssh_key_passphrase))
         credentials.push_back(core::Credential::of(std::move(id)));
     if (impl.description.passphrase_slots > 0 && given.passphrase)
-      if (const std::optional<std::string> passphrase = given.passphrase())
-        credentials.push_back(detail::passphrase_credential(*passphrase));
+      if (const detail::WipedAnswer passphrase([&] { return given.passphrase(); }); passphrase.get())
+        credentials.push_back(detail::passphrase_credential(*passphrase.get()));
     if (credentials.empty())
       throw core::Error(core::ErrorKind::usage,
                         "no credential given: the file has " + impl.description.slots_in_words,
@@ -143,8 +147,8 @@ std::string File::unlock(const Credentials& given) {
 
 namespace {
 
-core::door::RunOptions run_options(const RunOptions& options) {
-  return core::door::RunOptions{options.threads, options.progress};
+core::door::RunOptions run_options(const RunOptions& options, detail::CallbackFailure& progress_failure) {
+  return core::door::RunOptions{options.threads, detail::kept_progress(options.progress, progress_failure)};
 }
 
 }  // namespace
@@ -156,11 +160,14 @@ Transfer File::decrypt(Sink sink, unsigned threads) {
 }
 
 Transfer File::decrypt(Sink sink, const RunOptions& options) {
-  return detail::guarded(detail::Phase::other, [&] {
-    Impl& impl = Access::of(*this);
-    impl.unlocked();
-    return detail::transfer_of(impl.file->decrypt(*Access::of(sink).writer, run_options(options)));
-  });
+  detail::CallbackFailure progress;
+  return detail::guarded_calls(
+      detail::Phase::other, {Access::failure(*this), Access::failure(sink), &progress}, [&] {
+        Impl& impl = Access::of(*this);
+        impl.unlocked();
+        return detail::transfer_of(
+            impl.file->decrypt(*Access::of(sink).writer, run_options(options, progress)));
+      });
 }
 
 Transfer File::verify(unsigned threads) {
@@ -170,23 +177,26 @@ Transfer File::verify(unsigned threads) {
 }
 
 Transfer File::verify(const RunOptions& options) {
-  return detail::guarded(detail::Phase::other, [&] {
+  detail::CallbackFailure progress;
+  return detail::guarded_calls(detail::Phase::other, {Access::failure(*this), &progress}, [&] {
     Impl& impl = Access::of(*this);
     impl.unlocked();
-    return detail::transfer_of(impl.file->verify(run_options(options)));
+    return detail::transfer_of(impl.file->verify(run_options(options, progress)));
   });
 }
 
 RangeRead File::read_range(std::uint64_t offset, std::optional<std::uint64_t> length, Sink sink,
                            const RunOptions& options) {
-  return detail::guarded(detail::Phase::other, [&] {
-    Impl& impl = Access::of(*this);
-    impl.unlocked();
-    io::Writer& out = *Access::of(sink).writer;
-    const core::door::RangeRead read =
-        impl.file->read_range(core::ByteRange{offset, length}, out, run_options(options));
-    return RangeRead{read.result.bytes_written, read.result.records_opened, read.positional};
-  });
+  detail::CallbackFailure progress;
+  return detail::guarded_calls(
+      detail::Phase::other, {Access::failure(*this), Access::failure(sink), &progress}, [&] {
+        Impl& impl = Access::of(*this);
+        impl.unlocked();
+        io::Writer& out = *Access::of(sink).writer;
+        const core::door::RangeRead read =
+            impl.file->read_range(core::ByteRange{offset, length}, out, run_options(options, progress));
+        return RangeRead{read.result.bytes_written, read.result.records_opened, read.positional};
+      });
 }
 
 std::size_t File::read_at(std::uint64_t offset, std::span<std::uint8_t> out) const {
@@ -199,6 +209,7 @@ std::size_t File::read_at(std::uint64_t offset, std::span<std::uint8_t> out) con
     if (impl.positional == nullptr)
       throw core::Error(core::ErrorKind::usage,
                         "read_at needs a source with random access (a file, memory or a callback)");
+    if (offset >= plaintext_size()) return std::size_t{0};  // as pread at or past the end
     core::RangeOptions options;
     options.threads = 1;  // the caller's threads are the parallelism
     return static_cast<std::size_t>(
@@ -227,49 +238,66 @@ void File::rekey(const RekeyRequest& request, Sink sink) {
 }
 
 RekeyResult File::rekey(const RekeyRequest& request, Sink sink, const RunOptions& options) {
-  return detail::guarded(detail::Phase::other, [&] {
-    Impl& impl = Access::of(*this);
-    impl.unlocked();
-    const core::door::CredentialReading reading;
-    core::door::RekeyRequest door;
-    door.new_file_key = request.new_file_key;
-    door.keep_opening_access = request.keep_opening_access;
-    core::RekeyChanges& changes = door.changes;
-    changes.remove_slots = request.remove_slots;
-    for (const std::string& r : request.remove_recipients)
-      changes.remove_recipients.push_back(core::parse_recipient(r));
-    for (const std::string& path : request.remove_identity_files)
-      for (core::Credential& c : core::door::read_key_or_identity_file(path, reading))
-        changes.remove_opened_by.push_back(std::move(c));
-    if (request.remove_keys != nullptr)
-      for (const core::Credential& c : Access::of(*request.remove_keys).credentials)
-        changes.remove_opened_by.push_back(core::copy_of(c));
-    for (const std::string& path : request.add_key_files)
-      changes.add.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
-    for (core::Credential& c : core::door::gather_recipients(request.add_recipients, {}, false, {}, reading))
-      changes.add.push_back(std::move(c));
-    if (request.add_passphrase) changes.add.push_back(detail::passphrase_credential(*request.add_passphrase));
-    if (request.add_keys != nullptr)
-      for (const core::Credential& c : Access::of(*request.add_keys).credentials)
-        changes.add.push_back(core::copy_of(c));
-    core::door::NewFileSettings settings;
-    settings.format = impl.file->description().format;
-    if (request.argon2id_memory_bytes != 0) settings.argon2id.memlimit_bytes = request.argon2id_memory_bytes;
-    if (request.argon2id_passes != 0) settings.argon2id.opslimit = request.argon2id_passes;
-    if (options.session != nullptr) {
-      settings.engine = Access::of(*options.session).engine;
-      settings.kek_cache = Access::of(*options.session).cache.get();
-    }
-    changes.kdf = settings.argon2id;
-    const core::door::RekeyResult r =
-        impl.file->rekey(std::move(door), *Access::of(sink).writer, settings, run_options(options));
-    return RekeyResult{
-        r.slots_before, r.slots_after, r.header_bytes_before, r.header_bytes_after, r.copied_bytes,
-        r.kept,         r.dropped};
-  });
+  detail::CallbackFailure progress;
+  return detail::guarded_calls(
+      detail::Phase::other, {Access::failure(*this), Access::failure(sink), &progress}, [&] {
+        Impl& impl = Access::of(*this);
+        impl.unlocked();
+        const core::door::CredentialReading reading;
+        core::door::RekeyRequest door;
+        door.new_file_key = request.new_file_key;
+        door.keep_opening_access = request.keep_opening_access;
+        core::RekeyChanges& changes = door.changes;
+        changes.remove_slots = request.remove_slots;
+        for (const std::string& r : request.remove_recipients)
+          changes.remove_recipients.push_back(core::parse_recipient(r));
+        for (const std::string& path : request.remove_identity_files)
+          for (core::Credential& c : core::door::read_key_or_identity_file(path, reading))
+            changes.remove_opened_by.push_back(std::move(c));
+        if (request.remove_keys != nullptr)
+          for (const core::Credential& c : Access::of(*request.remove_keys).credentials)
+            changes.remove_opened_by.push_back(core::copy_of(c));
+        for (const std::string& path : request.add_key_files)
+          changes.add.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
+        for (core::Credential& c :
+             core::door::gather_recipients(request.add_recipients, {}, false, {}, reading))
+          changes.add.push_back(std::move(c));
+        if (request.add_passphrase)
+          changes.add.push_back(detail::passphrase_credential(*request.add_passphrase));
+        if (request.add_keys != nullptr)
+          for (const core::Credential& c : Access::of(*request.add_keys).credentials)
+            changes.add.push_back(core::copy_of(c));
+        core::door::NewFileSettings settings;
+        settings.format = impl.file->description().format;
+        if (request.argon2id_memory_bytes != 0)
+          settings.argon2id.memlimit_bytes = request.argon2id_memory_bytes;
+        if (request.argon2id_passes != 0) settings.argon2id.opslimit = request.argon2id_passes;
+        if (options.session != nullptr) {
+          settings.engine = Access::of(*options.session).engine;
+          settings.kek_cache = Access::of(*options.session).cache.get();
+        }
+        changes.kdf = settings.argon2id;
+        const core::door::RekeyResult r = impl.file->rekey(std::move(door), *Access::of(sink).writer,
+                                                           settings, run_options(options, progress));
+        return RekeyResult{
+            r.slots_before, r.slots_after, r.header_bytes_before, r.header_bytes_after, r.copied_bytes,
+            r.kept,         r.dropped};
+      });
 }
 
 namespace detail {
+
+std::function<void(std::uint64_t)> kept_progress(const std::function<void(std::uint64_t)>& progress,
+                                                 CallbackFailure& failure) {
+  if (!progress) return {};
+  return [&progress, &failure](std::uint64_t bytes) {
+    try {
+      progress(bytes);
+    } catch (...) {
+      failure.keep_and_rethrow();
+    }
+  };
+}
 
 Transfer transfer_of(const core::door::Transfer& t) {
   return Transfer{t.plaintext_bytes, t.encrypted_bytes, t.header_bytes, t.chunks};

@@ -4,8 +4,12 @@
 #pragma once
 
 #include <atomic>
+#include <exception>
+#include <functional>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,12 +22,49 @@
 namespace pcrypt {
 inline namespace v0 {
 
+namespace detail {
+
+// The first exception a caller's callback threw during a call (docs/LIBRARY.md, "Callbacks": it reaches the
+// caller unchanged). Kept by the wrapper that calls the callback, since the pipeline turns whatever its
+// stages throw into its own error; the call's boundary (guarded_calls) throws it instead of that.
+class CallbackFailure {
+ public:
+  // Inside a catch block: keeps the exception in flight unless one is kept already, and rethrows it.
+  [[noreturn]] void keep_and_rethrow() {
+    {
+      const std::lock_guard lock(mutex_);
+      if (!first_) first_ = std::current_exception();
+    }
+    throw;
+  }
+  std::exception_ptr first() const {
+    const std::lock_guard lock(mutex_);
+    return first_;
+  }
+  void clear() {
+    const std::lock_guard lock(mutex_);
+    first_ = nullptr;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::exception_ptr first_;
+};
+
+}  // namespace detail
+
 struct Source::Impl {
+  explicit Impl(std::unique_ptr<io::Reader> r, std::shared_ptr<detail::CallbackFailure> f = nullptr)
+      : reader(std::move(r)), failure(std::move(f)) {}
   std::unique_ptr<io::Reader> reader;
+  std::shared_ptr<detail::CallbackFailure> failure;  // a callback source's
 };
 
 struct Sink::Impl {
+  explicit Impl(std::unique_ptr<io::Writer> w, std::shared_ptr<detail::CallbackFailure> f = nullptr)
+      : writer(std::move(w)), failure(std::move(f)) {}
   std::unique_ptr<io::Writer> writer;
+  std::shared_ptr<detail::CallbackFailure> failure;  // a callback sink's
 };
 
 struct Session::Impl {
@@ -60,7 +101,11 @@ struct Access {
   static Session::Impl& of(const Session& s);
   static const Keys::Impl& of(const Keys& k);
   static Keys::Impl& of(Keys& k);
-  static File::Impl& of(const File& f);  // const: read_at() makes the keyed payload on first use
+  static File::Impl& of(const File& f);
+  // The callback failures of a source, a file's source, a sink (nullptr where none, or moved from).
+  static detail::CallbackFailure* failure(Source& s);
+  static detail::CallbackFailure* failure(const File& f);
+  static detail::CallbackFailure* failure(Sink& s);  // const: read_at() makes the keyed payload on first use
 };
 
 namespace detail {
@@ -84,8 +129,44 @@ auto guarded(Phase phase, Work work) {
   }
 }
 
+// guarded() for a call that runs callbacks given with `failures` (a source's, a sink's, progress; null where
+// there is none): the first exception one of them threw, unchanged, else the failure as guarded() says.
+template <typename Work>
+auto guarded_calls(Phase phase, std::initializer_list<CallbackFailure*> failures, Work work) {
+  for (CallbackFailure* f : failures)
+    if (f != nullptr) f->clear();
+  try {
+    return work();
+  } catch (...) {
+    for (CallbackFailure* f : failures)
+      if (f != nullptr)
+        if (const std::exception_ptr first = f->first()) std::rethrow_exception(first);
+    rethrow_as_public(phase);
+  }
+}
+
+// A progress callback whose exceptions are kept in `failure`.
+std::function<void(std::uint64_t)> kept_progress(const std::function<void(std::uint64_t)>& progress,
+                                                 CallbackFailure& failure);
+
 // The sink's writer, taken from it (the sink is used up).
 std::unique_ptr<io::Writer> take_writer(Sink& sink);
+
+// A secret a caller's callback returns as text (a passphrase), held for as long as the library copies it
+// into guarded memory, then wiped: the library leaves no copy of it in ordinary memory. Initialised straight
+// from the callback's result (no moved-from string is left behind unwiped); the caller's copies are its own.
+class WipedAnswer {
+ public:
+  template <typename Ask>
+  explicit WipedAnswer(Ask ask) : answer_(ask()) {}
+  WipedAnswer(const WipedAnswer&) = delete;
+  WipedAnswer& operator=(const WipedAnswer&) = delete;
+  ~WipedAnswer();
+  const std::optional<std::string>& get() const { return answer_; }
+
+ private:
+  std::optional<std::string> answer_;
+};
 
 // A passphrase as the door's credential (core::Error(usage) when empty).
 core::Credential passphrase_credential(std::string_view text);

@@ -1,6 +1,7 @@
 // Keys and identities (pcrypt::Keys, new identities and key files, recipients, the plugin host): key
 // material read once and held in guarded memory (SecretBytes), for unlock, encrypt and rekey.
 #define PCRYPT_BUILDING_LIBRARY
+#include <string.h>
 #include <cstring>
 #include <utility>
 
@@ -14,6 +15,10 @@
 namespace pcrypt {
 inline namespace v0 {
 namespace detail {
+
+WipedAnswer::~WipedAnswer() {
+  if (answer_) ::explicit_bzero(answer_->data(), answer_->size());
+}
 
 SecretBytes secret_of(std::string_view text) {
   return SecretBytes(
@@ -60,9 +65,9 @@ core::door::CredentialReading reading_of(const Keys& keys) {
   core::door::CredentialReading reading;
   if (keys.ssh_key_passphrase) {
     reading.ssh_key_passphrase = [ask = keys.ssh_key_passphrase](const std::string& key_name) {
-      const std::optional<std::string> answer = ask(key_name);
-      if (!answer) core::door::refuse_protected_ssh_key(key_name);
-      return detail::secret_of(*answer);
+      const detail::WipedAnswer answer([&] { return ask(key_name); });
+      if (!answer.get()) core::door::refuse_protected_ssh_key(key_name);
+      return detail::secret_of(*answer.get());
     };
   }
   if (keys.warn) reading.warn = keys.warn;
@@ -135,7 +140,7 @@ std::vector<std::string> Keys::recipients() const {
 }
 
 std::size_t Keys::size() const {
-  return Access::of(*this).credentials.size();
+  return detail::guarded(detail::Phase::other, [&] { return Access::of(*this).credentials.size(); });
 }
 
 void set_plugin_host(PluginHost host) {

@@ -14,7 +14,6 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
-#include <optional>
 #include <thread>
 #include <utility>
 
@@ -83,15 +82,15 @@ class HandOff final : public io::Writer {
   }
 
   // The producer's end, with its outcome.
-  void end(std::optional<Error> error, Transfer transfer) {
+  void end(std::exception_ptr error, Transfer transfer) {
     const std::lock_guard lock(mutex_);
-    error_ = std::move(error);
+    error_ = error;
     transfer_ = transfer;
     ended_ = true;
     consumer_wakes_.notify_all();
   }
   // After take() returned short: the producer's outcome.
-  const std::optional<Error>& error() {
+  std::exception_ptr error() {
     const std::lock_guard lock(mutex_);
     return error_;
   }
@@ -117,7 +116,7 @@ class HandOff final : public io::Writer {
   bool offered_ = false;  // pieces_ holds bytes not taken yet
   bool ended_ = false;
   bool closed_ = false;
-  std::optional<Error> error_;
+  std::exception_ptr error_;  // a pcrypt::Error, or what a callback of the caller's threw
   Transfer transfer_;
 };
 
@@ -130,7 +129,7 @@ struct PullStream {
     producer = std::thread([this, &opened, threads] {
       try {
         const core::door::Transfer t = opened.file->decrypt(hand_off, core::door::RunOptions{threads, {}});
-        hand_off.end(std::nullopt, detail::transfer_of(t));
+        hand_off.end(nullptr, detail::transfer_of(t));
       } catch (...) {
         hand_off.end(error_in_flight(), Transfer{});
       }
@@ -143,15 +142,14 @@ struct PullStream {
     producer.join();
   }
 
-  static Error error_in_flight() {
+  // Inside a catch block: what read() is to throw for the exception in flight.
+  std::exception_ptr error_in_flight() {
+    if (detail::CallbackFailure* source = Access::failure(file))
+      if (std::exception_ptr first = source->first()) return first;
     try {
       detail::rethrow_as_public();
-    } catch (const Error& e) {
-      return e;
-    } catch (const std::exception& e) {
-      return Error(ErrorKind::io, e.what());
     } catch (...) {
-      return Error(ErrorKind::io, "the read-ahead failed");
+      return std::current_exception();
     }
   }
 
@@ -191,7 +189,7 @@ std::size_t Reader::read(std::span<std::uint8_t> buffer) {
   const std::size_t got = impl.hand_off.take(buffer);
   impl.position += got;
   if (got > 0) return got;
-  if (const std::optional<Error>& error = impl.hand_off.error()) throw *error;
+  if (const std::exception_ptr error = impl.hand_off.error()) std::rethrow_exception(error);
   impl.at_end = true;
   return 0;
 }

@@ -1,8 +1,11 @@
 // Sources and sinks (pcrypt::Source, pcrypt::Sink): the caller's files, descriptors, memory and callbacks as
 // the door's readers and writers (io/stream.h).
 #define PCRYPT_BUILDING_LIBRARY
+#include <sys/uio.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <utility>
 
 #include "io/atomic_file.h"
@@ -15,13 +18,41 @@ namespace pcrypt {
 inline namespace v0 {
 namespace {
 
-// A caller's read-at function as the door's reader: in order for decrypt, positionally for ranges.
+// A caller's read-at function as the door's reader: positionally for the pipeline and ranges, in order for
+// the header. Each read asks for as much as it can use in one call, since a call may be a request to an
+// object store: a scattered read (the pipeline's item, a range's batch of records) is one call into a
+// scratch buffer, and the header is read through a read-ahead of kReadAhead bytes, so that opening a file
+// takes one call (two when its header is larger). An exception the function throws is kept in `failure`
+// (docs: "Callbacks") and goes on its way.
 class CallbackReader final : public io::Reader, public io::PositionalReader {
  public:
-  CallbackReader(std::uint64_t size, Source::ReadAt read_at) : size_(size), read_at_(std::move(read_at)) {}
+  static constexpr std::size_t kReadAhead = std::size_t{64} << 10;
+
+  CallbackReader(std::uint64_t size, Source::ReadAt read_at, detail::CallbackFailure& failure)
+      : size_(size), read_at_(std::move(read_at)), failure_(failure) {}
   std::size_t read(std::uint8_t* buf, std::size_t n) override {
-    const std::size_t got = read_at(position_, buf, n);
-    position_ += got;
+    std::size_t got = 0;
+    while (got < n && position_ < size_) {
+      if (position_ >= ahead_at_ && position_ < ahead_at_ + ahead_.size()) {
+        const std::size_t from = static_cast<std::size_t>(position_ - ahead_at_);
+        const std::size_t take = std::min(n - got, ahead_.size() - from);
+        std::memcpy(buf + got, ahead_.data() + from, take);
+        got += take;
+        position_ += take;
+        continue;
+      }
+      if (n - got >= kReadAhead) {  // large: straight into the caller's buffer
+        const std::size_t piece = read_at(position_, buf + got, n - got);
+        got += piece;
+        position_ += piece;
+        break;
+      }
+      // Each refill twice the last, so that a header of any size takes few calls.
+      ahead_.resize(std::max(kReadAhead, 2 * ahead_.size()));
+      ahead_.resize(read_at(position_, ahead_.data(), ahead_.size()));
+      ahead_at_ = position_;
+      if (ahead_.empty()) break;
+    }
     return got;
   }
   std::string name() const override { return "the source"; }
@@ -31,9 +62,37 @@ class CallbackReader final : public io::Reader, public io::PositionalReader {
     std::size_t got = 0;
     // The contract is "fewer only at the end": ask again after a short answer inside the source.
     while (got < n && offset + got < size_) {
-      const std::size_t piece = read_at_(offset + got, std::span<std::uint8_t>(buf + got, n - got));
+      const std::size_t want =
+          static_cast<std::size_t>(std::min<std::uint64_t>(n - got, size_ - offset - got));
+      std::size_t piece = 0;
+      try {
+        piece = read_at_(offset + got, std::span<std::uint8_t>(buf + got, want));
+      } catch (...) {
+        failure_.keep_and_rethrow();
+      }
       if (piece == 0) break;
+      if (piece > want)
+        throw io::IoError("the source's read_at returned " + std::to_string(piece) +
+                              " bytes for a buffer of " + std::to_string(want),
+                          0);
       got += piece;
+    }
+    return got;
+  }
+  std::size_t read_at_scattered(std::uint64_t offset, std::span<const ::iovec> pieces) const override {
+    if (pieces.size() == 1)
+      return read_at(offset, static_cast<std::uint8_t*>(pieces[0].iov_base), pieces[0].iov_len);
+    std::size_t total = 0;
+    for (const ::iovec& piece : pieces) total += piece.iov_len;
+    thread_local std::vector<std::uint8_t> gathered;
+    gathered.resize(total);
+    const std::size_t got = read_at(offset, gathered.data(), total);
+    std::size_t at = 0;
+    for (const ::iovec& piece : pieces) {
+      const std::size_t n = std::min(piece.iov_len, got - at);
+      std::memcpy(piece.iov_base, gathered.data() + at, n);
+      at += n;
+      if (at == got) break;
     }
     return got;
   }
@@ -43,20 +102,61 @@ class CallbackReader final : public io::Reader, public io::PositionalReader {
  private:
   std::uint64_t size_;
   Source::ReadAt read_at_;
+  detail::CallbackFailure& failure_;
   std::uint64_t position_ = 0;
+  std::vector<std::uint8_t> ahead_;  // the source's bytes from ahead_at_, read ahead for read()
+  std::uint64_t ahead_at_ = 0;
 };
 
-// Appends to a caller's vector, or hands each piece to a caller's function.
+// A descriptor of a regular file that stood at `origin` when it was given: the file starts there (the
+// rule Source::fd states). Its offsets, size and positions are the file's less `origin`, so the door sees a
+// file that starts at 0 whatever it asks (size, positional reads, seeks for a second pass).
+class FromOrigin final : public io::Reader, public io::PositionalReader {
+ public:
+  FromOrigin(std::unique_ptr<io::Reader> fd, io::PositionalReader& file, std::uint64_t origin)
+      : fd_(std::move(fd)), file_(file), origin_(origin) {}
+  std::size_t read(std::uint8_t* buf, std::size_t n) override { return fd_->read(buf, n); }
+  std::string name() const override { return fd_->name(); }
+  io::PositionalReader* positional() override { return this; }
+  std::uint64_t size() const override {
+    const std::uint64_t size = file_.size();
+    return size > origin_ ? size - origin_ : 0;
+  }
+  std::size_t read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t n) const override {
+    return file_.read_at(origin_ + offset, buf, n);
+  }
+  std::size_t read_at_scattered(std::uint64_t offset, std::span<const ::iovec> pieces) const override {
+    return file_.read_at_scattered(origin_ + offset, pieces);
+  }
+  std::uint64_t position() const override { return file_.position() - origin_; }
+  void seek(std::uint64_t offset) override { file_.seek(origin_ + offset); }
+
+ private:
+  std::unique_ptr<io::Reader> fd_;
+  io::PositionalReader& file_;
+  std::uint64_t origin_;
+};
+
+// Appends to a caller's vector, or hands each piece to a caller's function (an exception it throws is kept
+// in `failure`, as CallbackReader's).
 class FunctionWriter final : public io::Writer {
  public:
-  explicit FunctionWriter(std::function<void(std::span<const std::uint8_t>)> write)
-      : write_(std::move(write)) {}
-  void write(const std::uint8_t* buf, std::size_t n) override { write_({buf, n}); }
+  FunctionWriter(std::function<void(std::span<const std::uint8_t>)> write, detail::CallbackFailure* failure)
+      : write_(std::move(write)), failure_(failure) {}
+  void write(const std::uint8_t* buf, std::size_t n) override {
+    try {
+      write_({buf, n});
+    } catch (...) {
+      if (failure_ == nullptr) throw;
+      failure_->keep_and_rethrow();
+    }
+  }
   void commit() override {}
   std::string name() const override { return "the sink"; }
 
  private:
   std::function<void(std::span<const std::uint8_t>)> write_;
+  detail::CallbackFailure* failure_;
 };
 
 // A temporary file the caller publishes: pwrite from any worker, records in any order; written in order
@@ -93,6 +193,14 @@ Source::Impl& Access::of(Source& s) {
   return *s.impl_;
 }
 
+detail::CallbackFailure* Access::failure(Sink& s) {
+  return s.impl_ ? s.impl_->failure.get() : nullptr;
+}
+
+detail::CallbackFailure* Access::failure(Source& s) {
+  return s.impl_ ? s.impl_->failure.get() : nullptr;
+}
+
 Sink::Impl& Access::of(Sink& s) {
   detail::require_not_moved_from(s.impl_.get(), "Sink");
   return *s.impl_;
@@ -106,23 +214,31 @@ Source::~Source() = default;
 Source Source::path(const std::string& path) {
   return detail::guarded(detail::Phase::other, [&] {
     if (path.empty() || path == "-") throw core::Error(core::ErrorKind::usage, "a source path is needed");
-    return Source(std::make_unique<Impl>(Impl{io::open_input(path)}));
+    return Source(std::make_unique<Impl>(io::open_input(path)));
   });
 }
 
 Source Source::fd(int fd, const std::string& name) {
-  return Source(std::make_unique<Impl>(Impl{
-      std::make_unique<io::FdReader>(fd, name.empty() ? "descriptor " + std::to_string(fd) : name, false)}));
+  return detail::guarded(detail::Phase::other, [&] {
+    auto reader =
+        std::make_unique<io::FdReader>(fd, name.empty() ? "descriptor " + std::to_string(fd) : name, false);
+    io::PositionalReader* file = reader->positional();
+    const std::uint64_t origin = file != nullptr ? file->position() : 0;
+    if (origin == 0) return Source(std::make_unique<Impl>(std::move(reader)));
+    return Source(std::make_unique<Impl>(std::make_unique<FromOrigin>(std::move(reader), *file, origin)));
+  });
 }
 
 Source Source::memory(std::span<const std::uint8_t> bytes) {
   return Source(
-      std::make_unique<Impl>(Impl{std::make_unique<io::MemoryReader>(bytes, io::MemoryAccess::positional)}));
+      std::make_unique<Impl>(std::make_unique<io::MemoryReader>(bytes, io::MemoryAccess::positional)));
 }
 
 Source Source::callback(std::uint64_t size, ReadAt read_at) {
   if (!read_at) throw Error(ErrorKind::usage, "Source::callback needs a read_at function");
-  return Source(std::make_unique<Impl>(Impl{std::make_unique<CallbackReader>(size, std::move(read_at))}));
+  auto failure = std::make_shared<detail::CallbackFailure>();
+  auto reader = std::make_unique<CallbackReader>(size, std::move(read_at), *failure);
+  return Source(std::make_unique<Impl>(std::move(reader), std::move(failure)));
 }
 
 Sink::Sink(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -132,29 +248,32 @@ Sink::~Sink() = default;
 
 Sink Sink::path(const std::string& path, bool overwrite) {
   return detail::guarded(detail::Phase::other, [&] {
-    return Sink(std::make_unique<Impl>(Impl{std::make_unique<io::AtomicFileWriter>(
-        path, overwrite, io::TempFile::unnamed_if_supported, io::Permissions::owner_only)}));
+    return Sink(std::make_unique<Impl>(std::make_unique<io::AtomicFileWriter>(
+        path, overwrite, io::TempFile::unnamed_if_supported, io::Permissions::owner_only)));
   });
 }
 
 Sink Sink::fd(int fd, const std::string& name) {
-  return Sink(std::make_unique<Impl>(Impl{
-      std::make_unique<io::FdWriter>(fd, name.empty() ? "descriptor " + std::to_string(fd) : name, false)}));
+  return Sink(std::make_unique<Impl>(
+      std::make_unique<io::FdWriter>(fd, name.empty() ? "descriptor " + std::to_string(fd) : name, false)));
 }
 
 Sink Sink::unpublished_file(int fd, const std::string& name) {
-  return Sink(std::make_unique<Impl>(Impl{std::make_unique<UnpublishedFileWriter>(
-      fd, name.empty() ? "descriptor " + std::to_string(fd) : name)}));
+  return Sink(std::make_unique<Impl>(
+      std::make_unique<UnpublishedFileWriter>(fd, name.empty() ? "descriptor " + std::to_string(fd) : name)));
 }
 
 Sink Sink::memory(std::vector<std::uint8_t>& out) {
-  return Sink(std::make_unique<Impl>(Impl{std::make_unique<FunctionWriter>(
-      [&out](std::span<const std::uint8_t> piece) { out.insert(out.end(), piece.begin(), piece.end()); })}));
+  return Sink(std::make_unique<Impl>(std::make_unique<FunctionWriter>(
+      [&out](std::span<const std::uint8_t> piece) { out.insert(out.end(), piece.begin(), piece.end()); },
+      nullptr)));
 }
 
 Sink Sink::callback(std::function<void(std::span<const std::uint8_t>)> write) {
   if (!write) throw Error(ErrorKind::usage, "Sink::callback needs a write function");
-  return Sink(std::make_unique<Impl>(Impl{std::make_unique<FunctionWriter>(std::move(write))}));
+  auto failure = std::make_shared<detail::CallbackFailure>();
+  auto writer = std::make_unique<FunctionWriter>(std::move(write), failure.get());
+  return Sink(std::make_unique<Impl>(std::move(writer), std::move(failure)));
 }
 
 namespace detail {

@@ -17,12 +17,16 @@
 // questions) it asks through callbacks.
 //
 // Callbacks: an exception thrown by any callback given to the library (a source's read_at, a sink's write,
-// progress, a passphrase, a plugin's question) ends the call that called it and reaches that call's caller
-// unchanged, once every thread the call started has stopped.
+// progress, a passphrase) ends the call that called it and reaches that call's caller unchanged, once every
+// thread the call started has stopped.
 //
 // ABI: everything is in the inline namespace pcrypt::v0 and exported from libpcrypt.so.0; the SONAME's
 // number changes with any incompatible change to these declarations (docs/LIBRARY.md, "Stability").
 #pragma once
+
+#if __cplusplus < 202002L
+#error "libpcrypt needs C++20 or later: compile with -std=c++20 (or a later standard)"
+#endif
 
 #include <cstddef>
 #include <cstdint>
@@ -65,7 +69,7 @@ class PCRYPT_API Error : public std::runtime_error {
   // The `pcrypt` command's exit code for this error: 1 io, 2 usage, 3 wrong credential or damaged header,
   // 4 damaged payload.
   int exit_code() const noexcept;
-  // Advice for a person ("give the identity instead: --remove-key IDENTITY-FILE"), or "".
+  // Advice for a person ("the file was cut short (an interrupted copy or download?)"), or "".
   const std::string& hint() const noexcept { return hint_; }
 
  private:
@@ -354,7 +358,7 @@ class PCRYPT_API File {
 
   // Finds the file key with the first credential that opens a slot, in the format's order;
   // ErrorKind::wrong_credential when none does. Needed before everything below. Returns the slot that
-  // opened it in words ("key-file slot 2"), or "" where the format does not say (age).
+  // opened it in words ("slot 2 (key-file)"), or "" where the format does not say (age).
   std::string unlock(const Credentials& credentials);
 
   // The whole plaintext into `sink`, records decrypted on `threads` workers (0 = one per core).
