@@ -26,7 +26,8 @@ constexpr const char* kExitStatusFooter =
     "\n"
     "Environment: PCRYPT_PASSPHRASE (passphrase for -p; alone, opens a passphrase-only file),\n"
     "PCRYPT_SSH_KEY_PASSPHRASE (passphrase of protected SSH keys given with -i), PCRYPT_ENGINE (default for\n"
-    "--engine). 'pcrypt -e'/'-d' are encrypt/decrypt.\n"
+    "--engine), PCRYPT_THREADS (threads of 'pcrypt age'). 'pcrypt -e'/'-d' are encrypt/decrypt;\n"
+    "'pcrypt age ARGS' (or pcrypt run as 'age') is age's command line.\n"
     "Commands: 'pcrypt help COMMAND' describes one. See pcrypt(1) for details.";
 
 // Subcommands' help stays about the command; the table above is in one place.
