@@ -65,7 +65,7 @@ const core::KeyedPayload& File::Impl::keyed_payload() {
 }
 
 detail::CallbackFailure* Access::failure(const File& f) {
-  return f.impl_ ? f.impl_->source.impl_->failure.get() : nullptr;
+  return f.impl_ ? f.impl_->source.impl_->failure : nullptr;
 }
 
 File::Impl& Access::of(const File& f) {

@@ -53,30 +53,34 @@ class CallbackFailure {
 
 }  // namespace detail
 
-struct Source::Impl {
-  explicit Impl(std::unique_ptr<io::Reader> r, std::shared_ptr<detail::CallbackFailure> f = nullptr)
-      : reader(std::move(r)), failure(std::move(f)) {}
+// The public classes' hidden parts are hidden from the ABI too (a nested class takes its exported class's
+// visibility otherwise), as is every std::shared_ptr instantiation (none is used here: lib/plugin_host.h).
+#define PCRYPT_HIDDEN __attribute__((visibility("hidden")))
+
+struct PCRYPT_HIDDEN Source::Impl {
+  explicit Impl(std::unique_ptr<io::Reader> r, detail::CallbackFailure* f = nullptr)
+      : reader(std::move(r)), failure(f) {}
   std::unique_ptr<io::Reader> reader;
-  std::shared_ptr<detail::CallbackFailure> failure;  // a callback source's
+  detail::CallbackFailure* failure;  // a callback source's, kept by its reader
 };
 
-struct Sink::Impl {
-  explicit Impl(std::unique_ptr<io::Writer> w, std::shared_ptr<detail::CallbackFailure> f = nullptr)
-      : writer(std::move(w)), failure(std::move(f)) {}
+struct PCRYPT_HIDDEN Sink::Impl {
+  explicit Impl(std::unique_ptr<io::Writer> w, detail::CallbackFailure* f = nullptr)
+      : writer(std::move(w)), failure(f) {}
   std::unique_ptr<io::Writer> writer;
-  std::shared_ptr<detail::CallbackFailure> failure;  // a callback sink's
+  detail::CallbackFailure* failure;  // a callback sink's, kept by its writer (valid while the sink has it)
 };
 
-struct Session::Impl {
+struct PCRYPT_HIDDEN Session::Impl {
   const aes::Engine* engine = nullptr;
   core::door::RunCache cache;
 };
 
-struct Keys::Impl {
+struct PCRYPT_HIDDEN Keys::Impl {
   std::vector<core::Credential> credentials;
 };
 
-struct File::Impl {
+struct PCRYPT_HIDDEN File::Impl {
   explicit Impl(Source s) : source(std::move(s)) {}
   Source source;
   std::unique_ptr<core::door::EncryptedFile> file;

@@ -163,7 +163,7 @@ struct PullStream {
 
 }  // namespace
 
-struct Reader::Impl final : PullStream {
+struct PCRYPT_HIDDEN Reader::Impl final : PullStream {
   using PullStream::PullStream;
 };
 

@@ -28,8 +28,8 @@ class CallbackReader final : public io::Reader, public io::PositionalReader {
  public:
   static constexpr std::size_t kReadAhead = std::size_t{64} << 10;
 
-  CallbackReader(std::uint64_t size, Source::ReadAt read_at, detail::CallbackFailure& failure)
-      : size_(size), read_at_(std::move(read_at)), failure_(failure) {}
+  CallbackReader(std::uint64_t size, Source::ReadAt read_at) : size_(size), read_at_(std::move(read_at)) {}
+  detail::CallbackFailure& failure() const { return failure_; }
   std::size_t read(std::uint8_t* buf, std::size_t n) override {
     std::size_t got = 0;
     while (got < n && position_ < size_) {
@@ -102,7 +102,7 @@ class CallbackReader final : public io::Reader, public io::PositionalReader {
  private:
   std::uint64_t size_;
   Source::ReadAt read_at_;
-  detail::CallbackFailure& failure_;
+  mutable detail::CallbackFailure failure_;  // kept here: the reader outlives the Source that made it
   std::uint64_t position_ = 0;
   std::vector<std::uint8_t> ahead_;  // the source's bytes from ahead_at_, read ahead for read()
   std::uint64_t ahead_at_ = 0;
@@ -141,14 +141,14 @@ class FromOrigin final : public io::Reader, public io::PositionalReader {
 // in `failure`, as CallbackReader's).
 class FunctionWriter final : public io::Writer {
  public:
-  FunctionWriter(std::function<void(std::span<const std::uint8_t>)> write, detail::CallbackFailure* failure)
-      : write_(std::move(write)), failure_(failure) {}
+  explicit FunctionWriter(std::function<void(std::span<const std::uint8_t>)> write)
+      : write_(std::move(write)) {}
+  detail::CallbackFailure& failure() { return failure_; }
   void write(const std::uint8_t* buf, std::size_t n) override {
     try {
       write_({buf, n});
     } catch (...) {
-      if (failure_ == nullptr) throw;
-      failure_->keep_and_rethrow();
+      failure_.keep_and_rethrow();
     }
   }
   void commit() override {}
@@ -156,7 +156,7 @@ class FunctionWriter final : public io::Writer {
 
  private:
   std::function<void(std::span<const std::uint8_t>)> write_;
-  detail::CallbackFailure* failure_;
+  detail::CallbackFailure failure_;  // kept here: the writer outlives the Sink that made it (an Encryptor's)
 };
 
 // A temporary file the caller publishes: pwrite from any worker, records in any order; written in order
@@ -194,11 +194,11 @@ Source::Impl& Access::of(Source& s) {
 }
 
 detail::CallbackFailure* Access::failure(Sink& s) {
-  return s.impl_ ? s.impl_->failure.get() : nullptr;
+  return s.impl_ ? s.impl_->failure : nullptr;
 }
 
 detail::CallbackFailure* Access::failure(Source& s) {
-  return s.impl_ ? s.impl_->failure.get() : nullptr;
+  return s.impl_ ? s.impl_->failure : nullptr;
 }
 
 Sink::Impl& Access::of(Sink& s) {
@@ -236,9 +236,9 @@ Source Source::memory(std::span<const std::uint8_t> bytes) {
 
 Source Source::callback(std::uint64_t size, ReadAt read_at) {
   if (!read_at) throw Error(ErrorKind::usage, "Source::callback needs a read_at function");
-  auto failure = std::make_shared<detail::CallbackFailure>();
-  auto reader = std::make_unique<CallbackReader>(size, std::move(read_at), *failure);
-  return Source(std::make_unique<Impl>(std::move(reader), std::move(failure)));
+  auto reader = std::make_unique<CallbackReader>(size, std::move(read_at));
+  detail::CallbackFailure* failure = &reader->failure();
+  return Source(std::make_unique<Impl>(std::move(reader), failure));
 }
 
 Sink::Sink(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -265,15 +265,14 @@ Sink Sink::unpublished_file(int fd, const std::string& name) {
 
 Sink Sink::memory(std::vector<std::uint8_t>& out) {
   return Sink(std::make_unique<Impl>(std::make_unique<FunctionWriter>(
-      [&out](std::span<const std::uint8_t> piece) { out.insert(out.end(), piece.begin(), piece.end()); },
-      nullptr)));
+      [&out](std::span<const std::uint8_t> piece) { out.insert(out.end(), piece.begin(), piece.end()); })));
 }
 
 Sink Sink::callback(std::function<void(std::span<const std::uint8_t>)> write) {
   if (!write) throw Error(ErrorKind::usage, "Sink::callback needs a write function");
-  auto failure = std::make_shared<detail::CallbackFailure>();
-  auto writer = std::make_unique<FunctionWriter>(std::move(write), failure.get());
-  return Sink(std::make_unique<Impl>(std::move(writer), std::move(failure)));
+  auto writer = std::make_unique<FunctionWriter>(std::move(write));
+  detail::CallbackFailure* failure = &writer->failure();
+  return Sink(std::make_unique<Impl>(std::move(writer), failure));
 }
 
 namespace detail {
