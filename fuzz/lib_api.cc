@@ -1,7 +1,9 @@
 // libpcrypt's public entry points (include/pcrypt/pcrypt.h) on hostile bytes, as a program using the library
 // calls them: File::open from memory, describe, info, measure (its sizes must add up), unlock with a fixed
-// identity (cheap scrypt only), read_at at a few offsets, verify. Every input either throws pcrypt::Error or
-// behaves; nothing else escapes.
+// identity (cheap scrypt only), read_at at a few offsets and past the end, verify, then the pull reader
+// (pcrypt::Reader) through a buffer whose size the input picks. Every input either throws pcrypt::Error or
+// behaves; nothing else escapes, and the reader returns exactly the plaintext verify() accepted, or nothing
+// past a failure it reports.
 #include <pcrypt/pcrypt.h>
 
 #include <cstddef>
@@ -20,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       // measure() on a File of its own: on armor it reads the source to its end.
       pcrypt::File measured = pcrypt::File::open(pcrypt::Source::memory({data, size}));
       const pcrypt::Sizes s = measured.measure();
-      if (s.file_bytes != size || s.header_bytes > size) std::abort();
+      if (s.file_bytes > size || s.header_bytes > s.file_bytes) std::abort();
       if (s.plaintext_bytes &&
           s.header_bytes + s.armor_bytes + s.overhead_bytes + *s.plaintext_bytes != s.file_bytes)
         std::abort();
@@ -40,7 +42,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       } catch (const pcrypt::Error&) {
       }
     }
-    file.verify(1);
+    const pcrypt::Transfer verified = file.verify(1);
+    try {
+      if (file.read_at(file.plaintext_size(), buffer) != 0) std::abort();  // at the end: 0, as pread
+    } catch (const pcrypt::Error&) {
+    }
+    pcrypt::File again = pcrypt::File::open(pcrypt::Source::memory({data, size}));
+    again.unlock(by);
+    pcrypt::Reader reader(std::move(again), 1 + size % 3);
+    std::vector<std::uint8_t> piece(1 + (size > 0 ? data[size - 1] : 0) * 97);
+    std::uint64_t total = 0;
+    while (const std::size_t n = reader.read(piece)) {
+      if (n > piece.size()) std::abort();
+      total += n;
+    }
+    if (total != verified.plaintext_bytes || reader.transfer().plaintext_bytes != total) std::abort();
   } catch (const pcrypt::Error&) {
     // Refused with the library's typed error: what most inputs get.
   }
