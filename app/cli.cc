@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/environment.h"
+#include "app/mount_cli.h"
 #include "app/ssh_key_passphrase.h"
 
 namespace pcrypt::app {
@@ -250,6 +251,16 @@ CLI::App* define_rekey(CLI::App& app, RekeyArgs& a) {
   return cmd;
 }
 
+constexpr const char* kMountDescription =
+    "SOURCE is an encrypted file, or a folder: its .age and .pcrypt files appear under their plaintext "
+    "names\n"
+    "(without the suffix), with their plaintext sizes, read-only; its subfolders too; other files, symbolic\n"
+    "links and special files are not shown. Files the credentials cannot open are listed on standard error\n"
+    "and give EACCES (ASCII-armored age files: EOPNOTSUPP). Every byte read is authenticated: a read that\n"
+    "touches a damaged record fails with EIO. SOURCE is read once, when mounting.\n"
+    "Without -f the command returns once the mount is ready, leaving a process in the background that ends\n"
+    "when the mount does: 'pcrypt unmount MOUNTPOINT' (or fusermount3 -u), or SIGINT/SIGTERM to it.";
+
 }  // namespace
 
 void name_untyped_values(CLI::App& app) {
@@ -409,6 +420,30 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
   // its one line in 'pcrypt --help', where wrapped lines would read as further subcommand names.
   s.rekey->footer(std::string(kRekeyDescription) + "\n\n" + kSubcommandFooter);
   return s;
+}
+
+MountCommands define_mount_cli(CLI::App& app, MountArgs& a, UnmountArgs& u) {
+  MountCommands m{};
+  m.mount = app.add_subcommand("mount", "Show encrypted files decrypted, read-only, in a folder (FUSE)");
+  m.mount->add_option("SOURCE", a.source, "Encrypted file, or folder of .age/.pcrypt files")
+      ->required()
+      ->check(kNonEmpty);
+  m.mount->add_option("MOUNTPOINT", a.mountpoint, "Empty folder to show them in")
+      ->required()
+      ->check(kNonEmpty);
+  add_decryption(*m.mount, a.crypt);
+  m.mount->add_flag("-f,--foreground", a.foreground,
+                    "Stay in the foreground until unmounted (Ctrl-C unmounts)");
+  m.mount->add_flag("--allow-other", a.allow_other,
+                    "Let other users read the mount too (FUSE's allow_other; for users other than root, "
+                    "user_allow_other in /etc/fuse.conf); default: only you");
+  m.mount->footer(std::string(kMountDescription) + "\n\n" + kSubcommandFooter);
+  m.unmount = app.add_subcommand("unmount", "Unmount a 'pcrypt mount' (as fusermount3 -u); its process ends");
+  m.unmount->add_option("MOUNTPOINT", u.mountpoint, "The folder it is mounted on")
+      ->required()
+      ->check(kNonEmpty);
+  m.unmount->footer(kSubcommandFooter);
+  return m;
 }
 
 }  // namespace pcrypt::app

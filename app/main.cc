@@ -18,6 +18,7 @@
 #include "app/environment.h"
 #include "app/library.h"
 #include "app/logging.h"
+#include "app/mount_cli.h"
 #include "app/parse_errors.h"
 #include "app/plugin_ui.h"
 #include "app/report.h"
@@ -31,7 +32,8 @@ namespace {
 // Commands whose whole result is what they print: with standard output closed, nothing would be shown.
 constexpr const char* kPrintHint = "redirect standard output (> FILE) instead of closing it";
 
-int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs& args) {
+int dispatch(const Subcommands& sub, const MountCommands& mounts, const BenchCommand& bench,
+             const ParsedArgs& args, const MountArgs& mount, const UnmountArgs& unmount) {
   if (sub.info->parsed() || sub.recipient->parsed() || bench.command->parsed())
     require_open_stdout(kPrintHint);
   if (sub.encrypt->parsed()) return run_encrypt(args.encrypt, args.verbosity());
@@ -41,6 +43,8 @@ int dispatch(const Subcommands& sub, const BenchCommand& bench, const ParsedArgs
   if (sub.verify->parsed()) return run_verify(args.verify, args.verbosity());
   if (sub.rekey->parsed()) return run_rekey(args.rekey, args.verbosity());
   if (sub.recipient->parsed()) return run_recipient(args.recipient);
+  if (mounts.mount->parsed()) return run_mount(mount, args.verbosity());
+  if (mounts.unmount->parsed()) return run_unmount(unmount);
   if (bench.command->parsed()) return bench.run();
   throw Error(ErrorKind::usage, "no command given", "see 'pcrypt --help'");
 }
@@ -62,6 +66,9 @@ int run(int argc, char** argv) {
   CLI::App app{"", "pcrypt"};
   ParsedArgs args;
   const Subcommands sub = define_cli(app, args);
+  MountArgs mount_args;
+  UnmountArgs unmount_args;
+  const MountCommands mounts = define_mount_cli(app, mount_args, unmount_args);
   const BenchCommand bench = add_bench(app);
   name_untyped_values(app);
   HelpRewrite words = rewrite_help_command(app, argc, argv);
@@ -88,7 +95,7 @@ int run(int argc, char** argv) {
   set_plugin_host(terminal_plugin_host(plugin_search_path(), environment_for_plugins()));
 
   try {
-    return dispatch(sub, bench, args);
+    return dispatch(sub, mounts, bench, args, mount_args, unmount_args);
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::io && output_closed_early(e.error_number(), e.what())) return kExitIo;
     print_error(e.what(), e.hint());

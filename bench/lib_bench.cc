@@ -1,4 +1,4 @@
-// libpcrypt's speed through its public API (docs/BENCHMARKS.md, "libpcrypt"): a whole-file decrypt into a
+// libpcrypt's speed through its public API (docs/benchmarks/library.md): a whole-file decrypt into a
 // sink that discards, then read_at of RANGE bytes at random offsets, by 1 and by 2 threads sharing one
 // opened File. Usage: lib_bench FILE IDENTITY_OR_KEY_FILE [RANGE_BYTES] [CALLS_PER_THREAD]
 #include <pcrypt/pcrypt.h>

@@ -1,5 +1,6 @@
 // Result tables of `pcrypt bench` and their four renderings (table, markdown, csv, json). Header-only so the
-// unit tests can check the formats; the JSON layout is documented in docs/BENCHMARKS.md ("JSON schema").
+// unit tests can check the formats; the JSON layout is documented in docs/benchmarks/method.md ("JSON
+// schema").
 #pragma once
 
 #include <cmath>

@@ -19,11 +19,11 @@ _pcrypt() {
   fi
 
   # The command path: the subcommand (and bench's experiment) typed so far.
-  local commands="encrypt decrypt verify keygen recipient info rekey bench"
+  local commands="encrypt decrypt verify keygen recipient info rekey mount unmount bench"
   local cmd="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case ${words[i]} in
-      encrypt | decrypt | verify | keygen | recipient | info | rekey | bench | help)
+      encrypt | decrypt | verify | keygen | recipient | info | rekey | mount | unmount | bench | help)
         [[ -z $cmd ]] && cmd=${words[i]} ;;
       keystream | throughput | engines) [[ $cmd == bench && -z $sub ]] && sub=${words[i]} ;;
     esac
@@ -51,6 +51,10 @@ _pcrypt() {
             --remove-slot --remove-key --remove-recipient --new-file-key -r --recipient -R --recipients-file
             -j --threads --kdf-memory --kdf-ops
             --max-work-factor" ;;
+    mount)
+      opts="$common $unlock -i --identity --plugin -j --threads --engine --max-work-factor -f --foreground
+            --allow-other" ;;
+    unmount) opts="$common" ;;
     bench) opts="-h --help --format --quick --max-samples --max-time --warmups --engine" ;;
     "bench keystream") opts="-h --help --data-size" ;;
     "bench throughput") opts="-h --help --sizes --runs -j --threads --chunk-size --dir" ;;
@@ -89,6 +93,10 @@ _pcrypt() {
     [[ ${words[cword - 1]} == help ]] && mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
   elif [[ $cmd == bench && -z $sub ]]; then
     mapfile -t COMPREPLY < <(compgen -W "keystream throughput engines" -- "$cur")
+  elif [[ $cmd == mount || $cmd == unmount ]]; then
+    # SOURCE (a file or folder) and MOUNTPOINT, or unmount's MOUNTPOINT (a folder).
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    compopt -o filenames 2>/dev/null
   elif [[ $cmd != keygen && $cmd != bench ]]; then
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     compopt -o filenames 2>/dev/null

@@ -1,7 +1,7 @@
 # fish completion for pcrypt(1). Installed as share/fish/vendor_completions.d/pcrypt.fish.
 # The option lists mirror `pcrypt [COMMAND] --help`; tests/cli/test_completions.sh fails when they drift.
 
-set -l commands encrypt decrypt verify keygen recipient info rekey bench help
+set -l commands encrypt decrypt verify keygen recipient info rekey mount unmount bench help
 set -l experiments keystream throughput engines
 set -l engines vaes512 vaes aesni armce sodium portable
 
@@ -19,11 +19,13 @@ complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a keygen -d '
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a recipient -d 'Print the public key of each identity'
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a info -d "Describe an encrypted file's header"
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a rekey -d 'Add or remove key slots'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a mount -d 'Show encrypted files decrypted, read-only, in a folder (FUSE)'
+complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a unmount -d 'Unmount a pcrypt mount'
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a bench -d 'Measure encryption speed'
 complete -c pcrypt -n "not __fish_seen_subcommand_from $commands" -a help -d 'Describe pcrypt or one command'
 
 # help COMMAND
-complete -c pcrypt -n "__fish_seen_subcommand_from help" -x -a 'encrypt decrypt verify keygen recipient info rekey bench'
+complete -c pcrypt -n "__fish_seen_subcommand_from help" -x -a 'encrypt decrypt verify keygen recipient info rekey mount unmount bench'
 
 # encrypt, decrypt, verify and rekey (the options they share)
 set -l crypt "__fish_seen_subcommand_from encrypt decrypt"
@@ -67,6 +69,24 @@ complete -c pcrypt -n $rekey -l remove-recipient -x -d 'Remove the slot of this 
 complete -c pcrypt -n $rekey -l new-file-key -d 'Re-encrypt under a fresh file key (revokes every other slot)'
 complete -c pcrypt -n $rekey -s r -l recipient -x -d 'With --new-file-key: a recipient of the new file (the whole list)'
 complete -c pcrypt -n $rekey -s R -l recipients-file -r -F -d 'With --new-file-key: every recipient in FILE (the whole list)'
+
+# mount and unmount
+set -l mount "__fish_seen_subcommand_from mount"
+complete -c pcrypt -n "__fish_seen_subcommand_from mount unmount" -F -d 'File or folder'
+complete -c pcrypt -n "__fish_seen_subcommand_from mount unmount" -s h -l help -d 'Print help and exit'
+complete -c pcrypt -n $mount -s k -l key -r -F -d 'Key file (repeatable)'
+complete -c pcrypt -n $mount -s p -l passphrase -d 'Use a passphrase'
+complete -c pcrypt -n $mount -l passphrase-file -r -F -d 'Read the passphrase from the first line of FILE'
+complete -c pcrypt -n $mount -s i -l identity -r -F -d 'Identity file (repeatable)'
+complete -c pcrypt -n $mount -l ssh-key-passphrase-file -r -F -d 'Read the passphrase of protected SSH keys from FILE'
+complete -c pcrypt -n $mount -l plugin -x -d 'Open age files with the default identity of age-plugin-NAME'
+complete -c pcrypt -n $mount -s j -l threads -x -d 'Read-ahead worker threads'
+complete -c pcrypt -n $mount -l engine -x -a "$engines" -d 'AES engine'
+complete -c pcrypt -n $mount -l max-kdf-memory -x -d 'Refuse slots needing more Argon2id memory'
+complete -c pcrypt -n $mount -l max-kdf-ops -x -d 'Refuse slots with more passes'
+complete -c pcrypt -n $mount -l max-work-factor -x -d 'age files: refuse scrypt work factors above 2^N'
+complete -c pcrypt -n $mount -s f -l foreground -d 'Stay in the foreground until unmounted'
+complete -c pcrypt -n $mount -l allow-other -d 'Let other users read the mount too'
 
 # keygen
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s h -l help -d 'Print help and exit'

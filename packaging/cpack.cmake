@@ -54,6 +54,11 @@ set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME "libpcrypt-dev")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION "libdevel")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libpcrypt0 (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "libpcrypt0 (= ${PROJECT_VERSION})")
+# `pcrypt mount` links libfuse3 (dpkg-shlibdeps adds libfuse3-3); fusermount3, which unmounts and lets
+# users other than root mount, is fuse3's.
+if(fuse3_FOUND)
+  set(CPACK_DEBIAN_CLI_PACKAGE_RECOMMENDS "fuse3")
+endif()
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${PROJECT_BINARY_DIR}/lib")
 # (CPack indents the extended lines itself: a line given with a leading space would become verbatim text.)
 set(CPACK_DEBIAN_CLI_DESCRIPTION "${PROJECT_DESCRIPTION}
@@ -61,7 +66,7 @@ pcrypt encrypts files and streams with AES-256-GCM in independently
 authenticated chunks, sealed by several threads at once with bounded memory.
 Files open with a key file, an Argon2id-stretched passphrase or a public-key
 identity; truncation, reordering and tampering are detected. It also reads and
-writes age files.")
+writes age files, and mounts encrypted files read-only (FUSE).")
 set(CPACK_DEBIAN_LIBRARY_DESCRIPTION "age and pcrypt encrypted files from C++ (shared library)
 libpcrypt opens, decrypts in parallel, verifies, reads byte ranges of, rekeys
 and writes age files and pcrypt files.")

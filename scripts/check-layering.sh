@@ -15,6 +15,8 @@
 #   app-through-library    app/ (but its bench     anything of core/: the CLI is libpcrypt's first client, it
 #                          glue, app/bench_glue.*)  goes through <pcrypt/pcrypt.h> (and its own io/ plumbing)
 #   examples-public-only   examples/             anything but <pcrypt/...>: they build against the installed library
+#   c-api-over-cpp-api     lib/c_api*            anything of ours but <pcrypt/...> and lib/c_api_internal.h: the C
+#                                                API is a layer over the public C++ API, never around it
 #   python-public-only     python/               anything of ours but <pcrypt/...> and python/ itself: the Python
 #                                                module is a client of libpcrypt (app/ is python-bench-not-app's)
 #   aes-standalone         core/aes/             anything of ours outside core/aes/
@@ -58,12 +60,12 @@ done
 [[ -d $root ]] || { echo "check-layering: no directory $root" >&2; exit 2; }
 cd "$root"
 
-rules=13
+rules=14
 files=()
 if [[ $(git rev-parse --show-toplevel 2>/dev/null || true) == "$(pwd -P)" ]]; then
-  mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h' | sort -u)
+  mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.c' '*.cc' '*.h' | sort -u)
 else
-  mapfile -t files < <(find . -path ./.git -prune -o -type f \( -name '*.cc' -o -name '*.h' \) -print |
+  mapfile -t files < <(find . -path ./.git -prune -o -type f \( -name '*.c' -o -name '*.cc' -o -name '*.h' \) -print |
     sed 's|^\./||' | sort)
 fi
 checked=()
@@ -108,6 +110,8 @@ awk '
     callers = (inc ~ /^(app|python|bench|lib)\//)
     if (caller && fmt)
       report("callers-through-door", what, "callers reach the format folders only through core/door/")
+    else if (f ~ /^lib\/c_api/ && ours && inc != "lib/c_api_internal.h")
+      report("c-api-over-cpp-api", what, "the C API calls only the public C++ API (<pcrypt/pcrypt.h>)")
     else if (top == "app" && f !~ /^app\/bench_glue\.(h|cc)$/ && inc ~ /^core\//)
       report("app-through-library", what, "the CLI goes through libpcrypt (<pcrypt/pcrypt.h>), not core; only its bench glue sees core")
     else if (top == "examples" && ours)

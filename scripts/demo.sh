@@ -10,7 +10,7 @@
 #                             into place, so this is the disk's write speed more than pcrypt's;
 #   cp + sync                 the same bytes copied and synced: the disk's own speed, for comparison.
 # Every file step starts after a `sync`, so no step pays for the write-back of an earlier one: on a virtual
-# disk a burst of writes is absorbed fast and the next one waits for it (docs/BENCHMARKS.md, "demo").
+# disk a burst of writes is absorbed fast and the next one waits for it (docs/benchmarks/demo.md).
 # Usage: scripts/demo.sh [SIZE_MIB]   (run from anywhere; works in a temporary directory it removes)
 set -euo pipefail
 cd "$(dirname "$0")/.."

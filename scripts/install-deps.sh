@@ -11,7 +11,9 @@ set -euo pipefail
 build_pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev libxxhash-dev
   # OpenSSL 3.0 libcrypto: RSA-OAEP (ssh-rsa recipients), AES-CTR/GCM of passphrase-protected SSH keys,
   # HKDF, HMAC, scrypt, ChaCha20-Poly1305 for age files (core/age/), and SHA-3/SHAKE for ML-KEM (core/pq/)
-  libssl-dev)
+  libssl-dev
+  # FUSE 3 for `pcrypt mount` (optional: without it the build leaves mount out, saying so)
+  libfuse3-dev)
 demo_pkgs=(eatmydata) # scripts/demo.sh: file-to-file speed without the final fsync, beside the default with it
 test_pkgs=(catch2
   valgrind # the portable engine's constant-time test runs itself under memcheck
@@ -19,9 +21,11 @@ test_pkgs=(catch2
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
   dpkg-dev file # cpack's .deb: dpkg-shlibdeps computes its dependencies, file(1) finds the binaries to strip
   groff-base # tests/cli/test_man.sh: groff -ww -z lints man/pcrypt.1 (man-db pulls it in, minimal images lack it)
+  fuse3 sqlite3 # tests/cli/test_mount.sh: fusermount3 unmounts; sqlite3 -readonly reads a database in the mount
   python3 # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
   python3-dev pybind11-dev python3-pybind11 # the Python module (python/, docs/PYTHON.md)
-  python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed) # its tests: fsspec, Dask
+  python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed # its tests: fsspec, Dask
+  python3-matplotlib) # bench/scripts/plots.py draws docs/BENCHMARKS.md's plots (tests/cli/test_plots.sh)
 # The cross compiler, qemu to run the arm64 test executables, and the arm64 builds of the libraries we link
 # (multiarch: they sit beside the host's in /usr/lib/aarch64-linux-gnu; CLI11 and Catch2 are headers only):
 # libsodium, OpenSSL's libcrypto, spdlog and its fmt, xxHash, and zlib for the CCTV age vectors' test.

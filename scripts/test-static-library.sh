@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # libpcrypt's static build (PCRYPT_SHARED_LIBRARY=OFF, docs/LIBRARY.md), checked as a user gets it: configured
-# into BUILD (default build-static/ beside build-test/, so that ccache, where installed, hands back the core's
-# objects that build-test/ compiled), only libpcrypt.a (and the packages' docs its install carries) built,
+# into BUILD (default build-static/; with scripts/test.sh's flags, so that ccache, where installed, hands back
+# the core's objects its build compiled: CI runs this in the stage after that build, .ci/run), only libpcrypt.a (and the packages' docs its install carries) built,
 # installed into a scratch prefix, then
 # examples/decrypt_range.cc compiled against it with `pkg-config --static` and with find_package(pcrypt),
 # both without libpcrypt.so, and run on a file the library itself encrypted.

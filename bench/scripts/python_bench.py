@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The Python package against the CLI, same machine, same run (docs/BENCHMARKS.md, "Python package").
+"""The Python package against the CLI, same machine, same run (docs/benchmarks/python.md).
 
 Usage: PYTHONPATH=BUILD/python bench/scripts/python_bench.py BUILD [RUNS] [DIR]
   1. readinto: reading a page-cached 1 GiB file through pcrypt.open(...).readinto into one reused 16 MiB

@@ -91,6 +91,9 @@ planted formats-below-door core/pcrypt/rekey.cc 1 '#include "core/door/door.h"'
 planted callers-through-door lib/pcrypt.cc 1 '#include "core/pcrypt/format.h"'
 planted python-bench-not-app lib/pcrypt.cc 1 '#include "app/cli.h"'
 planted examples-public-only examples/decrypt_range.cc 1 '#include "core/door/encrypted_file.h"'
+planted examples-public-only examples/c/decrypt_stream.c 3 '#include "core/error.h"'
+planted c-api-over-cpp-api lib/c_api_file.cc 2 '#include "core/door/encrypted_file.h"'
+planted c-api-over-cpp-api lib/c_api_internal.h 1 '#include "io/stream.h"'
 planted keys-below-formats core/keys/recipient.cc 2 '#include "core/age/plugin.h"'
 planted keys-below-formats core/pq/hpke.cc 1 '#include "core/pcrypt/keys.h"'
 planted core-below-callers core/keys/key_file.h 2 '#include "app/cli.h"'
@@ -111,7 +114,7 @@ put core/range.h '#pragma once' '#include "core/pcrypt/keys.h"'
 expect 1 bash "$checker" --root "$tree" > out
 [[ $(wc -l < out) -eq 3 ]] || fail "expected 3 violations, got: $(cat out)"
 
-check "a file that is not .cc/.h is not checked; an #include in a comment is not an include"
+check "a file that is not .c/.cc/.h is not checked; an #include in a comment is not an include"
 clean_tree
 put app/notes.txt '#include "core/age/header.h"'
 put app/cmd_rekey.cc '// #include "core/age/rekey.h" is what this used to do' '#include <pcrypt/pcrypt.h>'

@@ -28,12 +28,16 @@ check "the installed library: a SONAME'd .so, the .so link, the header, pkg-conf
 [[ -L $libdir/libpcrypt.so ]] || fail "no libpcrypt.so development link"
 [[ -f $prefix/include/pcrypt/pcrypt.h ]] || fail "no header"
 [[ -n $(find "$prefix" -name pcrypt-config.cmake) ]] || fail "no CMake package"
-check "only the public API is exported (pcrypt::v0), nothing of the core"
+check "only the public API is exported (pcrypt::v0 and the C API's pcrypt_*), nothing of the core"
 exported=$(nm -D --defined-only "$libdir/libpcrypt.so.0" | c++filt | awk '$2 ~ /^[TDBVW]$/' | sed 's/^[^ ]* [A-Z] //')
-if grep -v -e '^pcrypt::v0::' -e '^typeinfo .*pcrypt::v0::' -e '^vtable for pcrypt::v0::' -e '^_init$' -e '^_fini$' \
-  <<< "$exported" | grep -q .; then
-  fail "exported beyond the API: $(grep -v '^pcrypt::v0::' <<< "$exported" | grep -v 'for pcrypt::v0' | head -5)"
-fi
+beyond=$(grep -v -e '^pcrypt::v0::' -e '^typeinfo .*pcrypt::v0::' -e '^vtable for pcrypt::v0::' -e '^_init$' -e '^_fini$' \
+  -e '^pcrypt_[a-z0-9_]*$' <<< "$exported" || true)
+[[ -z $beyond ]] || fail "exported beyond the API: $(head -5 <<< "$beyond")"
+check "every function of <pcrypt/pcrypt_c.h> is exported with C linkage, and no pcrypt_* symbol beyond them"
+declared=$(grep -o '^PCRYPT_API [^(]*(' "$prefix/include/pcrypt/pcrypt_c.h" | sed 's/($//; s/.*[ *]//' | sort)
+[[ $(wc -l <<< "$declared") -gt 50 ]] || fail "the C header declares too few functions: $declared"
+[[ $declared == "$(grep '^pcrypt_' <<< "$exported" | sort)" ]] ||
+  fail "the C header and the exports differ: $(diff <(echo "$declared") <(grep '^pcrypt_' <<< "$exported" | sort) | head -5)"
 
 check "the examples build with pkg-config"
 g++ -std=c++20 -O1 "$src/examples/decrypt_range.cc" -o dr_pc $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt)

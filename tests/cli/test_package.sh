@@ -22,9 +22,12 @@ expected=(
   usr/share/doc/pcrypt/copyright
   usr/share/doc/pcrypt/docs/ARCHITECTURE.md
   usr/share/doc/pcrypt/docs/BENCHMARKS.md
+  usr/share/doc/pcrypt/docs/BUILDING.md
+  usr/share/doc/pcrypt/docs/benchmarks/method.md
   usr/share/doc/pcrypt/docs/FORMAT.md
   usr/share/doc/pcrypt/docs/LIBRARY.md
   usr/share/doc/pcrypt/docs/PYTHON.md
+  usr/share/doc/pcrypt/docs/USAGE.md
 )
 
 # is_stripped FILE: no symbol table and no DWARF left.
@@ -96,7 +99,17 @@ for deb in "${debs[0]}" "${lib[0]}" "${dev[0]}"; do
     fail "$name: no /usr/share/doc/$name/copyright"
   head -1 copyright | grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
     fail "$name: the copyright file is not in the machine-readable format"
+  grep -qx 'License: Expat or Apache-2.0' copyright || fail "$name: the copyright file does not grant MIT OR Apache-2.0"
+  for license in Expat Apache-2.0; do
+    grep -qx "License: $license" copyright || fail "$name: the copyright file lacks the $license paragraph"
+  done
 done
+check "the library's metadata names its licence: pcrypt.pc and pcrypt-config.cmake"
+pc=$(find inst -name pcrypt.pc | head -1)
+[[ -n $pc ]] || fail "cmake --install installed no pcrypt.pc"
+grep -qx 'License: MIT OR Apache-2.0' "$pc" || fail "pcrypt.pc has no License: MIT OR Apache-2.0"
+config=$(find inst -name pcrypt-config.cmake | head -1)
+grep -qx 'set(pcrypt_LICENSE "MIT OR Apache-2.0")' "$config" || fail "pcrypt-config.cmake does not set pcrypt_LICENSE"
 
 check "lintian: no errors in any of the three packages"
 if command -v lintian > /dev/null; then

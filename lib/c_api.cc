@@ -1,0 +1,425 @@
+// The C API's foundation (include/pcrypt/pcrypt_c.h): errors per thread, sources, sinks, options and
+// credentials, each a handle over its C++ counterpart.
+#include <string.h>  // explicit_bzero
+
+#include <cstring>
+#include <functional>
+#include <span>
+
+#include "lib/c_api_internal.h"
+
+namespace pcrypt::c_api {
+namespace {
+
+struct LastError {
+  int status = PCRYPT_OK;
+  std::string message;
+  std::string hint;
+  int error_number = 0;
+};
+
+LastError& last_error() noexcept {
+  thread_local LastError error;
+  return error;
+}
+
+int status_of(pcrypt::ErrorKind kind) noexcept {
+  switch (kind) {
+    case pcrypt::ErrorKind::io:
+      return PCRYPT_ERROR_IO;
+    case pcrypt::ErrorKind::usage:
+      return PCRYPT_ERROR_USAGE;
+    case pcrypt::ErrorKind::wrong_credential:
+      return PCRYPT_ERROR_WRONG_CREDENTIAL;
+    case pcrypt::ErrorKind::damaged_header:
+      return PCRYPT_ERROR_DAMAGED_HEADER;
+    case pcrypt::ErrorKind::damaged_payload:
+      return PCRYPT_ERROR_DAMAGED_PAYLOAD;
+  }
+  return PCRYPT_ERROR_IO;
+}
+
+}  // namespace
+
+int fail(int status, const char* message, const char* hint, int error_number) noexcept {
+  LastError& error = last_error();
+  error.status = status;
+  error.error_number = error_number;
+  try {
+    error.message = message;
+    error.hint = hint;
+  } catch (...) {
+    error.message.clear();  // keeps its capacity: no allocation
+    error.hint.clear();
+  }
+  return status;
+}
+
+int fail(const pcrypt::Error& e) noexcept {
+  return fail(status_of(e.kind()), e.what(), e.hint().c_str(), e.error_number());
+}
+
+int with_callback_errno(int status, const pcrypt_source* source, const pcrypt_sink* sink) noexcept {
+  LastError& error = last_error();
+  if (status != PCRYPT_ERROR_IO || error.error_number != 0) return status;
+  for (const CallbackErrno* recorded :
+       {source ? &source->callback_errno : nullptr, sink ? &sink->callback_errno : nullptr})
+    if (recorded != nullptr && recorded->recorded() != 0) error.error_number = recorded->recorded();
+  return status;
+}
+
+void require(const void* argument, const char* what) {
+  if (argument == nullptr) throw pcrypt::Error(pcrypt::ErrorKind::usage, std::string(what) + " is NULL");
+}
+
+pcrypt::Source take(pcrypt_source* source) {
+  require(source, "the source");
+  if (!source->source)
+    throw pcrypt::Error(pcrypt::ErrorKind::usage, "the source was used already: a source serves one call");
+  pcrypt::Source taken = std::move(*source->source);
+  source->source.reset();
+  return taken;
+}
+
+pcrypt::Sink take(pcrypt_sink* sink) {
+  require(sink, "the sink");
+  if (!sink->sink)
+    throw pcrypt::Error(pcrypt::ErrorKind::usage, "the sink was used already: a sink serves one call");
+  pcrypt::Sink taken = std::move(*sink->sink);
+  sink->sink.reset();
+  return taken;
+}
+
+namespace {
+
+std::function<void(std::uint64_t)> progress_of(const pcrypt_options* options) {
+  if (options == nullptr || options->progress == nullptr) return {};
+  return [fn = options->progress, user = options->progress_user](std::uint64_t done) { fn(user, done); };
+}
+
+}  // namespace
+
+pcrypt::RunOptions run_options(const pcrypt_options* options) {
+  pcrypt::RunOptions run;
+  if (options != nullptr) run.threads = options->threads;
+  run.progress = progress_of(options);
+  return run;
+}
+
+pcrypt::EncryptOptions encrypt_options(const pcrypt_options* options) {
+  pcrypt::EncryptOptions out;
+  if (options != nullptr) {
+    out.format = options->format;
+    out.armor = options->armor;
+    out.chunk_size = options->chunk_size;
+    out.threads = options->threads;
+    out.argon2id_memory_bytes = options->argon2id_memory_bytes;
+    out.argon2id_passes = options->argon2id_passes;
+  }
+  out.progress = progress_of(options);
+  return out;
+}
+
+void put_transfer(const pcrypt::Transfer& from, pcrypt_transfer* to) {
+  if (to != nullptr)
+    *to = pcrypt_transfer{from.plaintext_bytes, from.encrypted_bytes, from.header_bytes, from.chunks};
+}
+
+}  // namespace pcrypt::c_api
+
+void WipedString::wipe() noexcept {
+  explicit_bzero(text_.data(), text_.size());
+  text_.clear();
+}
+
+using pcrypt::c_api::guarded;
+using pcrypt::c_api::make_handle;
+using pcrypt::c_api::require;
+
+// ---- Errors and version
+
+const char* pcrypt_error_message(void) {
+  return pcrypt::c_api::last_error().message.c_str();
+}
+
+const char* pcrypt_error_hint(void) {
+  return pcrypt::c_api::last_error().hint.c_str();
+}
+
+int pcrypt_error_errno(void) {
+  return pcrypt::c_api::last_error().error_number;
+}
+
+int pcrypt_error_status(void) {
+  return pcrypt::c_api::last_error().status;
+}
+
+const char* pcrypt_status_name(int status) {
+  switch (status) {
+    case PCRYPT_OK:
+      return "ok";
+    case PCRYPT_ERROR_IO:
+      return "io";
+    case PCRYPT_ERROR_USAGE:
+      return "usage";
+    case PCRYPT_ERROR_WRONG_CREDENTIAL:
+      return "wrong credential";
+    case PCRYPT_ERROR_DAMAGED_HEADER:
+      return "damaged header";
+    case PCRYPT_ERROR_DAMAGED_PAYLOAD:
+      return "damaged payload";
+    default:
+      return "unknown status";
+  }
+}
+
+int pcrypt_status_exit_code(int status) {
+  switch (status) {
+    case PCRYPT_OK:
+      return 0;
+    case PCRYPT_ERROR_IO:
+      return 1;
+    case PCRYPT_ERROR_WRONG_CREDENTIAL:
+    case PCRYPT_ERROR_DAMAGED_HEADER:
+      return 3;
+    case PCRYPT_ERROR_DAMAGED_PAYLOAD:
+      return 4;
+    default:
+      return 2;
+  }
+}
+
+const char* pcrypt_version(void) {
+  // pcrypt::version() is a std::string: made once, kept for the process (a static string for C).
+  static const std::string version = [] {
+    try {
+      return pcrypt::version();
+    } catch (...) {
+      return std::string();
+    }
+  }();
+  return version.c_str();
+}
+
+// ---- Sources
+
+pcrypt_source* pcrypt_source_path(const char* path) {
+  return make_handle<pcrypt_source>([&] {
+    require(path, "the path");
+    return new pcrypt_source(pcrypt::Source::path(path));
+  });
+}
+
+pcrypt_source* pcrypt_source_fd(int fd) {
+  return make_handle<pcrypt_source>([&] { return new pcrypt_source(pcrypt::Source::fd(fd)); });
+}
+
+pcrypt_source* pcrypt_source_memory(const void* data, size_t size) {
+  return make_handle<pcrypt_source>([&] {
+    if (size > 0) require(data, "the source's bytes");
+    return new pcrypt_source(pcrypt::Source::memory({static_cast<const std::uint8_t*>(data), size}));
+  });
+}
+
+pcrypt_source* pcrypt_source_callback(uint64_t size, pcrypt_read_at_fn read_at, void* user) {
+  return make_handle<pcrypt_source>([&] {
+    require(reinterpret_cast<const void*>(read_at), "the read-at callback");
+    const CallbackErrno recorded = CallbackErrno::make();
+    auto reader = [read_at, user, recorded](std::uint64_t offset,
+                                            std::span<std::uint8_t> buffer) -> std::size_t {
+      const std::int64_t filled = read_at(user, offset, buffer.data(), buffer.size());
+      if (filled < 0) recorded.record(static_cast<int>(-filled));
+      if (filled < 0)
+        throw pcrypt::Error(pcrypt::ErrorKind::io,
+                            "the read-at callback failed at offset " + std::to_string(offset) + ": " +
+                                std::strerror(static_cast<int>(-filled)),
+                            {}, static_cast<int>(-filled));
+      if (static_cast<std::uint64_t>(filled) > buffer.size())
+        throw pcrypt::Error(pcrypt::ErrorKind::io, "the read-at callback returned more bytes than asked for");
+      return static_cast<std::size_t>(filled);
+    };
+    return new pcrypt_source(pcrypt::Source::callback(size, reader), recorded);
+  });
+}
+
+void pcrypt_source_free(pcrypt_source* source) {
+  delete source;
+}
+
+// ---- Sinks
+
+pcrypt_sink* pcrypt_sink_path(const char* path, int overwrite) {
+  return make_handle<pcrypt_sink>([&] {
+    require(path, "the path");
+    return new pcrypt_sink(pcrypt::Sink::path(path, overwrite != 0));
+  });
+}
+
+pcrypt_sink* pcrypt_sink_fd(int fd) {
+  return make_handle<pcrypt_sink>([&] { return new pcrypt_sink(pcrypt::Sink::fd(fd)); });
+}
+
+pcrypt_sink* pcrypt_sink_memory(void) {
+  return make_handle<pcrypt_sink>([&] {
+    auto* made = new pcrypt_sink();
+    made->is_memory = true;
+    made->sink.emplace(pcrypt::Sink::memory(made->memory));  // the handle's vector: its address is stable
+    return made;
+  });
+}
+
+pcrypt_sink* pcrypt_sink_callback(pcrypt_write_fn write, void* user) {
+  return make_handle<pcrypt_sink>([&] {
+    require(reinterpret_cast<const void*>(write), "the write callback");
+    const CallbackErrno recorded = CallbackErrno::make();
+    auto writer = [write, user, recorded](std::span<const std::uint8_t> piece) {
+      const int result = write(user, piece.data(), piece.size());
+      if (result != 0) recorded.record(result < 0 ? -result : EIO);
+      if (result != 0)
+        throw pcrypt::Error(
+            pcrypt::ErrorKind::io,
+            std::string("the write callback failed: ") + std::strerror(result < 0 ? -result : EIO), {},
+            result < 0 ? -result : EIO);
+    };
+    return new pcrypt_sink(pcrypt::Sink::callback(writer), recorded);
+  });
+}
+
+const uint8_t* pcrypt_sink_memory_data(const pcrypt_sink* sink, size_t* size) {
+  const bool memory = sink != nullptr && sink->is_memory;
+  if (size != nullptr) *size = memory ? sink->memory.size() : 0;
+  return memory ? sink->memory.data() : nullptr;
+}
+
+void pcrypt_sink_free(pcrypt_sink* sink) {
+  delete sink;
+}
+
+// ---- Options
+
+pcrypt_options* pcrypt_options_new(void) {
+  return make_handle<pcrypt_options>([] { return new pcrypt_options{}; });
+}
+
+int pcrypt_options_set(pcrypt_options* options, pcrypt_option option, uint64_t value) {
+  return guarded([&] {
+    require(options, "the options");
+    auto out_of_range = [&](const char* what) {
+      throw pcrypt::Error(pcrypt::ErrorKind::usage,
+                          std::string(what) + " " + std::to_string(value) + " is out of range");
+    };
+    switch (option) {
+      case PCRYPT_OPTION_THREADS:
+        if (value > 4096) out_of_range("PCRYPT_OPTION_THREADS");
+        options->threads = static_cast<unsigned>(value);
+        return;
+      case PCRYPT_OPTION_FORMAT:
+        if (value != PCRYPT_FORMAT_PCRYPT && value != PCRYPT_FORMAT_AGE) out_of_range("PCRYPT_OPTION_FORMAT");
+        options->format = value == PCRYPT_FORMAT_AGE ? pcrypt::Format::age : pcrypt::Format::pcrypt;
+        return;
+      case PCRYPT_OPTION_ARMOR:
+        if (value > 1) out_of_range("PCRYPT_OPTION_ARMOR");
+        options->armor = value == 1;
+        return;
+      case PCRYPT_OPTION_CHUNK_SIZE:
+        if (value < pcrypt::limits::min_chunk_size || value > pcrypt::limits::max_chunk_size)
+          out_of_range("PCRYPT_OPTION_CHUNK_SIZE");
+        options->chunk_size = static_cast<std::size_t>(value);
+        return;
+      case PCRYPT_OPTION_ARGON2ID_MEMORY:
+        options->argon2id_memory_bytes = value;
+        return;
+      case PCRYPT_OPTION_ARGON2ID_PASSES:
+        options->argon2id_passes = value;
+        return;
+    }
+    throw pcrypt::Error(pcrypt::ErrorKind::usage,
+                        "unknown option " + std::to_string(static_cast<int>(option)));
+  });
+}
+
+int pcrypt_options_set_progress(pcrypt_options* options, pcrypt_progress_fn progress, void* user) {
+  return guarded([&] {
+    require(options, "the options");
+    options->progress = progress;
+    options->progress_user = user;
+  });
+}
+
+void pcrypt_options_free(pcrypt_options* options) {
+  delete options;
+}
+
+// ---- Credentials
+
+pcrypt_credentials* pcrypt_credentials_new(void) {
+  return make_handle<pcrypt_credentials>([] { return new pcrypt_credentials{}; });
+}
+
+int pcrypt_credentials_add_identity_file(pcrypt_credentials* credentials, const char* path) {
+  return guarded([&] {
+    require(credentials, "the credentials");
+    require(path, "the path");
+    credentials->identity_files.emplace_back(path);
+  });
+}
+
+int pcrypt_credentials_add_identity(pcrypt_credentials* credentials, const char* text) {
+  return guarded([&] {
+    require(credentials, "the credentials");
+    require(text, "the identity text");
+    credentials->identities.emplace_back(std::string(text));
+  });
+}
+
+int pcrypt_credentials_add_key_file(pcrypt_credentials* credentials, const char* path) {
+  return guarded([&] {
+    require(credentials, "the credentials");
+    require(path, "the path");
+    credentials->key_files.emplace_back(path);
+  });
+}
+
+int pcrypt_credentials_set_passphrase(pcrypt_credentials* credentials, const char* passphrase) {
+  return guarded([&] {
+    require(credentials, "the credentials");
+    require(passphrase, "the passphrase");
+    if (*passphrase == '\0') throw pcrypt::Error(pcrypt::ErrorKind::usage, "the passphrase is empty");
+    credentials->passphrase.emplace(std::string(passphrase));
+  });
+}
+
+int pcrypt_credentials_set_passphrase_callback(pcrypt_credentials* credentials,
+                                               pcrypt_passphrase_fn passphrase, void* user) {
+  return guarded([&] {
+    require(credentials, "the credentials");
+    credentials->passphrase_callback = passphrase;
+    credentials->passphrase_user = user;
+  });
+}
+
+int pcrypt_credentials_set_limit(pcrypt_credentials* credentials, pcrypt_limit limit, uint64_t value) {
+  return guarded([&] {
+    require(credentials, "the credentials");
+    switch (limit) {
+      case PCRYPT_LIMIT_SCRYPT_LOG2:
+        if (value > pcrypt::limits::max_scrypt_log2)
+          throw pcrypt::Error(pcrypt::ErrorKind::usage, "PCRYPT_LIMIT_SCRYPT_LOG2 " + std::to_string(value) +
+                                                            " is above " +
+                                                            std::to_string(pcrypt::limits::max_scrypt_log2));
+        credentials->max_scrypt_log2 = static_cast<unsigned>(value);
+        return;
+      case PCRYPT_LIMIT_ARGON2ID_MEMORY:
+        credentials->max_argon2id_memory_bytes = value;
+        return;
+      case PCRYPT_LIMIT_ARGON2ID_PASSES:
+        credentials->max_argon2id_passes = value;
+        return;
+    }
+    throw pcrypt::Error(pcrypt::ErrorKind::usage, "unknown limit " + std::to_string(static_cast<int>(limit)));
+  });
+}
+
+void pcrypt_credentials_free(pcrypt_credentials* credentials) {
+  delete credentials;
+}

@@ -1,0 +1,260 @@
+// The C API's encrypted file (include/pcrypt/pcrypt_c.h): open, describe, unlock, decrypt, verify, read_at
+// and rekey, each one call of pcrypt::File.
+#include <string.h>  // explicit_bzero
+
+#include <array>
+
+#include "lib/c_api_internal.h"
+
+using pcrypt::c_api::guarded;
+using pcrypt::c_api::require;
+
+namespace {
+
+// A passphrase from the caller's callback, through a buffer the library wipes.
+std::optional<std::string> ask(pcrypt_passphrase_fn callback, void* user, const char* key_name) {
+  std::array<char, PCRYPT_MAX_PASSPHRASE_BYTES> buffer{};
+  const int length = callback(user, key_name, buffer.data(), buffer.size());
+  std::optional<std::string> answer;
+  if (length > static_cast<int>(buffer.size())) {
+    explicit_bzero(buffer.data(), buffer.size());
+    throw pcrypt::Error(pcrypt::ErrorKind::usage,
+                        "the passphrase callback returned more bytes than the buffer holds");
+  }
+  if (length >= 0) answer.emplace(buffer.data(), static_cast<std::size_t>(length));
+  explicit_bzero(buffer.data(), buffer.size());
+  return answer;
+}
+
+// The C++ credentials for one unlock() call: they refer to `given`, which outlives the call.
+pcrypt::Credentials credentials_of(const pcrypt_credentials& given) {
+  pcrypt::Credentials by;
+  by.identity_files = given.identity_files;
+  for (const WipedString& text : given.identities) by.identities.push_back(text.text());
+  by.key_files = given.key_files;
+  if (given.passphrase) {
+    by.passphrase = [&given]() -> std::optional<std::string> { return given.passphrase->text(); };
+  } else if (given.passphrase_callback != nullptr) {
+    by.passphrase = [&given] { return ask(given.passphrase_callback, given.passphrase_user, nullptr); };
+  }
+  if (given.passphrase_callback != nullptr)
+    by.ssh_key_passphrase = [&given](const std::string& key_name) {
+      return ask(given.passphrase_callback, given.passphrase_user, key_name.c_str());
+    };
+  by.max_scrypt_log2 = given.max_scrypt_log2;
+  by.max_argon2id_memory_bytes = given.max_argon2id_memory_bytes;
+  by.max_argon2id_passes = given.max_argon2id_passes;
+  return by;
+}
+
+// Wipes the copies of identity text a pcrypt::Credentials holds, when the unlock call is over.
+struct WipedCredentials {
+  pcrypt::Credentials by;
+  ~WipedCredentials() {
+    for (std::string& text : by.identities) explicit_bzero(text.data(), text.size());
+  }
+};
+
+const pcrypt_source* source_of(const pcrypt_file* file) {
+  return file != nullptr ? &file->source : nullptr;
+}
+
+}  // namespace
+
+int pcrypt_file_open(pcrypt_file** file, pcrypt_source* source) {
+  return pcrypt::c_api::with_callback_errno(guarded([&] {
+                                              require(file, "the file pointer");
+                                              pcrypt::Source taken = pcrypt::c_api::take(source);
+                                              *file = new pcrypt_file(pcrypt::File::open(std::move(taken)),
+                                                                      source->callback_errno);
+                                            }),
+                                            source, nullptr);
+}
+
+void pcrypt_file_free(pcrypt_file* file) {
+  delete file;
+}
+
+pcrypt_format pcrypt_file_format(const pcrypt_file* file) {
+  return file != nullptr && file->file.describe().format == pcrypt::Format::age ? PCRYPT_FORMAT_AGE
+                                                                                : PCRYPT_FORMAT_PCRYPT;
+}
+
+int pcrypt_file_armored(const pcrypt_file* file) {
+  return file != nullptr && file->file.describe().armored ? 1 : 0;
+}
+
+uint64_t pcrypt_file_header_bytes(const pcrypt_file* file) {
+  return file != nullptr ? file->file.describe().header_bytes : 0;
+}
+
+size_t pcrypt_file_chunk_size(const pcrypt_file* file) {
+  return file != nullptr ? file->file.describe().chunk_size : 0;
+}
+
+size_t pcrypt_file_slots(const pcrypt_file* file) {
+  return file != nullptr ? file->file.describe().slots : 0;
+}
+
+size_t pcrypt_file_passphrase_slots(const pcrypt_file* file) {
+  return file != nullptr ? file->file.describe().passphrase_slots : 0;
+}
+
+const char* pcrypt_file_slots_in_words(const pcrypt_file* file) {
+  return file != nullptr ? file->file.describe().slots_in_words.c_str() : nullptr;
+}
+
+int pcrypt_file_info(pcrypt_file* file, int all_bytes, const char** text) {
+  return guarded([&] {
+    require(file, "the file");
+    require(text, "the text pointer");
+    file->info = file->file.info(all_bytes != 0);
+    *text = file->info.c_str();
+  });
+}
+
+int pcrypt_file_unlock(pcrypt_file* file, const pcrypt_credentials* credentials) {
+  return pcrypt::c_api::with_callback_errno(guarded([&] {
+                                              require(file, "the file");
+                                              require(credentials, "the credentials");
+                                              WipedCredentials given{credentials_of(*credentials)};
+                                              file->file.unlock(given.by);
+                                            }),
+                                            source_of(file), nullptr);
+}
+
+int pcrypt_file_decrypt(pcrypt_file* file, pcrypt_sink* sink, const pcrypt_options* options,
+                        pcrypt_transfer* transfer) {
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(file, "the file");
+        pcrypt::Sink taken = pcrypt::c_api::take(sink);
+        pcrypt::c_api::put_transfer(file->file.decrypt(std::move(taken), pcrypt::c_api::run_options(options)),
+                                    transfer);
+      }),
+      source_of(file), sink);
+}
+
+int pcrypt_file_verify(pcrypt_file* file, const pcrypt_options* options, pcrypt_transfer* transfer) {
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(file, "the file");
+        pcrypt::c_api::put_transfer(file->file.verify(pcrypt::c_api::run_options(options)), transfer);
+      }),
+      source_of(file), nullptr);
+}
+
+int pcrypt_file_read_at(const pcrypt_file* file, uint64_t offset, void* buffer, size_t size,
+                        size_t* bytes_read) {
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(file, "the file");
+        require(bytes_read, "the bytes_read pointer");
+        if (size > 0) require(buffer, "the buffer");
+        *bytes_read = file->file.read_at(offset, {static_cast<std::uint8_t*>(buffer), size});
+      }),
+      source_of(file), nullptr);
+}
+
+int pcrypt_file_plaintext_size(const pcrypt_file* file, uint64_t* size) {
+  return pcrypt::c_api::with_callback_errno(guarded([&] {
+                                              require(file, "the file");
+                                              require(size, "the size pointer");
+                                              *size = file->file.plaintext_size();
+                                            }),
+                                            source_of(file), nullptr);
+}
+
+// ---- Rekey
+
+pcrypt_rekey* pcrypt_rekey_new(void) {
+  return pcrypt::c_api::make_handle<pcrypt_rekey>([] { return new pcrypt_rekey{}; });
+}
+
+int pcrypt_rekey_remove_slot(pcrypt_rekey* rekey, size_t slot) {
+  return guarded([&] {
+    require(rekey, "the rekey request");
+    if (slot == 0) throw pcrypt::Error(pcrypt::ErrorKind::usage, "slots are numbered from 1");
+    rekey->request.remove_slots.push_back(slot);
+  });
+}
+
+int pcrypt_rekey_remove_recipient(pcrypt_rekey* rekey, const char* recipient) {
+  return guarded([&] {
+    require(rekey, "the rekey request");
+    require(recipient, "the recipient");
+    rekey->request.remove_recipients.emplace_back(recipient);
+  });
+}
+
+int pcrypt_rekey_remove_identity_file(pcrypt_rekey* rekey, const char* path) {
+  return guarded([&] {
+    require(rekey, "the rekey request");
+    require(path, "the path");
+    rekey->request.remove_identity_files.emplace_back(path);
+  });
+}
+
+int pcrypt_rekey_add_recipient(pcrypt_rekey* rekey, const char* recipient) {
+  return guarded([&] {
+    require(rekey, "the rekey request");
+    require(recipient, "the recipient");
+    pcrypt::check_recipient(recipient);
+    rekey->request.add_recipients.emplace_back(recipient);
+  });
+}
+
+int pcrypt_rekey_add_key_file(pcrypt_rekey* rekey, const char* path) {
+  return guarded([&] {
+    require(rekey, "the rekey request");
+    require(path, "the path");
+    rekey->request.add_key_files.emplace_back(path);
+  });
+}
+
+int pcrypt_rekey_add_passphrase(pcrypt_rekey* rekey, const char* passphrase) {
+  return guarded([&] {
+    require(rekey, "the rekey request");
+    require(passphrase, "the passphrase");
+    if (*passphrase == '\0') throw pcrypt::Error(pcrypt::ErrorKind::usage, "the passphrase is empty");
+    rekey->add_passphrase.emplace(std::string(passphrase));
+  });
+}
+
+int pcrypt_rekey_new_file_key(pcrypt_rekey* rekey, int keep_opening_access) {
+  return guarded([&] {
+    require(rekey, "the rekey request");
+    rekey->request.new_file_key = true;
+    rekey->request.keep_opening_access = keep_opening_access != 0;
+  });
+}
+
+void pcrypt_rekey_free(pcrypt_rekey* rekey) {
+  delete rekey;
+}
+
+int pcrypt_file_rekey(pcrypt_file* file, const pcrypt_rekey* rekey, pcrypt_sink* sink,
+                      const pcrypt_options* options, size_t* slots_after) {
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(file, "the file");
+        require(rekey, "the rekey request");
+        pcrypt::RekeyRequest request = rekey->request;
+        if (rekey->add_passphrase) request.add_passphrase = rekey->add_passphrase->text();
+        if (options != nullptr) {
+          request.argon2id_memory_bytes = options->argon2id_memory_bytes;
+          request.argon2id_passes = options->argon2id_passes;
+        }
+        struct WipeAddedPassphrase {
+          std::optional<std::string>& passphrase;
+          ~WipeAddedPassphrase() {
+            if (passphrase) explicit_bzero(passphrase->data(), passphrase->size());
+          }
+        } wipe{request.add_passphrase};
+        pcrypt::Sink taken = pcrypt::c_api::take(sink);
+        const pcrypt::RekeyResult result =
+            file->file.rekey(request, std::move(taken), pcrypt::c_api::run_options(options));
+        if (slots_after != nullptr) *slots_after = result.slots_after;
+      }),
+      source_of(file), sink);
+}

@@ -1,0 +1,200 @@
+// What the C API's files (lib/c_api*.cc) share: the handles' definitions and the guard every C entry point
+// runs its body in. The C layer is a client of the public C++ API (<pcrypt/pcrypt.h>) like any other: it
+// includes nothing of core/ or io/, so that the C and C++ APIs cannot drift apart.
+#pragma once
+
+#define PCRYPT_BUILDING_LIBRARY
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pcrypt/pcrypt.h"
+#include "pcrypt/pcrypt_c.h"
+
+// A callback's failure as its errno, recorded by the callback's adapter: whole-file calls report a callback's
+// exception as an io error of their own, without its errno, which the C layer then restores from here. Shared
+// by the adapter (inside the C++ source or sink, which may outlive the C handle) and the handles; counted by
+// hand, not a std::shared_ptr, whose control block's type information would be exported from the library.
+class CallbackErrno {
+ public:
+  CallbackErrno() = default;
+  static CallbackErrno make() {
+    CallbackErrno made;
+    made.cell_ = new Cell;
+    return made;
+  }
+  CallbackErrno(const CallbackErrno& other) noexcept : cell_(other.cell_) {
+    if (cell_ != nullptr) cell_->references.fetch_add(1, std::memory_order_relaxed);
+  }
+  CallbackErrno& operator=(const CallbackErrno& other) noexcept {
+    CallbackErrno copy(other);
+    std::swap(cell_, copy.cell_);
+    return *this;
+  }
+  ~CallbackErrno() {
+    if (cell_ != nullptr && cell_->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete cell_;
+  }
+  void record(int error_number) const noexcept {
+    if (cell_ != nullptr) cell_->error_number.store(error_number);
+  }
+  int recorded() const noexcept { return cell_ != nullptr ? cell_->error_number.load() : 0; }
+
+ private:
+  struct Cell {
+    std::atomic<int> error_number{0};
+    std::atomic<int> references{1};
+  };
+  Cell* cell_ = nullptr;
+};
+
+struct pcrypt_source {
+  explicit pcrypt_source(std::optional<pcrypt::Source> made, CallbackErrno recorded = {})
+      : source(std::move(made)), callback_errno(std::move(recorded)) {}
+  std::optional<pcrypt::Source> source;  // empty once a call has used it
+  CallbackErrno callback_errno;          // a callback source's
+};
+
+struct pcrypt_sink {
+  pcrypt_sink() = default;
+  explicit pcrypt_sink(std::optional<pcrypt::Sink> made, CallbackErrno recorded = {})
+      : sink(std::move(made)), callback_errno(std::move(recorded)) {}
+  std::optional<pcrypt::Sink> sink;  // empty once a call has used it
+  CallbackErrno callback_errno;      // a callback sink's
+  bool is_memory = false;
+  std::vector<std::uint8_t> memory;  // a memory sink's bytes (Sink::memory appends here)
+};
+
+struct pcrypt_options {
+  unsigned threads = 0;
+  pcrypt::Format format = pcrypt::Format::age;
+  bool armor = false;
+  std::size_t chunk_size = std::size_t{1} << 20;
+  std::uint64_t argon2id_memory_bytes = 0;
+  std::uint64_t argon2id_passes = 0;
+  pcrypt_progress_fn progress = nullptr;
+  void* progress_user = nullptr;
+};
+
+// A string whose bytes are wiped when it is destroyed or replaced: passphrases and identity text.
+class WipedString {
+ public:
+  WipedString() = default;
+  explicit WipedString(std::string text) : text_(std::move(text)) {}
+  WipedString(const WipedString&) = delete;
+  WipedString& operator=(const WipedString&) = delete;
+  WipedString(WipedString&& other) noexcept : text_(std::move(other.text_)) { other.wipe(); }
+  WipedString& operator=(WipedString&& other) noexcept {
+    if (this != &other) {
+      wipe();
+      text_ = std::move(other.text_);
+      other.wipe();
+    }
+    return *this;
+  }
+  ~WipedString() { wipe(); }
+  const std::string& text() const { return text_; }
+  void wipe() noexcept;
+
+ private:
+  std::string text_;
+};
+
+struct pcrypt_credentials {
+  std::vector<std::string> identity_files;
+  std::vector<WipedString> identities;
+  std::vector<std::string> key_files;
+  std::optional<WipedString> passphrase;
+  pcrypt_passphrase_fn passphrase_callback = nullptr;
+  void* passphrase_user = nullptr;
+  unsigned max_scrypt_log2 = 0;
+  std::uint64_t max_argon2id_memory_bytes = 0;
+  std::uint64_t max_argon2id_passes = 0;
+};
+
+struct pcrypt_file {
+  pcrypt_file(pcrypt::File opened, CallbackErrno recorded)
+      : file(std::move(opened)), source{std::nullopt, std::move(recorded)} {}
+  pcrypt::File file;
+  pcrypt_source source;  // no source (the File has it), only its callback's errno
+  std::string info;      // the last pcrypt_file_info() text
+};
+
+struct pcrypt_recipients {
+  pcrypt::Recipients to;
+  std::optional<WipedString> passphrase;
+};
+
+struct pcrypt_rekey {
+  pcrypt::RekeyRequest request;
+  std::optional<WipedString> add_passphrase;
+};
+
+struct pcrypt_encryptor {
+  pcrypt_encryptor(pcrypt::Encryptor made, CallbackErrno recorded)
+      : encryptor(std::move(made)), sink{std::nullopt, std::move(recorded)} {}
+  pcrypt::Encryptor encryptor;
+  pcrypt_sink sink;  // no sink, only its callback's errno
+};
+
+struct pcrypt_key {
+  WipedString text;
+  std::string recipient;
+};
+
+namespace pcrypt::c_api {
+
+// Records a failure as this thread's last error and returns its status. Never throws: without memory for
+// the message, the message says so.
+int fail(int status, const char* message, const char* hint = "", int error_number = 0) noexcept;
+int fail(const pcrypt::Error& error) noexcept;
+
+// Runs `body` (which returns nothing) and turns whatever it throws into a status: the one place where C++
+// exceptions stop.
+template <typename Body>
+int guarded(Body&& body) noexcept {
+  try {
+    std::forward<Body>(body)();
+    return PCRYPT_OK;
+  } catch (const pcrypt::Error& e) {
+    return fail(e);
+  } catch (const std::bad_alloc&) {
+    return fail(PCRYPT_ERROR_IO, "out of memory", "", ENOMEM);
+  } catch (const std::exception& e) {
+    return fail(PCRYPT_ERROR_IO, e.what());
+  } catch (...) {
+    return fail(PCRYPT_ERROR_IO, "an unknown failure");
+  }
+}
+
+// Allocates a handle, or records the failure and returns nullptr.
+template <typename Handle, typename Make>
+Handle* make_handle(Make&& make) noexcept {
+  Handle* made = nullptr;
+  guarded([&] { made = std::forward<Make>(make)(); });
+  return made;
+}
+
+// `status`, with this thread's last error given the errno a callback of `source` or `sink` (either may be
+// NULL) recorded when it failed, where the error has none.
+int with_callback_errno(int status, const pcrypt_source* source, const pcrypt_sink* sink) noexcept;
+
+// ErrorKind::usage naming the argument, for a NULL where a handle or a string is needed.
+void require(const void* argument, const char* what);
+
+// The source or sink a call uses up: ErrorKind::usage when it is NULL or was used already.
+pcrypt::Source take(pcrypt_source* source);
+pcrypt::Sink take(pcrypt_sink* sink);
+
+// The C++ options a call takes (defaults for NULL).
+pcrypt::RunOptions run_options(const pcrypt_options* options);
+pcrypt::EncryptOptions encrypt_options(const pcrypt_options* options);
+
+void put_transfer(const pcrypt::Transfer& from, pcrypt_transfer* to);
+
+}  // namespace pcrypt::c_api

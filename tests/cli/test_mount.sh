@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# pcrypt mount under a real FUSE mount: a folder of pcrypt and age files (written by pcrypt and, where
+# installed, by the real age) read back byte for byte; 1,000 random preads from 8 threads; tar and sqlite3
+# reading encrypted files in place; a damaged record giving EIO while the rest reads; the life cycle
+# (background and -f, pcrypt unmount, fusermount3 -u, SIGINT, SIGTERM: no process left, no mount left);
+# permissions; and the error cases, each one line. Skipped visibly where pcrypt was built without FUSE, or
+# where this system cannot mount FUSE (no /dev/fuse, no permission: a container, a chroot).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+require_tools python3 fusermount3 mountpoint
+
+# Every mount made here is undone on exit, before the work folder is removed.
+cleanup() {
+  local m
+  for m in "$WORK"/mnt*; do
+    mountpoint -q "$m" 2> /dev/null && { fusermount3 -u "$m" 2> /dev/null || umount -l "$m" 2> /dev/null || true; }
+  done
+  cd /
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+"$PCRYPT" keygen -o key 2> /dev/null
+"$PCRYPT" keygen --identity -o id 2> /dev/null
+recipient=$("$PCRYPT" recipient id)
+"$PCRYPT" keygen -o other.key 2> /dev/null
+
+# mount_pid MOUNTPOINT: the process serving it (a `pcrypt mount` whose last argument it is).
+mount_pid() {
+  local p
+  for p in /proc/[0-9]*; do
+    # (A process may end between the listing and the read.)
+    { tr '\0' '\n' < "$p/cmdline" | tail -1 | grep -qxF "$1"; } 2> /dev/null || continue
+    { tr '\0' ' ' < "$p/cmdline" | grep -q ' mount '; } 2> /dev/null && { echo "${p#/proc/}"; return 0; }
+  done
+  return 1
+}
+gone() { ! kill -0 "$1" 2> /dev/null; }
+not_mounted() { ! mountpoint -q "$1"; }
+
+mkdir -p src/sub src/deeper/still mnt
+head -c 3000000 /dev/urandom > plain.big
+head -c 70000 /dev/urandom > plain.small
+: > plain.empty
+
+check "pcrypt mount exists in this build, and this system can mount FUSE"
+expect 0 "$PCRYPT" encrypt -k key -o probe.pcrypt plain.small
+rc=0
+timeout 60 "$PCRYPT" mount -k key probe.pcrypt mnt 2> stderr || rc=$?
+if grep -q "built without FUSE" stderr; then
+  echo "SKIPPED: this pcrypt was built without FUSE (libfuse3-dev not found at build time)"
+  exit 0
+fi
+if [[ $rc != 0 ]]; then
+  cat stderr
+  echo "SKIPPED: FUSE cannot mount here (no /dev/fuse or no permission to mount; a container or chroot needs" \
+    "--device /dev/fuse and the capability to mount)"
+  exit 0
+fi
+cmp -s mnt/probe plain.small || fail "the probe mount does not show the plaintext"
+expect 0 "$PCRYPT" unmount mnt
+wait_until not_mounted mnt
+
+check "a folder of pcrypt and age files is shown as plaintext, byte for byte"
+"$PCRYPT" encrypt -k key -o src/big.bin.pcrypt plain.big
+"$PCRYPT" encrypt -k key --chunk-size 4KiB -o src/sub/small.pcrypt plain.small
+"$PCRYPT" encrypt --format age -r "$recipient" -o src/sub/small.age.bin.age plain.small
+"$PCRYPT" encrypt --format age -r "$recipient" -o src/deeper/still/big.age plain.big
+"$PCRYPT" encrypt -k key -o src/empty.pcrypt plain.empty
+"$PCRYPT" encrypt --format age -r "$recipient" -o src/void.age plain.empty
+if command -v age > /dev/null; then
+  age -r "$recipient" -o src/by-age.age plain.big
+else
+  echo "(age not installed: the file made by the real age is left out)"
+  "$PCRYPT" encrypt --format age -r "$recipient" -o src/by-age.age plain.big
+fi
+echo "not encrypted" > src/README.txt
+ln -s big.bin.pcrypt src/link.pcrypt
+"$PCRYPT" encrypt -k other.key -o src/others.pcrypt plain.small
+"$PCRYPT" encrypt --format age -a -r "$recipient" -o src/armored.age plain.small
+"$PCRYPT" encrypt -k key -o src/same.pcrypt plain.small
+"$PCRYPT" encrypt --format age -r "$recipient" -o src/same.age plain.big
+expect 0 timeout 60 "$PCRYPT" mount -k key -i id src mnt
+[[ $(grep -c "shown unreadable" stderr) == 2 ]] || fail "the two unreadable files are not listed once each"
+grep -q "others.pcrypt" stderr || fail "the file for another key is not named"
+grep -q "armored.age" stderr || fail "the armored file is not named"
+mountpoint -q mnt || fail "not mounted"
+same mnt/big.bin plain.big
+same mnt/sub/small plain.small
+same mnt/sub/small.age.bin plain.small
+same mnt/deeper/still/big plain.big
+same mnt/by-age plain.big
+same mnt/empty plain.empty
+same mnt/void plain.empty
+# Two files with one plaintext name keep their full names.
+same mnt/same.pcrypt plain.small
+same mnt/same.age plain.big
+[[ $(stat -c %s mnt/big.bin) == 3000000 ]] || fail "the size shown is not the plaintext's"
+[[ $(stat -c %Y mnt/big.bin) == $(stat -c %Y src/big.bin.pcrypt) ]] || fail "the time is not the encrypted file's"
+[[ $(stat -c %a mnt/big.bin) == 444 || $(stat -c %a mnt/big.bin) == 400 || $(stat -c %a mnt/big.bin) == 440 ]] ||
+  fail "mode $(stat -c %a mnt/big.bin) is not read-only"
+listing=$(cd mnt && find . | sort | tr '\n' ' ')
+want=". ./armored ./big.bin ./by-age ./deeper ./deeper/still ./deeper/still/big ./empty ./others ./same.age ./same.pcrypt ./sub ./sub/small ./sub/small.age.bin ./void "
+[[ $listing == "$want" ]] || fail "the mount shows: $listing"
+
+check "files the credentials cannot open: EACCES; armored age: EOPNOTSUPP; writes: read-only"
+cat mnt/others > /dev/null 2> stderr && fail "a file for another key was read"
+grep -q "Permission denied" stderr || fail "not EACCES: $(cat stderr)"
+cat mnt/armored > /dev/null 2> stderr && fail "an armored file was read"
+grep -q "Operation not supported" stderr || fail "not EOPNOTSUPP: $(cat stderr)"
+(echo x > mnt/big.bin) 2> stderr && fail "a file of the mount was written"
+grep -q "Read-only file system" stderr || fail "not EROFS: $(cat stderr)"
+touch mnt/new 2> /dev/null && fail "a file was created in the mount"
+
+check "1,000 random preads from 8 threads match the plaintext"
+python3 - mnt/big.bin plain.big mnt/deeper/still/big << 'PY'
+import os, random, sys, threading
+mounted, plain, age_file = sys.argv[1], open(sys.argv[2], "rb").read(), sys.argv[3]
+errors = []
+def reader(seed):
+    rng = random.Random(seed)
+    fds = [os.open(mounted, os.O_RDONLY), os.open(age_file, os.O_RDONLY)]
+    for _ in range(125):
+        fd = rng.choice(fds)
+        offset = rng.randrange(len(plain) + 10)
+        length = rng.choice([1, 4096, 65536, rng.randrange(1, 300000)])
+        got = os.pread(fd, length, offset)
+        if got != plain[offset:offset + length]:
+            errors.append((offset, length))
+    for fd in fds:
+        os.close(fd)
+threads = [threading.Thread(target=reader, args=(s,)) for s in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+if errors:
+    sys.exit(f"{len(errors)} of 1000 preads differ, first at {errors[0]}")
+PY
+
+check "tar lists and extracts an encrypted tar in place"
+mkdir -p tree/a/b && head -c 200000 /dev/urandom > tree/a/b/f1 && echo hello > tree/a/f2
+tar cf t.tar tree
+"$PCRYPT" encrypt --format age -r "$recipient" -o src2.tar.age t.tar
+mkdir -p mnt2 src2 && mv src2.tar.age src2/
+expect 0 timeout 60 "$PCRYPT" mount -i id src2 mnt2
+[[ $(tar tf mnt2/src2.tar) == "$(tar tf t.tar)" ]] || fail "tar tf differs"
+mkdir out && tar xf mnt2/src2.tar -C out && same out/tree/a/b/f1 tree/a/b/f1
+expect 0 "$PCRYPT" unmount mnt2
+
+check "sqlite3 -readonly queries an encrypted database in place"
+if command -v sqlite3 > /dev/null; then
+  sqlite3 db.sqlite "create table t(id integer primary key, v text);
+    with recursive n(i) as (select 1 union all select i + 1 from n where i < 20000)
+    insert into t(v) select hex(randomblob(40)) from n;
+    create index tv on t(v);"
+  mkdir -p src3 mnt3
+  "$PCRYPT" encrypt -k key --chunk-size 64KiB -o src3/db.sqlite.pcrypt db.sqlite
+  expect 0 timeout 60 "$PCRYPT" mount -k key src3 mnt3
+  query="select count(*), sum(length(v)), (select v from t where id = 12345) from t;"
+  [[ $(sqlite3 -readonly mnt3/db.sqlite "$query") == $(sqlite3 -readonly db.sqlite "$query") ]] ||
+    fail "sqlite3's answer through the mount differs"
+  [[ $(sqlite3 -readonly mnt3/db.sqlite "pragma integrity_check;") == ok ]] || fail "integrity_check"
+  expect 0 "$PCRYPT" unmount mnt3
+else
+  echo "SKIPPED: sqlite3 not installed (scripts/install-deps.sh --test installs it)"
+fi
+
+check "a damaged record: EIO to dd, nothing of it returned, and the rest of the file still reads"
+head -c $((8 * 65536)) /dev/urandom > plain.eight
+mkdir -p src4 mnt4
+"$PCRYPT" encrypt -k key --chunk-size 64KiB -o src4/eight.pcrypt plain.eight
+header=$(( $(stat -c %s src4/eight.pcrypt) - 8 * (65536 + 16) ))
+# A byte in record 3's ciphertext.
+printf '\x55' | dd of=src4/eight.pcrypt bs=1 seek=$((header + 3 * (65536 + 16) + 100)) conv=notrunc status=none
+expect 0 timeout 60 "$PCRYPT" mount -k key src4 mnt4
+dd if=mnt4/eight of=got.3 bs=64K skip=3 count=1 status=none 2> stderr && fail "the damaged record was read"
+grep -q "Input/output error" stderr || fail "not EIO: $(cat stderr)"
+[[ ! -s got.3 ]] || fail "dd got $(stat -c %s got.3) bytes of the damaged record"
+cat mnt4/eight > /dev/null 2> stderr && fail "cat read the whole damaged file"
+for r in 0 1 2 4 5 6 7; do
+  dd if=mnt4/eight of=got bs=64K skip=$r count=1 status=none
+  dd if=plain.eight of=want bs=64K skip=$r count=1 status=none
+  same got want
+done
+dd if=mnt4/eight of=got bs=64K count=3 status=none
+head -c $((3 * 65536)) plain.eight > want && same got want
+dd if=mnt4/eight of=got bs=64K skip=4 status=none
+tail -c $((4 * 65536)) plain.eight > want && same got want
+expect 0 "$PCRYPT" unmount mnt4
+
+check "unmount ends the process: pcrypt unmount, fusermount3 -u, SIGTERM, SIGINT, and -f in the foreground"
+pid=$(mount_pid mnt) || fail "no process serves the mount"
+expect 0 "$PCRYPT" unmount mnt
+wait_until gone "$pid" || fail "the mount's process is still there after pcrypt unmount"
+not_mounted mnt || fail "still mounted"
+for how in fusermount TERM INT; do
+  expect 0 timeout 60 "$PCRYPT" mount -k key -i id src mnt
+  pid=$(mount_pid mnt) || fail "no process serves the mount"
+  case $how in
+    fusermount) fusermount3 -u mnt ;;
+    *) kill -s "$how" "$pid" ;;
+  esac
+  wait_until gone "$pid" || fail "the mount's process is still there after $how"
+  wait_until not_mounted mnt || fail "still mounted after $how"
+done
+"$PCRYPT" mount -f -k key src mnt 2> stderr &
+fg_pid=$!
+wait_until mountpoint -q mnt
+same mnt/big.bin plain.big
+kill -TERM "$fg_pid"
+rc=0 && wait "$fg_pid" || rc=$?
+[[ $rc == 0 ]] || fail "-f ended with $rc after SIGTERM"
+not_mounted mnt || fail "still mounted after -f's SIGTERM"
+[[ -z $(ls -A mnt) ]] || fail "the mount point is not left empty"
+
+check "default FUSE permissions: only the mounting user; --allow-other when asked"
+expect 0 timeout 60 "$PCRYPT" mount -k key src mnt
+grep " $WORK/mnt " /proc/mounts | grep -q "default_permissions" || fail "no default_permissions"
+grep " $WORK/mnt " /proc/mounts | grep -q "allow_other" && fail "allow_other without --allow-other"
+grep " $WORK/mnt " /proc/mounts | grep -q " fuse.pcrypt ro," || fail "not a read-only fuse.pcrypt mount"
+if command -v setpriv > /dev/null && [[ $(id -u) == 0 ]]; then
+  chmod 755 "$WORK"
+  setpriv --reuid=65534 --regid=65534 --clear-groups ls "$WORK/mnt" > /dev/null 2>&1 &&
+    fail "another user lists the mount"
+  expect 0 "$PCRYPT" unmount mnt
+  expect 0 timeout 60 "$PCRYPT" mount --allow-other -k key src mnt
+  grep " $WORK/mnt " /proc/mounts | grep -q "allow_other" || fail "no allow_other with --allow-other"
+fi
+expect 0 "$PCRYPT" unmount mnt
+
+check "errors: one line each, never a hang"
+mkdir -p full && touch full/x
+expect 1 timeout 60 "$PCRYPT" mount -k key src full
+expect_one_error "not empty"
+expect 1 timeout 60 "$PCRYPT" mount -k key src missing.dir
+expect_one_error "missing.dir"
+expect 1 timeout 60 "$PCRYPT" mount -k key src plain.small
+expect_one_error "not a folder"
+expect 3 timeout 60 "$PCRYPT" mount -k other.key probe.pcrypt mnt
+expect_one_error "probe.pcrypt"
+expect 2 timeout 60 "$PCRYPT" mount -i id src/armored.age mnt
+expect_one_error "armored"
+expect 1 timeout 60 "$PCRYPT" mount -k key no-such-source mnt
+expect_one_error "no-such-source"
+expect 2 "$PCRYPT" mount -k key src
+expect_one_error "MOUNTPOINT"
+expect 2 "$PCRYPT" unmount "$WORK"
+expect_one_error "not a pcrypt mount"
+[[ -z $(ls -A mnt) ]] || fail "a failed mount left something in the mount point"
+if [[ $(id -u) == 0 ]] && unshare --mount true 2> /dev/null; then
+  expect 1 timeout 60 unshare --mount sh -c 'mount -t tmpfs none /dev && exec "$@"' sh \
+    "$PCRYPT" mount -k key src mnt
+  expect_one_error "/dev/fuse"
+else
+  echo "(not root, or no unshare: the missing-/dev/fuse case is not checked)"
+fi
+not_mounted mnt || fail "an error case left a mount"
+
+echo "all mount checks passed"
