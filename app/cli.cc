@@ -26,8 +26,9 @@ constexpr const char* kExitStatusFooter =
     "\n"
     "Environment: PCRYPT_PASSPHRASE (passphrase for -p; alone, opens a passphrase-only file),\n"
     "PCRYPT_SSH_KEY_PASSPHRASE (one passphrase for every protected SSH key given with -i; set but empty:\n"
-    "exit 2, no question on the terminal), PCRYPT_ENGINE (default for --engine). 'pcrypt -e'/'-d' are\n"
-    "encrypt/decrypt.\n"
+    "exit 2, no question on the terminal), PCRYPT_ENGINE (default for --engine), PCRYPT_THREADS (threads of\n"
+    "'pcrypt age'). 'pcrypt -e'/'-d' are encrypt/decrypt; 'pcrypt age ARGS' (or pcrypt run as 'age') is\n"
+    "age's command line.\n"
     "Commands: 'pcrypt help COMMAND' describes one. See pcrypt(1) for details.";
 
 // Subcommands' help stays about the command; the table above is in one place.

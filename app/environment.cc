@@ -20,6 +20,10 @@ std::string requested_engine(const std::string& option) {
   return env != nullptr ? env : "";
 }
 
+const char* threads_from_environment() {
+  return std::getenv("PCRYPT_THREADS");
+}
+
 std::string plugin_search_path() {
   const char* path = std::getenv("PATH");
   return path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";

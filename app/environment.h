@@ -17,6 +17,10 @@ const char* ssh_key_passphrase_from_environment();
 // The engine name to use: `option` (--engine) if given, else $PCRYPT_ENGINE, else "" (the fastest).
 std::string requested_engine(const std::string& option);
 
+// $PCRYPT_THREADS (worker threads for the age personality, whose -j is a plugin, never a thread count), or
+// nullptr when unset.
+const char* threads_from_environment();
+
 // Where age plugins are looked for: $PATH, else the usual /usr/local/bin:/usr/bin:/bin.
 std::string plugin_search_path();
 // The whole environment, "NAME=value" each: what an age plugin program is started with.

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
 
 #include "app/bench_glue.h"
@@ -20,6 +21,7 @@
 #include "app/logging.h"
 #include "app/mount_cli.h"
 #include "app/parse_errors.h"
+#include "app/personalities.h"
 #include "app/plugin_ui.h"
 #include "app/report.h"
 #include "io/cleanup.h"
@@ -153,6 +155,8 @@ int main(int argc, char** argv) {
   // line's definition, logging, the plugin host: out of memory under `ulimit -v`, say), in the same words:
   // one error line and exit 1, never an abort.
   try {
+    // Called as `age` (a link's name, or `pcrypt age ...`): that program's command line, not pcrypt's.
+    if (const std::optional<int> status = pcrypt::app::run_personality(argc, argv)) return *status;
     return pcrypt::app::run(argc, argv);
   } catch (const std::bad_alloc&) {
     pcrypt::app::print_error("out of memory");

@@ -105,6 +105,7 @@ std::size_t MountTree::add_folder(const std::string& path, const struct stat& st
     return index;
   }
   std::vector<NamedEntry> named;
+  named.reserve(found.size());
   for (const FolderEntry& e : found) named.push_back(NamedEntry{e.name, !S_ISDIR(e.st.st_mode)});
   const std::vector<std::string> names = mount_names(named);
   for (std::size_t i = 0; i < found.size(); ++i) {

@@ -24,7 +24,7 @@ constexpr std::array kRestoreSignals{SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 extern "C" void restore_and_die(int sig) {
   if (g_tty_fd >= 0) {
-    tcsetattr(g_tty_fd, TCSAFLUSH, &g_saved_termios);
+    tcsetattr(g_tty_fd, TCSANOW, &g_saved_termios);
     (void)!write(g_tty_fd, "\n", 1);
   }
   signal(sig, SIG_DFL);
@@ -47,10 +47,12 @@ class EchoOff {
     termios quiet = saved_;
     quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
     quiet.c_lflag |= ECHONL;  // the user still sees that Enter was taken
-    tcsetattr(fd, TCSAFLUSH, &quiet);
+    // TCSANOW, never TCSAFLUSH: what was typed before the prompt appeared (type-ahead, or a script feeding
+    // the terminal both answers at once) is the answer, not noise to discard.
+    tcsetattr(fd, TCSANOW, &quiet);
   }
   ~EchoOff() {
-    tcsetattr(fd_, TCSAFLUSH, &saved_);
+    tcsetattr(fd_, TCSANOW, &saved_);  // the next answer may be waiting already
     for (std::size_t i = 0; i < kRestoreSignals.size(); ++i)
       sigaction(kRestoreSignals[i], &previous_[i], nullptr);
     g_tty_fd = -1;
@@ -122,6 +124,12 @@ SecretBytes read_tty_line(std::string_view prompt, bool hidden, const std::strin
 }
 
 }  // namespace
+
+void tell_terminal(std::string_view text) {
+  const Fd tty(open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC));
+  if (tty.get() < 0) throw Error(ErrorKind::io, "no terminal to show a message on");
+  write_all(tty.get(), text);
+}
 
 SecretBytes prompt_hidden(std::string_view prompt) {
   return read_tty_line(prompt, true, "passphrase");

@@ -33,7 +33,7 @@ void check_names(const std::vector<NamedEntry>& entries) {
   std::set<std::string> seen;
   for (std::size_t i = 0; i < names.size(); ++i) {
     CHECK(seen.insert(names[i]).second);
-    CHECK(names[i] != "");
+    CHECK(!names[i].empty());
     CHECK(names[i] != ".");
     CHECK(names[i] != "..");
     const std::optional<std::string_view> suffix =

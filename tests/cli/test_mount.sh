@@ -26,7 +26,8 @@ trap cleanup EXIT
 recipient=$("$PCRYPT" recipient id)
 "$PCRYPT" keygen -o other.key 2> /dev/null
 
-# mount_pid MOUNTPOINT: the process serving it (a `pcrypt mount` whose last argument it is).
+# mount_pid MOUNTPOINT: the process serving it (a `pcrypt mount` whose last argument it is: give the mount
+# point as an absolute path, so that no other mount's process is taken for it).
 mount_pid() {
   local p
   for p in /proc/[0-9]*; do
@@ -81,7 +82,7 @@ ln -s big.bin.pcrypt src/link.pcrypt
 "$PCRYPT" encrypt --format age -a -r "$recipient" -o src/armored.age plain.small
 "$PCRYPT" encrypt -k key -o src/same.pcrypt plain.small
 "$PCRYPT" encrypt --format age -r "$recipient" -o src/same.age plain.big
-expect 0 timeout 60 "$PCRYPT" mount -k key -i id src mnt
+expect 0 timeout 60 "$PCRYPT" mount -k key -i id src "$WORK/mnt"
 [[ $(grep -c "shown unreadable" stderr) == 2 ]] || fail "the two unreadable files are not listed once each"
 grep -q "others.pcrypt" stderr || fail "the file for another key is not named"
 grep -q "armored.age" stderr || fail "the armored file is not named"
@@ -189,13 +190,13 @@ tail -c $((4 * 65536)) plain.eight > want && same got want
 expect 0 "$PCRYPT" unmount mnt4
 
 check "unmount ends the process: pcrypt unmount, fusermount3 -u, SIGTERM, SIGINT, and -f in the foreground"
-pid=$(mount_pid mnt) || fail "no process serves the mount"
+pid=$(mount_pid "$WORK/mnt") || fail "no process serves the mount"
 expect 0 "$PCRYPT" unmount mnt
 wait_until gone "$pid" || fail "the mount's process is still there after pcrypt unmount"
 not_mounted mnt || fail "still mounted"
 for how in fusermount TERM INT; do
-  expect 0 timeout 60 "$PCRYPT" mount -k key -i id src mnt
-  pid=$(mount_pid mnt) || fail "no process serves the mount"
+  expect 0 timeout 60 "$PCRYPT" mount -k key -i id src "$WORK/mnt"
+  pid=$(mount_pid "$WORK/mnt") || fail "no process serves the mount"
   case $how in
     fusermount) fusermount3 -u mnt ;;
     *) kill -s "$how" "$pid" ;;

@@ -86,6 +86,15 @@ for f in include/pcrypt/pcrypt.h /pkgconfig/pcrypt.pc /cmake/pcrypt/pcrypt-confi
 done
 dpkg-deb -f "${dev[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "libpcrypt-dev does not depend on its libpcrypt0"
 dpkg-deb -f "${debs[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "pcrypt does not depend on its libpcrypt0"
+# `pcrypt mount` links libfuse3 where it was built with it: dpkg-shlibdeps must have said so, and fuse3
+# (fusermount3) is recommended.
+if ldd "$PCRYPT" | grep -q 'libfuse3\.so'; then
+  dpkg-deb -f "${debs[0]}" Depends | grep -q 'libfuse3-' || fail "pcrypt links libfuse3 but does not depend on it"
+  dpkg-deb -f "${debs[0]}" Recommends | grep -qw 'fuse3' || fail "pcrypt does not recommend fuse3"
+else
+  echo "(this pcrypt was built without FUSE: no libfuse3 dependency expected)"
+  dpkg-deb -f "${debs[0]}" Depends | grep -q 'libfuse3' && fail "pcrypt depends on libfuse3 without linking it"
+fi
 dpkg-deb -c "${debs[0]}" | awk '{ print $NF }' | sed 's|^\./||' > contents
 for f in "${expected[@]}"; do grep -qxF "$f" contents || fail "the .deb lacks $f"; done
 [[ $(dpkg-deb -f "${debs[0]}" Package) == pcrypt ]] || fail "package name is not pcrypt"
