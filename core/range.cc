@@ -10,7 +10,9 @@
 #include "core/range.h"
 #include "core/counted.h"
 
+#include <sys/uio.h>
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <exception>
 #include <optional>
@@ -26,6 +28,11 @@
 
 namespace pcrypt::core {
 namespace {
+
+// decrypt_range_into's batches: adjacent records read in one scattered read, at most this many (two pieces
+// each, within IOV_MAX) and about this many bytes (one record, if a record is larger).
+constexpr std::size_t kMaxBatchRecords = 480;
+constexpr std::size_t kMaxBatchBytes = std::size_t{16} << 20;
 
 // Bytes [begin, end) of a seekable file as an input of their own. When the slice reaches the end of the file,
 // reads past `end` go through, so the pipeline's check that the file did not grow sees the real file.
@@ -49,6 +56,15 @@ class FileSlice final : public io::Reader, public io::PositionalReader {
       n = static_cast<std::size_t>(std::min<std::uint64_t>(n, size_ - offset));
     }
     return file_.read_at(begin_ + offset, buf, n);
+  }
+  // One scattered read of the file (one preadv, one request of a callback source) when the pieces lie
+  // within the slice, as the pipeline's items of several records do.
+  std::size_t read_at_scattered(std::uint64_t offset, std::span<const ::iovec> pieces) const override {
+    std::uint64_t total = 0;
+    for (const ::iovec& piece : pieces) total += piece.iov_len;
+    if (!to_file_end_ && (offset >= size_ || total > size_ - offset))
+      return PositionalReader::read_at_scattered(offset, pieces);
+    return file_.read_at_scattered(begin_ + offset, pieces);
   }
   std::uint64_t position() const override { return pos_; }
   void seek(std::uint64_t offset) override { pos_ = offset; }
@@ -251,40 +267,100 @@ RangeResult decrypt_range_into(const io::PositionalReader& file, const KeyedPayl
   const PayloadRecords records(payload.cipher, layout);
 
   // Opens records [begin, end) in order and puts what the range wants of each into `out`; returns the first
-  // error instead of throwing, so that the runs of several threads can be compared by record order. A record
-  // wholly inside the range is read and opened in place, its tag spilling into the next record's place in
-  // `out` (rewritten next); the run's last record (the next place may be another thread's), one at an edge
-  // of the range and the final record go through a scratch record, kept per thread between calls.
+  // error instead of throwing, so that the runs of several threads can be compared by record order.
+  //
+  // Adjacent records are read together, a batch of them in one scattered read (one preadv, one request of a
+  // read-at callback source: an object store is asked once for a long range, not once per record). A record
+  // wholly inside the range lands in place: its ciphertext at its plaintext's place in `out`, its tag beside,
+  // and it is opened there, the tag put back after the ciphertext for the moment it takes (over the start
+  // of the next record's place, whose bytes are kept aside meanwhile). The run's last record (the next place
+  // may be another thread's), one at an edge of the range and the final record go through scratch records,
+  // kept per thread between calls.
   auto open_run = [&](std::uint64_t begin, std::uint64_t run_end) -> std::optional<Error> {
     thread_local std::vector<std::uint8_t> scratch;
-    for (std::uint64_t index = begin; index < run_end; ++index) {
-      const bool final_record = index == plan.records - 1;
-      const std::uint64_t at = layout.record_offset(index);
-      const std::uint64_t plain_at = index * chunk;
-      const std::size_t want =
-          final_record ? static_cast<std::size_t>(plan.file_bytes - at) : layout.record_bytes();
-      const bool in_place = !final_record && index + 1 < run_end && plain_at >= offset &&
-                            plain_at - offset + layout.record_bytes() <= out.size();
-      std::uint8_t* buf = in_place ? out.data() + (plain_at - offset) : nullptr;
-      if (!in_place) {
-        if (scratch.size() < layout.record_bytes() + 1) scratch.resize(layout.record_bytes() + 1);
-        buf = scratch.data();
+    thread_local std::vector<std::uint8_t> tags;
+    thread_local std::vector<::iovec> pieces;
+    struct Record {
+      std::uint64_t index;
+      std::size_t want;   // its bytes in the file
+      std::uint8_t* buf;  // where its ciphertext lands: in `out`, or a scratch record
+      bool in_place;
+    };
+    std::vector<Record> batch;
+    const std::size_t record_bytes = layout.record_bytes();
+    const std::size_t max_records =
+        std::max<std::size_t>(1, std::min<std::size_t>(kMaxBatchRecords, kMaxBatchBytes / record_bytes));
+    for (std::uint64_t first = begin; first < run_end;) {
+      const std::uint64_t end = std::min<std::uint64_t>(run_end, first + max_records);
+      batch.clear();
+      std::size_t scratch_records = 0;
+      for (std::uint64_t index = first; index < end; ++index) {
+        const bool final_record = index == plan.records - 1;
+        const std::uint64_t plain_at = index * chunk;
+        const bool in_place = !final_record && index + 1 < run_end && plain_at >= offset &&
+                              plain_at - offset + record_bytes <= out.size();
+        const std::size_t want = final_record
+                                     ? static_cast<std::size_t>(plan.file_bytes - layout.record_offset(index))
+                                     : record_bytes;
+        batch.push_back(Record{index, want, in_place ? out.data() + (plain_at - offset) : nullptr, in_place});
+        scratch_records += in_place ? 0 : 1;
       }
-      // The final record is read one byte further: a file that grew since its size was taken is not opened
-      // as if it ended there.
-      const std::size_t got = file.read_at(at, buf, want + (final_record ? 1 : 0));
-      if (got != want)
+      if (scratch.size() < scratch_records * (record_bytes + 1))
+        scratch.resize(scratch_records * (record_bytes + 1));
+      if (tags.size() < batch.size() * kChunkTagBytes) tags.resize(batch.size() * kChunkTagBytes);
+      pieces.clear();
+      std::size_t expected = 0, next_scratch = 0;
+      for (std::size_t k = 0; k < batch.size(); ++k) {
+        Record& r = batch[k];
+        expected += r.want;
+        if (r.in_place) {
+          pieces.push_back(::iovec{r.buf, chunk});
+          pieces.push_back(::iovec{tags.data() + k * kChunkTagBytes, kChunkTagBytes});
+        } else {
+          r.buf = scratch.data() + next_scratch++ * (record_bytes + 1);
+          // The final record is read one byte further: a file that grew since its size was taken is not
+          // opened as if it ended there.
+          const bool final_record = r.index == plan.records - 1;
+          pieces.push_back(::iovec{r.buf, r.want + (final_record ? 1 : 0)});
+        }
+      }
+      const std::size_t got = file.read_at_scattered(layout.record_offset(first), pieces);
+      if (got != expected) {
+        // The record where the bytes came out wrong: the first one not wholly read, or the final one (the
+        // file grew).
+        std::uint64_t index = batch.back().index;
+        for (std::size_t k = 0, through = 0; k < batch.size(); ++k)
+          if ((through += batch[k].want) > got) {
+            index = batch[k].index;
+            break;
+          }
         return Error(ErrorKind::payload, "the file changed size while it was read (chunk " +
-                                             std::to_string(index) + " at offset " + std::to_string(at) +
-                                             ")");
-      const OpenedRecord opened = records.open_record(index, final_record, buf, want);
-      if (opened.error) return opened.error;
-      if (in_place) continue;
-      const std::uint64_t from = std::max(offset, plain_at);
-      const std::uint64_t to = std::min(plan.end, plain_at + opened.plaintext_bytes);
-      if (to > from)
-        std::memcpy(out.data() + (from - offset), buf + (from - plain_at),
-                    static_cast<std::size_t>(to - from));
+                                             std::to_string(index) + " at offset " +
+                                             std::to_string(layout.record_offset(index)) + ")");
+      }
+      for (std::size_t k = 0; k < batch.size(); ++k) {
+        const Record& r = batch[k];
+        const bool final_record = r.index == plan.records - 1;
+        const std::uint64_t plain_at = r.index * chunk;
+        if (r.in_place) {
+          std::uint8_t* tag_place = r.buf + chunk;  // inside `out`: the next record's first bytes
+          std::array<std::uint8_t, kChunkTagBytes> next_bytes;
+          std::memcpy(next_bytes.data(), tag_place, kChunkTagBytes);
+          std::memcpy(tag_place, tags.data() + k * kChunkTagBytes, kChunkTagBytes);
+          const OpenedRecord opened = records.open_record(r.index, false, r.buf, r.want);
+          std::memcpy(tag_place, next_bytes.data(), kChunkTagBytes);
+          if (opened.error) return opened.error;
+          continue;
+        }
+        const OpenedRecord opened = records.open_record(r.index, final_record, r.buf, r.want);
+        if (opened.error) return opened.error;
+        const std::uint64_t from = std::max(offset, plain_at);
+        const std::uint64_t to = std::min(plan.end, plain_at + opened.plaintext_bytes);
+        if (to > from)
+          std::memcpy(out.data() + (from - offset), r.buf + (from - plain_at),
+                      static_cast<std::size_t>(to - from));
+      }
+      first = end;
     }
     return std::nullopt;
   };

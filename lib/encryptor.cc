@@ -149,9 +149,18 @@ Encryptor::Encryptor(Encryptor&&) noexcept = default;
 Encryptor& Encryptor::operator=(Encryptor&&) noexcept = default;
 Encryptor::~Encryptor() = default;  // an uncommitted path sink removes its temporary
 
+namespace {
+
+void require_not_moved_from(const std::unique_ptr<Encryptor::Impl>& impl) {
+  if (!impl)
+    throw Error(ErrorKind::usage, "this Encryptor was moved from", "use the Encryptor it was moved to");
+}
+
+}  // namespace
+
 void Encryptor::write(std::span<const std::uint8_t> plaintext) {
-  if (!impl_ || impl_->finished)
-    throw Error(ErrorKind::usage, "write after finish: the encrypted file is complete");
+  require_not_moved_from(impl_);
+  if (impl_->finished) throw Error(ErrorKind::usage, "write after finish: the encrypted file is complete");
   if (impl_->failed)
     throw Error(ErrorKind::usage, "write after a failed call: the encrypted file is abandoned");
   try {
@@ -164,7 +173,8 @@ void Encryptor::write(std::span<const std::uint8_t> plaintext) {
 }
 
 Transfer Encryptor::finish() {
-  if (!impl_ || impl_->finished) throw Error(ErrorKind::usage, "finish called twice");
+  require_not_moved_from(impl_);
+  if (impl_->finished) throw Error(ErrorKind::usage, "finish called twice");
   if (impl_->failed)
     throw Error(ErrorKind::usage, "finish after a failed call: the encrypted file is abandoned");
   try {
@@ -180,7 +190,7 @@ Transfer Encryptor::finish() {
 }
 
 std::uint64_t Encryptor::plaintext_bytes() const noexcept {
-  return impl_ ? impl_->plaintext_bytes : 0;
+  return impl_ ? impl_->plaintext_bytes : 0;  // noexcept: a moved-from encryptor has written nothing
 }
 
 }  // namespace v0

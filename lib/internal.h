@@ -1,29 +1,187 @@
-// What lib/pcrypt.cc shares with the library's other files (lib/encryptor.cc). Not installed: the public
-// API is include/pcrypt/.
+// What the library's files share (lib/*.cc, one per concern: errors, sources and sinks, keys, the opened
+// file, encrypt, the encryptor, the reader, the session): the public classes' hidden parts and the one way
+// a core error becomes a pcrypt::Error. Not installed: the public API is include/pcrypt/.
 #pragma once
 
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <initializer_list>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/door/encrypted_file.h"
+#include "core/error.h"
 #include "core/keys/credential.h"
 #include "io/stream.h"
 #include "pcrypt/pcrypt.h"
 
 namespace pcrypt {
 inline namespace v0 {
+
 namespace detail {
+
+// The first exception a caller's callback threw during a call (docs/LIBRARY.md, "Callbacks": it reaches the
+// caller unchanged). Kept by the wrapper that calls the callback, since the pipeline turns whatever its
+// stages throw into its own error; the call's boundary (guarded_calls) throws it instead of that.
+class CallbackFailure {
+ public:
+  // Inside a catch block: keeps the exception in flight unless one is kept already, and rethrows it.
+  [[noreturn]] void keep_and_rethrow() {
+    {
+      const std::lock_guard lock(mutex_);
+      if (!first_) first_ = std::current_exception();
+    }
+    throw;
+  }
+  std::exception_ptr first() const {
+    const std::lock_guard lock(mutex_);
+    return first_;
+  }
+  void clear() {
+    const std::lock_guard lock(mutex_);
+    first_ = nullptr;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::exception_ptr first_;
+};
+
+}  // namespace detail
+
+// The public classes' hidden parts are hidden from the ABI too (a nested class takes its exported class's
+// visibility otherwise), as is every std::shared_ptr instantiation (none is used here: lib/plugin_host.h).
+#define PCRYPT_HIDDEN __attribute__((visibility("hidden")))
+
+struct PCRYPT_HIDDEN Source::Impl {
+  explicit Impl(std::unique_ptr<io::Reader> r, detail::CallbackFailure* f = nullptr)
+      : reader(std::move(r)), failure(f) {}
+  std::unique_ptr<io::Reader> reader;
+  detail::CallbackFailure* failure;  // a callback source's, kept by its reader
+};
+
+struct PCRYPT_HIDDEN Sink::Impl {
+  explicit Impl(std::unique_ptr<io::Writer> w, detail::CallbackFailure* f = nullptr)
+      : writer(std::move(w)), failure(f) {}
+  std::unique_ptr<io::Writer> writer;
+  detail::CallbackFailure* failure;  // a callback sink's, kept by its writer (valid while the sink has it)
+};
+
+struct PCRYPT_HIDDEN Session::Impl {
+  const aes::Engine* engine = nullptr;
+  core::door::RunCache cache;
+};
+
+struct PCRYPT_HIDDEN Keys::Impl {
+  std::vector<core::Credential> credentials;
+};
+
+struct PCRYPT_HIDDEN File::Impl {
+  explicit Impl(Source s) : source(std::move(s)) {}
+  Source source;
+  std::unique_ptr<core::door::EncryptedFile> file;
+  Description description;
+  std::vector<core::Credential> credentials;  // given to unlock(): kept, as the door's rekey asks them
+  bool is_unlocked = false;
+  io::PositionalReader* positional = nullptr;
+  // The keyed payload for read_at(), made by the first call that needs it (from any thread): not at
+  // unlock(), since an input read in order (armor, a pipe) would then be past the header a rekey needs.
+  std::mutex payload_mutex;
+  std::atomic<const core::KeyedPayload*> payload{nullptr};
+
+  void unlocked() const;
+  const core::KeyedPayload& keyed_payload();
+};
+
+// The library's own way into the public classes' hidden parts. A moved-from object has none: every call on
+// one is ErrorKind::usage (as core::Error, so it is thrown inside guarded()).
+struct Access {
+  static Source::Impl& of(Source& s);
+  static Sink::Impl& of(Sink& s);
+  static Session::Impl& of(const Session& s);
+  static const Keys::Impl& of(const Keys& k);
+  static Keys::Impl& of(Keys& k);
+  static File::Impl& of(const File& f);
+  // The callback failures of a source, a file's source, a sink (nullptr where none, or moved from).
+  static detail::CallbackFailure* failure(Source& s);
+  static detail::CallbackFailure* failure(const File& f);
+  static detail::CallbackFailure* failure(Sink& s);  // const: read_at() makes the keyed payload on first use
+};
+
+namespace detail {
+
+// Throws core::Error(usage) naming `what` ("File", "Encryptor") when `impl` is null: the object was moved
+// from.
+void require_not_moved_from(const void* impl, const char* what);
+
+// When a core error happens, which decides how a header error reads to the caller.
+enum class Phase { open, unlock, other };
+
+// Called inside a catch block: the exception in flight, a core or io error, rethrown as a pcrypt::Error.
+[[noreturn]] void rethrow_as_public(Phase phase = Phase::other);
+
+template <typename Work>
+auto guarded(Phase phase, Work work) {
+  try {
+    return work();
+  } catch (...) {
+    rethrow_as_public(phase);
+  }
+}
+
+// guarded() for a call that runs callbacks given with `failures` (a source's, a sink's, progress; null where
+// there is none): the first exception one of them threw, unchanged, else the failure as guarded() says.
+template <typename Work>
+auto guarded_calls(Phase phase, std::initializer_list<CallbackFailure*> failures, Work work) {
+  for (CallbackFailure* f : failures)
+    if (f != nullptr) f->clear();
+  try {
+    return work();
+  } catch (...) {
+    for (CallbackFailure* f : failures)
+      if (f != nullptr)
+        if (const std::exception_ptr first = f->first()) std::rethrow_exception(first);
+    rethrow_as_public(phase);
+  }
+}
+
+// A progress callback whose exceptions are kept in `failure`.
+std::function<void(std::uint64_t)> kept_progress(const std::function<void(std::uint64_t)>& progress,
+                                                 CallbackFailure& failure);
 
 // The sink's writer, taken from it (the sink is used up).
 std::unique_ptr<io::Writer> take_writer(Sink& sink);
 
-// Called inside a catch block: the exception in flight, a core or io error, rethrown as a pcrypt::Error.
-[[noreturn]] void rethrow_as_public();
+// A secret a caller's callback returns as text (a passphrase), held for as long as the library copies it
+// into guarded memory, then wiped: the library leaves no copy of it in ordinary memory. Initialised straight
+// from the callback's result (no moved-from string is left behind unwiped); the caller's copies are its own.
+class WipedAnswer {
+ public:
+  template <typename Ask>
+  explicit WipedAnswer(Ask ask) : answer_(ask()) {}
+  WipedAnswer(const WipedAnswer&) = delete;
+  WipedAnswer& operator=(const WipedAnswer&) = delete;
+  ~WipedAnswer();
+  const std::optional<std::string>& get() const { return answer_; }
+
+ private:
+  std::optional<std::string> answer_;
+};
+
+// A passphrase as the door's credential (core::Error(usage) when empty).
+core::Credential passphrase_credential(std::string_view text);
+SecretBytes secret_of(std::string_view text);
 
 // What pcrypt::encrypt makes a new file with: the credentials `to` names, checked against the format's rules
 // (ErrorKind::usage as core::Error), and the door's settings for `options`.
 std::vector<core::Credential> encryption_credentials(const Recipients& to, const EncryptOptions& options);
 core::door::EncryptSettings encrypt_settings(const EncryptOptions& options);
+
+Transfer transfer_of(const core::door::Transfer& t);
 
 }  // namespace detail
 }  // namespace v0

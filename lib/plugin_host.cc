@@ -1,5 +1,7 @@
 #include "lib/plugin_host.h"
 
+#include <string.h>
+
 #include <memory>
 #include <optional>
 #include <span>
@@ -26,10 +28,13 @@ class CallbackPluginUi final : public core::PluginUi {
   }
   std::optional<SecretBytes> request_secret(const std::string& program, const std::string& text) override {
     if (!host_.request_secret) return std::nullopt;
-    const std::optional<std::string> answer = host_.request_secret(program, text);
+    // The PIN, initialised straight from the callback's result and wiped once copied into guarded memory.
+    std::optional<std::string> answer = host_.request_secret(program, text);
     if (!answer) return std::nullopt;
-    return SecretBytes(
+    SecretBytes secret(
         std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(answer->data()), answer->size()));
+    ::explicit_bzero(answer->data(), answer->size());
+    return secret;
   }
   void warning(const std::string& text) override {
     if (host_.warning) host_.warning(text);

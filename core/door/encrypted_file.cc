@@ -207,7 +207,10 @@ Transfer EncryptedFile::decrypt(io::Writer& out, const RunOptions& options) {
                                            file_->payload_input(), out, pipeline_config(options));
   out.commit();
   const std::uint64_t header = description().header_bytes;
-  return Transfer{stats.plaintext_bytes, header + stats.ciphertext_bytes, header, stats.chunks};
+  // Armored, the file is the armor's text, all of which the decoder has read through input_ by now.
+  const std::uint64_t file_bytes =
+      description().armored ? input_.consumed() : header + stats.ciphertext_bytes;
+  return Transfer{stats.plaintext_bytes, file_bytes, header, stats.chunks};
 }
 
 Transfer EncryptedFile::verify(const RunOptions& options) {
@@ -222,9 +225,10 @@ RangeRead EncryptedFile::read_range(const ByteRange& range, io::Writer& out, con
   range_options.progress = options.progress;
   RangeRead read;
   // Positional reads take the header at offset 0; an input that starts elsewhere (standard input left
-  // mid-file by another program) and armor, whose offsets are not the payload's, are read in order.
+  // mid-file by another program) and armor, whose offsets are not the payload's, are read in order. Where
+  // the input stands now does not matter (an earlier decrypt or verify left it at the end).
   io::PositionalReader* file = description().armored ? nullptr : file_->payload_input().positional();
-  if (file != nullptr && file->position() == keyed.layout.payload_offset) {
+  if (file != nullptr && origin_ == std::uint64_t{0}) {
     read.positional = true;
     read.result = decrypt_range(*file, keyed, range, out, range_options);
   } else {

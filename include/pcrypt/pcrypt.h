@@ -11,13 +11,22 @@
 //   std::vector<std::uint8_t> part(4096);
 //   part.resize(file.read_at(1 << 30, part));   // any range, any thread
 //
-// Every failure is a pcrypt::Error carrying the same one-line message and hint the CLI prints, and the
-// kind that decides the CLI's exit code. The library never prints, prompts, reads the environment or exits:
-// what it needs from a user (a passphrase, an age plugin's questions) it asks through callbacks.
+// Every failure is a pcrypt::Error: a one-line message and a hint in the library's words (the CLI prints the
+// same line, naming the file it was about), and the kind that decides the CLI's exit code. The library never
+// prints, prompts, reads the environment or exits: what it needs from a user (a passphrase, an age plugin's
+// questions) it asks through callbacks.
+//
+// Callbacks: an exception thrown by any callback given to the library (a source's read_at, a sink's write,
+// progress, a passphrase) ends the call that called it and reaches that call's caller unchanged, once every
+// thread the call started has stopped.
 //
 // ABI: everything is in the inline namespace pcrypt::v0 and exported from libpcrypt.so.0; the SONAME's
 // number changes with any incompatible change to these declarations (docs/LIBRARY.md, "Stability").
 #pragma once
+
+#if __cplusplus < 202002L
+#error "libpcrypt needs C++20 or later: compile with -std=c++20 (or a later standard)"
+#endif
 
 #include <cstddef>
 #include <cstdint>
@@ -60,7 +69,7 @@ class PCRYPT_API Error : public std::runtime_error {
   // The `pcrypt` command's exit code for this error: 1 io, 2 usage, 3 wrong credential or damaged header,
   // 4 damaged payload.
   int exit_code() const noexcept;
-  // Advice for a person ("give the identity instead: --remove-key IDENTITY-FILE"), or "".
+  // Advice for a person ("the file was cut short (an interrupted copy or download?)"), or "".
   const std::string& hint() const noexcept { return hint_; }
 
  private:
@@ -78,14 +87,19 @@ class PCRYPT_API Source {
  public:
   // A file: read with pread where it is a regular file (ranges read only their records), else in order.
   static Source path(const std::string& path);
-  // An open descriptor, not closed by the library (it must stay open as long as the File), read from where
-  // it stands. `name` names it in messages ("" : "descriptor N").
+  // An open descriptor, not closed by the library (it must stay open as long as the File). The file starts
+  // where the descriptor stands when the File is opened: a regular file's offsets (read_at, plaintext_size,
+  // ranges) count from there, and a second pass reads it again from there. `name` names it in messages
+  // ("": "descriptor N").
   static Source fd(int fd, const std::string& name = {});
   // Bytes in memory, not copied: they must outlive the File.
   static Source memory(std::span<const std::uint8_t> bytes);
   // A random-access source of `size` bytes, e.g. an object store: read_at(offset, buffer) fills up to
-  // buffer.size() bytes from `offset` and returns how many it filled (fewer only at the end). It is called
-  // from several threads at once when several threads read ranges of one File, so it must be thread-safe.
+  // buffer.size() bytes from `offset` and returns how many it filled. A short answer is asked again for the
+  // rest; 0 before `size` ends the source there (a file cut short: ErrorKind::damaged_payload). Each read
+  // asks for as much as it can use at once: a whole range's adjacent records in one call, a file's opening
+  // in at most two (docs/LIBRARY.md, "Object stores"). It is called from several threads at once when
+  // several threads read ranges of one File, so it must be thread-safe.
   using ReadAt = std::function<std::size_t(std::uint64_t offset, std::span<std::uint8_t> buffer)>;
   static Source callback(std::uint64_t size, ReadAt read_at);
 
@@ -115,7 +129,9 @@ class PCRYPT_API Sink {
   // at once, then fsynced; not closed and not published. The caller publishes it (links or renames it into
   // place) only after the operation returned, so a failure never leaves partial output at a path.
   static Sink unpublished_file(int fd, const std::string& name = {});
-  // Appended to `out`, which must outlive the call that writes it.
+  // Appended to `out`, which must outlive the call that writes it. After a failure it holds what was
+  // written before it (a decrypt: the authenticated plaintext of the records before the failed one, never a
+  // byte of that one); clear it if that must not be used.
   static Sink memory(std::vector<std::uint8_t>& out);
   // Each piece, in order. A decrypt only ever passes authenticated plaintext, but a failure later in the
   // file leaves what was passed before it: use a path sink where that matters.
@@ -235,9 +251,10 @@ PCRYPT_API void set_plugin_host(PluginHost host);
 // What may open a file. Only what the file's header calls for is used: the passphrase callback is called
 // only for a file with a passphrase slot (pcrypt's Argon2id, age's scrypt), once.
 struct Credentials {
-  std::vector<std::string> identity_files;  // age/pcrypt identity files, OpenSSH private keys (-i)
+  std::vector<std::string> identity_files;  // age/pcrypt identity files, OpenSSH private keys
   std::vector<std::string> identities;      // identity text: "AGE-SECRET-KEY-1…" lines (in memory)
-  std::vector<std::string> key_files;       // pcrypt key files (-k); pcrypt's format only
+  std::vector<std::string> key_files;  // pcrypt key files; an age file has no slot they open (they are read
+                                       // and tried, and open nothing: wrong_credential if nothing else does)
   // The passphrase, asked for when the file has a passphrase slot; nullopt: none.
   std::function<std::optional<std::string>()> passphrase;
   // The passphrase of a protected OpenSSH key (named), asked for only when its slot is tried.
@@ -257,7 +274,7 @@ struct Credentials {
 struct Description {
   Format format = Format::pcrypt;
   bool armored = false;            // age's ASCII armor (ranges then read the file in order)
-  std::uint64_t header_bytes = 0;  // before the first record
+  std::uint64_t header_bytes = 0;  // before the first record (age: the header and its 16-byte payload nonce)
   std::size_t chunk_size = 0;      // plaintext bytes per record
   std::size_t slots = 0;           // key slots (pcrypt) or stanzas (age)
   std::size_t passphrase_slots = 0;
@@ -269,7 +286,7 @@ struct Description {
 struct Transfer {
   std::uint64_t plaintext_bytes = 0;
   std::uint64_t encrypted_bytes = 0;  // the whole encrypted file, header (and armor) included
-  std::uint64_t header_bytes = 0;     // of it, before the first record
+  std::uint64_t header_bytes = 0;     // of it, before the first record (as Description::header_bytes)
   std::uint64_t chunks = 0;           // records
 };
 
@@ -307,6 +324,8 @@ struct RekeyRequest {
 // What rekey() did.
 struct RekeyResult {
   std::size_t slots_before = 0, slots_after = 0;
+  // The header alone, the part a rekey rewrites: age's ends with its MAC line, without the 16-byte payload
+  // nonce that follows it (which Description::header_bytes counts, and which is copied as payload).
   std::uint64_t header_bytes_before = 0, header_bytes_after = 0;
   std::uint64_t copied_bytes = 0;  // bytes after the header carried over unchanged (not with new_file_key)
   // new_file_key: the old slots whose holders keep access (re-made for the opening credentials) and those
@@ -339,7 +358,7 @@ class PCRYPT_API File {
 
   // Finds the file key with the first credential that opens a slot, in the format's order;
   // ErrorKind::wrong_credential when none does. Needed before everything below. Returns the slot that
-  // opened it in words ("key-file slot 2"), or "" where the format does not say (age).
+  // opened it in words ("slot 2 (key-file)"), or "" where the format does not say (age).
   std::string unlock(const Credentials& credentials);
 
   // The whole plaintext into `sink`, records decrypted on `threads` workers (0 = one per core).
@@ -354,10 +373,10 @@ class PCRYPT_API File {
   // offset past the end is ErrorKind::usage.
   RangeRead read_range(std::uint64_t offset, std::optional<std::uint64_t> length, Sink sink,
                        const RunOptions& options = {});
-  // Plaintext bytes [offset, offset + out.size()) into `out`; returns how many (fewer only at the end of the
-  // plaintext; ErrorKind::usage for an offset past it). Reads and authenticates only the records that hold
-  // the range, with positional reads of the source: any number of threads may call it at once. Not for
-  // armored age files (ErrorKind::usage): their offsets are not the payload's.
+  // Plaintext bytes [offset, offset + out.size()) into `out`; returns how many: fewer only at the end of the
+  // plaintext, 0 for an offset at or past it (as pread). Reads and authenticates only the records that hold
+  // the range, adjacent records in one read of the source, with positional reads: any number of threads may
+  // call it at once. Not for armored age files (ErrorKind::usage): their offsets are not the payload's.
   std::size_t read_at(std::uint64_t offset, std::span<std::uint8_t> out) const;
   // The plaintext's size, from the source's size (ErrorKind::damaged_payload for a length no complete file
   // has).
@@ -380,7 +399,7 @@ class PCRYPT_API File {
 
 struct Recipients {
   std::vector<std::string> recipients;  // "age1…", "age1pq1…", "ssh-ed25519 …", "ssh-rsa …", plugins'
-  std::vector<std::string> recipient_files;  // files of such lines (-R)
+  std::vector<std::string> recipient_files;  // files of such lines
   std::vector<std::string> key_files;        // pcrypt key files (pcrypt's format only)
   std::optional<std::string> passphrase;     // a passphrase slot (age: the only stanza)
   // Key files and recipients read beforehand (Keys: add_key_file(path, true), add_recipients), before the
@@ -391,10 +410,10 @@ struct Recipients {
 struct EncryptOptions {
   Format format = Format::age;
   bool armor = false;                // age only
-  std::size_t chunk_size = 1 << 20;  // pcrypt only (4 KiB .. 64 MiB); age's chunks are 64 KiB
+  std::size_t chunk_size = 1 << 20;  // pcrypt only (4 KiB .. 64 MiB); ignored for age, whose are 64 KiB
   unsigned threads = 0;              // 0 = one per core
-  // A pcrypt passphrase slot's Argon2id cost (--kdf-memory, a multiple of 1 KiB, at least 8 KiB; --kdf-ops);
-  // 0: the defaults (256 MiB, 4 passes; docs/FORMAT.md §3.2). pcrypt only.
+  // A pcrypt passphrase slot's Argon2id cost (memory: a multiple of 1 KiB, at least 8 KiB; passes); 0: the
+  // defaults (256 MiB, 4 passes; docs/FORMAT.md §3.2). pcrypt only.
   std::uint64_t argon2id_memory_bytes = 0;
   std::uint64_t argon2id_passes = 0;
   // The engine, and a run's Argon2id cache: the files one session encrypts with one passphrase share one
@@ -457,5 +476,7 @@ PCRYPT_API std::string version();
 }  // namespace v0
 }  // namespace pcrypt
 
-// The streaming encryptor (write plaintext in pieces), in its own header.
+// The streaming encryptor (write plaintext in pieces) and the pull-style decryptor (read plaintext in
+// pieces), each in its own header.
 #include <pcrypt/encryptor.h>  // IWYU pragma: export
+#include <pcrypt/reader.h>     // IWYU pragma: export

@@ -136,7 +136,11 @@ expect 1 "$AGE" -d test.age < /dev/null
 expect_age_error 'file is not passphrase-encrypted, identities are required'
 check "refusals: an empty input is called empty"
 expect 1 "$AGE" -d -i key.txt empty
-expect_age_error 'empty'
+expect_age_error 'the input is empty'
+expect 1 "$AGE" -d -i key.txt < /dev/null
+expect_age_error 'the input is empty'
+: | expect 1 "$AGE" -d -i key.txt
+expect_age_error 'the input is empty'
 
 check "output: no output file after any failure (age issue 57's list)"
 expect_quiet "$AGE" -r "$R" -o test.age input
@@ -220,6 +224,12 @@ PATH="$PLUGINS:$PATH" PCTEST_DEFAULT_IDENTITY=$PID "$AGE" -d -j pctest -o out-j 
   fail "decrypt with -j pctest"
 same out-j input
 PATH="$PLUGINS:$PATH" expect 1 "$AGE" -d -j pctest -i key.txt -o out-j2 plugin.age
+check "plugins: a plugin that fails where another identity opens the file is a warning on stderr, not data"
+PATH="$PLUGINS:$PATH" "$AGE" -r "$PREC" -r "$R" -o both.age input 2> /dev/null
+PATH="$PLUGINS:$PATH" PCTEST_MODE=error "$AGE" -d -i plugin-id.txt -i key.txt both.age > out 2> stderr ||
+  fail "another identity should open the file"
+same out input
+grep -q '^age: warning: .*pctest' stderr || fail "no warning about the failed plugin on stderr"
 ! exists out-j2 || fail "out-j2 left after a failure"
 
 if [[ -n $REAL_AGE ]]; then

@@ -110,4 +110,24 @@ expect_tty 0 --stdin typed_pw "$AGE" -d
 grep -q 'Enter passphrase' ttyout || fail "no prompt after the typed file"
 [[ ! -s stderr ]] || fail "stderr not empty"
 same out input
+check "a protected OpenSSH key: -e -i needs no passphrase (nor a terminal), -d asks on the terminal"
+if command -v ssh-keygen > /dev/null; then
+  ssh-keygen -q -t ed25519 -N password -f id_protected
+  rm id_protected.pub
+  setsid "$AGE" -e -i id_protected -o ssh.age input < /dev/null 2> stderr || fail "-e -i with a protected key"
+  [[ ! -s stderr ]] || fail "stderr not empty"
+  printf 'password\n' > ssh_pw
+  expect_tty 0 ssh_pw "$AGE" -d -i id_protected ssh.age
+  same out input
+  grep -q 'Enter passphrase' ttyout || fail "no passphrase prompt for the SSH key"
+  [[ ! -s stderr ]] || fail "stderr not empty"
+  check "an armored file for that key typed on the terminal, then the key's passphrase"
+  "$AGE" -e -i id_protected -a -o ssh-armored.age input
+  cat ssh-armored.age ssh_pw > typed_ssh
+  expect_tty 0 --stdin typed_ssh "$AGE" -d -i id_protected
+  same out input
+  [[ ! -s stderr ]] || fail "stderr not empty"
+else
+  echo "SKIPPED: ssh-keygen not installed"
+fi
 echo "all age terminal checks passed"

@@ -43,6 +43,21 @@ check "the examples build with pkg-config"
 g++ -std=c++20 -O1 "$src/examples/decrypt_range.cc" -o dr_pc $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt)
 g++ -std=c++20 -O1 "$src/examples/encrypt_to.cc" -o et_pc $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt)
 
+check "pcrypt.pc asks for C++20 as a minimum without forcing it: a C++23 program stays C++23, C++17 is told"
+[[ -f $prefix/include/pcrypt/reader.h ]] || fail "no reader header"
+cat > std_probe.cc << 'CXX'
+#include <pcrypt/pcrypt.h>
+static_assert(__cplusplus > 202002L, "compiled as C++20 although a later standard was asked for");
+int main() { return pcrypt::version().empty() ? 1 : 0; }
+CXX
+g++ -std=c++2b -O1 std_probe.cc -o std_probe $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt) ||
+  fail "a C++23 program does not build as C++23 with pcrypt.pc's flags"
+LD_LIBRARY_PATH=$libdir ./std_probe || fail "the C++23 program does not run"
+if g++ -std=c++17 -fsyntax-only std_probe.cc $(PKG_CONFIG_PATH=$pc pkg-config --cflags pcrypt) 2> std17.err; then
+  fail "the header compiled as C++17"
+fi
+grep -q "libpcrypt needs C++20 or later" std17.err || fail "C++17 is not told what the header needs: $(head -3 std17.err)"
+
 check "the examples build with a two-line CMake project using find_package(pcrypt)"
 mkdir proj
 cp "$src/examples/decrypt_range.cc" "$src/examples/encrypt_to.cc" proj/

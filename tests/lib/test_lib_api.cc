@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -646,4 +647,264 @@ TEST_CASE("libpcrypt: info gives a post-quantum slot's long fields as a digest, 
   };
   CHECK(longest_line(all) > 2240);
   CHECK(longest_line(summary) < 200);
+}
+
+namespace {
+
+// A read-at callback source over `file` that counts its calls and bytes, as an object store bills them.
+struct CountingStore {
+  const std::vector<std::uint8_t>& file;
+  std::atomic<std::uint64_t> requests{0};
+  std::atomic<std::uint64_t> bytes{0};
+  explicit CountingStore(const std::vector<std::uint8_t>& f) : file(f) {}
+  pcrypt::Source source() {
+    return pcrypt::Source::callback(
+        file.size(), [this](std::uint64_t offset, std::span<std::uint8_t> buffer) {
+          ++requests;
+          const std::size_t n =
+              offset >= file.size() ? 0 : std::min<std::uint64_t>(buffer.size(), file.size() - offset);
+          std::copy_n(file.begin() + static_cast<std::ptrdiff_t>(offset), n, buffer.begin());
+          bytes += n;
+          return n;
+        });
+  }
+  void reset() {
+    requests = 0;
+    bytes = 0;
+  }
+};
+
+pcrypt::Credentials identity_credentials(const pcrypt::NewIdentity& id) {
+  pcrypt::Credentials by;
+  by.identities = {id.file_text};
+  return by;
+}
+
+}  // namespace
+
+TEST_CASE("libpcrypt: read_range stays positional after decrypt() and verify() on the same File") {
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(6'000'000, 20);
+  for (const pcrypt::Format format : {pcrypt::Format::age, pcrypt::Format::pcrypt}) {
+    INFO((format == pcrypt::Format::age ? "age" : "pcrypt"));
+    const std::vector<std::uint8_t> file = encrypted(format, plain, id.recipient);
+    for (const bool whole_first : {false, true}) {
+      CountingStore store(file);
+      pcrypt::File opened = pcrypt::File::open(store.source());
+      opened.unlock(identity_credentials(id));
+      if (whole_first) {
+        opened.verify(2);
+        std::vector<std::uint8_t> all;
+        opened.decrypt(pcrypt::Sink::memory(all), 2);
+        CHECK(all == plain);
+      }
+      store.reset();
+      std::vector<std::uint8_t> part;
+      const pcrypt::RangeRead read = opened.read_range(5'000'000, 10'000, pcrypt::Sink::memory(part));
+      CHECK(read.positional);
+      CHECK(read.bytes == 10'000);
+      CHECK(std::equal(part.begin(), part.end(), plain.begin() + 5'000'000));
+      CHECK(store.requests <= 2);     // one run of adjacent records (two: it straddles them)
+      CHECK(store.bytes <= 200'000);  // those records only, not the file up to them
+    }
+  }
+}
+
+TEST_CASE("libpcrypt: Source::fd starts the file where the descriptor stands, for every call") {
+  Scratch scratch;
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(300'000, 21);
+  for (const pcrypt::Format format : {pcrypt::Format::age, pcrypt::Format::pcrypt}) {
+    INFO((format == pcrypt::Format::age ? "age" : "pcrypt"));
+    const std::vector<std::uint8_t> file = encrypted(format, plain, id.recipient);
+    std::vector<std::uint8_t> container(100, 'x');  // another program's bytes before the file
+    container.insert(container.end(), file.begin(), file.end());
+    const std::string path = scratch.path("container");
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(container.data()),
+               static_cast<std::streamsize>(container.size()));
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    REQUIRE(::lseek(fd, 100, SEEK_SET) == 100);
+    pcrypt::File opened = pcrypt::File::open(pcrypt::Source::fd(fd));
+    opened.unlock(identity_credentials(id));
+    CHECK(opened.plaintext_size() == plain.size());
+    std::vector<std::uint8_t> part(1000);
+    CHECK(opened.read_at(200'000, part) == part.size());
+    CHECK(std::equal(part.begin(), part.end(), plain.begin() + 200'000));
+    CHECK(opened.verify(2).plaintext_bytes == plain.size());
+    std::vector<std::uint8_t> all;
+    const pcrypt::Transfer t = opened.decrypt(pcrypt::Sink::memory(all), 2);
+    CHECK(all == plain);
+    CHECK(t.encrypted_bytes == file.size());
+    std::vector<std::uint8_t> range;
+    CHECK(opened.read_range(299'000, std::nullopt, pcrypt::Sink::memory(range)).positional);
+    CHECK(std::equal(range.begin(), range.end(), plain.begin() + 299'000, plain.end()));
+    ::close(fd);
+  }
+}
+
+TEST_CASE("libpcrypt: Transfer::encrypted_bytes counts an armored file's armor, decrypting as encrypting") {
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(1'000'000, 22);
+  const std::vector<std::uint8_t> file = encrypted(pcrypt::Format::age, plain, id.recipient, true);
+  pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+  opened.unlock(identity_credentials(id));
+  std::vector<std::uint8_t> out;
+  const pcrypt::Transfer t = opened.decrypt(pcrypt::Sink::memory(out));
+  CHECK(out == plain);
+  CHECK(t.encrypted_bytes == file.size());
+  CHECK(t.plaintext_bytes == plain.size());
+}
+
+TEST_CASE("libpcrypt: a moved-from File, Encryptor, Keys or Session is a usage error, never a crash") {
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(1000, 23);
+  const std::vector<std::uint8_t> file = encrypted(pcrypt::Format::age, plain, id.recipient);
+  pcrypt::File first = pcrypt::File::open(pcrypt::Source::memory(file));
+  pcrypt::File second = std::move(first);
+  second.unlock(identity_credentials(id));
+  std::vector<std::uint8_t> buf(10);
+  // NOLINTBEGIN(bugprone-use-after-move): what a moved-from object does is the subject
+  for (const pcrypt::Error& e :
+       {error_of([&] { (void)first.describe(); }), error_of([&] { first.unlock(identity_credentials(id)); }),
+        error_of([&] { (void)first.read_at(0, buf); }), error_of([&] { (void)first.plaintext_size(); }),
+        error_of([&] { first.verify(); }), error_of([&] { (void)first.info(); })}) {
+    CHECK(e.kind() == pcrypt::ErrorKind::usage);
+    CHECK(std::string(e.what()) == "this File was moved from");
+  }
+  CHECK(second.read_at(0, buf) == buf.size());
+
+  pcrypt::Recipients to;
+  to.recipients = {id.recipient};
+  std::vector<std::uint8_t> out;
+  pcrypt::Encryptor writer(pcrypt::Sink::memory(out), to, pcrypt::EncryptOptions{});
+  pcrypt::Encryptor moved = std::move(writer);
+  const pcrypt::Error write_error = error_of([&] { writer.write(plain); });
+  CHECK(write_error.kind() == pcrypt::ErrorKind::usage);
+  CHECK(std::string(write_error.what()) == "this Encryptor was moved from");
+  CHECK(error_of([&] { writer.finish(); }).kind() == pcrypt::ErrorKind::usage);
+  moved.write(plain);
+  moved.finish();
+
+  pcrypt::Keys keys;
+  pcrypt::Keys other_keys = std::move(keys);
+  CHECK(error_of([&] { (void)keys.size(); }).kind() == pcrypt::ErrorKind::usage);
+  CHECK(other_keys.size() == 0);
+  pcrypt::Session session;
+  pcrypt::Session other_session = std::move(session);
+  CHECK(error_of([&] { (void)session.engine(); }).kind() == pcrypt::ErrorKind::usage);
+  CHECK_FALSE(other_session.engine().empty());
+  // NOLINTEND(bugprone-use-after-move)
+}
+
+TEST_CASE("libpcrypt: read_at at or past the end returns 0, as pread") {
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(100'000, 24);
+  for (const pcrypt::Format format : {pcrypt::Format::age, pcrypt::Format::pcrypt}) {
+    const std::vector<std::uint8_t> file = encrypted(format, plain, id.recipient);
+    pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+    opened.unlock(identity_credentials(id));
+    std::vector<std::uint8_t> buf(10);
+    CHECK(opened.read_at(plain.size(), buf) == 0);
+    CHECK(opened.read_at(plain.size() + 1, buf) == 0);
+    CHECK(opened.read_at(UINT64_MAX, buf) == 0);
+    CHECK(opened.read_at(plain.size() - 3, buf) == 3);
+  }
+}
+
+namespace {
+struct CallersOwn {
+  int code;
+};
+}  // namespace
+
+TEST_CASE("libpcrypt: an exception a callback throws reaches the caller unchanged, from every call") {
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(3'000'000, 25);
+  const std::vector<std::uint8_t> file = encrypted(pcrypt::Format::age, plain, id.recipient);
+  const auto code_of = [](auto fn) {
+    try {
+      fn();
+    } catch (const CallersOwn& own) {
+      return own.code;
+    } catch (...) {
+      return -1;
+    }
+    return 0;
+  };
+  const auto failing_source = [&](std::uint64_t after) {
+    return pcrypt::Source::callback(
+        file.size(), [&file, after](std::uint64_t offset, std::span<std::uint8_t> b) {
+          if (offset >= after) throw CallersOwn{7};
+          const std::size_t n = std::min<std::uint64_t>(b.size(), file.size() - offset);
+          std::copy_n(file.begin() + static_cast<std::ptrdiff_t>(offset), n, b.begin());
+          return n;
+        });
+  };
+  // A source's read_at: whole-file calls, ranges, read_at, the reader.
+  for (const unsigned threads : {1u, 3u}) {
+    pcrypt::File opened = pcrypt::File::open(failing_source(1'000'000));
+    opened.unlock(identity_credentials(id));
+    CHECK(code_of([&] { opened.verify(threads); }) == 7);
+    std::vector<std::uint8_t> out;
+    CHECK(code_of([&] { opened.decrypt(pcrypt::Sink::memory(out), threads); }) == 7);
+    CHECK(code_of([&] { opened.read_range(2'000'000, 10, pcrypt::Sink::memory(out)); }) == 7);
+    std::vector<std::uint8_t> buf(10);
+    CHECK(code_of([&] { (void)opened.read_at(2'000'000, buf); }) == 7);
+    pcrypt::Reader in(std::move(opened), threads);
+    std::vector<std::uint8_t> all(plain.size());
+    CHECK(code_of([&] {
+            while (in.read(all) != 0) {
+            }
+          }) == 7);
+  }
+  // A sink's write, and progress.
+  pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+  opened.unlock(identity_credentials(id));
+  CHECK(code_of([&] {
+          opened.decrypt(pcrypt::Sink::callback([](std::span<const std::uint8_t>) { throw CallersOwn{8}; }),
+                         2);
+        }) == 8);
+  pcrypt::RunOptions options;
+  options.threads = 2;
+  options.progress = [](std::uint64_t) { throw CallersOwn{9}; };
+  CHECK(code_of([&] { opened.verify(options); }) == 9);
+  pcrypt::Recipients to;
+  to.recipients = {id.recipient};
+  std::vector<std::uint8_t> sink;
+  CHECK(code_of([&] { pcrypt::encrypt(failing_source(100), pcrypt::Sink::memory(sink), to, {}); }) == 7);
+  // A passphrase callback.
+  pcrypt::Credentials asking;
+  asking.passphrase = []() -> std::optional<std::string> { throw CallersOwn{10}; };
+  pcrypt::Recipients with_passphrase;
+  with_passphrase.passphrase = "secret";
+  std::vector<std::uint8_t> scrypt_file;
+  pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(scrypt_file), with_passphrase, {});
+  pcrypt::File locked = pcrypt::File::open(pcrypt::Source::memory(scrypt_file));
+  CHECK(code_of([&] { locked.unlock(asking); }) == 10);
+}
+
+TEST_CASE("libpcrypt: an object store is asked once for a long range, at most twice to open a file") {
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(12u << 20, 26);
+  for (const pcrypt::Format format : {pcrypt::Format::age, pcrypt::Format::pcrypt}) {
+    INFO((format == pcrypt::Format::age ? "age" : "pcrypt"));
+    const std::vector<std::uint8_t> file = encrypted(format, plain, id.recipient);
+    CountingStore store(file);
+    pcrypt::File opened = pcrypt::File::open(store.source());
+    opened.unlock(identity_credentials(id));
+    CHECK(opened.plaintext_size() == plain.size());
+    CHECK(store.requests <= 2);  // the header (and, for age, its payload nonce)
+    store.reset();
+    std::vector<std::uint8_t> part(4u << 20);
+    CHECK(opened.read_at(3'000'000, part) == part.size());
+    CHECK(std::equal(part.begin(), part.end(), plain.begin() + 3'000'000));
+    CHECK(store.requests == 1);
+    CHECK(store.bytes <= part.size() + 200'000);
+    store.reset();
+    // A whole-file pass asks for an item of records (about 1 MiB) at a time, not a record at a time.
+    opened.verify(2);
+    CHECK(store.requests <= 16);
+  }
 }

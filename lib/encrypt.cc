@@ -1,0 +1,81 @@
+// New files (pcrypt::encrypt, and the rules the Encryptor shares): the recipients' credentials, checked
+// against the format's rules, and the door's settings for the options given.
+#define PCRYPT_BUILDING_LIBRARY
+#include "core/door/credential_files.h"
+#include "lib/internal.h"
+
+namespace pcrypt {
+inline namespace v0 {
+
+void check_recipients_for(Format format, std::size_t key_files, std::size_t recipients, bool passphrase) {
+  detail::guarded(detail::Phase::other, [&] {
+    core::door::check_credentials_for(format == Format::age ? core::Format::age : core::Format::pcrypt,
+                                      key_files, recipients, passphrase);
+    return 0;
+  });
+}
+
+Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const EncryptOptions& options) {
+  detail::CallbackFailure progress;
+  return detail::guarded_calls(
+      detail::Phase::other, {Access::failure(plaintext), Access::failure(sink), &progress}, [&] {
+        const std::vector<core::Credential> credentials = detail::encryption_credentials(to, options);
+        const core::door::EncryptSettings settings = detail::encrypt_settings(options);
+        const core::door::Transfer t = core::door::encrypt(
+            *Access::of(plaintext).reader, *Access::of(sink).writer, credentials, settings,
+            core::door::RunOptions{options.threads, detail::kept_progress(options.progress, progress)});
+        return detail::transfer_of(t);
+      });
+}
+
+// What lib/encryptor.cc shares (lib/internal.h): pcrypt::encrypt's rules for the credentials and settings of
+// a new file, so that an Encryptor makes the file encrypt() makes.
+namespace detail {
+
+std::vector<core::Credential> encryption_credentials(const Recipients& to, const EncryptOptions& options) {
+  const core::door::CredentialReading reading;
+  std::vector<core::Credential> credentials;
+  std::size_t read_key_files = 0, read_recipients = 0;
+  bool read_passphrase = false;
+  if (to.keys != nullptr)
+    for (const core::Credential& c : Access::of(*to.keys).credentials) {
+      read_key_files += c.kind == core::Credential::Kind::key_file;
+      read_recipients += c.kind == core::Credential::Kind::recipient;
+      read_passphrase |= c.kind == core::Credential::Kind::passphrase;
+      credentials.push_back(core::copy_of(c));
+    }
+  for (const std::string& path : to.key_files)
+    credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
+  for (core::Credential& c :
+       core::door::gather_recipients(to.recipients, to.recipient_files, false, {}, reading))
+    credentials.push_back(std::move(c));
+  if (to.passphrase) credentials.push_back(passphrase_credential(*to.passphrase));
+  if (credentials.empty())
+    throw core::Error(core::ErrorKind::usage, "no recipient given",
+                      "give recipients, recipient_files, key_files or a passphrase");
+  core::door::check_credentials_for(options.format == Format::age ? core::Format::age : core::Format::pcrypt,
+                                    read_key_files + to.key_files.size(),
+                                    read_recipients + to.recipients.size() + to.recipient_files.size(),
+                                    read_passphrase || to.passphrase.has_value());
+  return credentials;
+}
+
+core::door::EncryptSettings encrypt_settings(const EncryptOptions& options) {
+  core::door::EncryptSettings settings;
+  settings.file.format = options.format == Format::age ? core::Format::age : core::Format::pcrypt;
+  settings.file.chunk_size = options.chunk_size;
+  if (options.argon2id_memory_bytes != 0)
+    settings.file.argon2id.memlimit_bytes = options.argon2id_memory_bytes;
+  if (options.argon2id_passes != 0) settings.file.argon2id.opslimit = options.argon2id_passes;
+  settings.armor = options.armor;
+  settings.header_written = options.header_written;
+  if (options.session != nullptr) {
+    settings.file.engine = Access::of(*options.session).engine;
+    settings.file.kek_cache = Access::of(*options.session).cache.get();
+  }
+  return settings;
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace pcrypt

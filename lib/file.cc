@@ -1,0 +1,308 @@
+// The opened file (pcrypt::File): open, describe, unlock, then decrypt, verify, ranges, read_at and rekey,
+// each one door call (core/door/encrypted_file.h).
+#define PCRYPT_BUILDING_LIBRARY
+#include <utility>
+
+#include "core/door/credential_files.h"
+#include "core/keys/recipient.h"
+#include "core/range.h"
+#include "lib/internal.h"
+
+namespace pcrypt {
+inline namespace v0 {
+
+namespace {
+
+core::door::CredentialReading reading_for(const Credentials* credentials) {
+  core::door::CredentialReading reading;
+  if (credentials != nullptr && credentials->ssh_key_passphrase) {
+    reading.ssh_key_passphrase = [ask = credentials->ssh_key_passphrase](const std::string& key_name) {
+      const detail::WipedAnswer answer([&] { return ask(key_name); });
+      if (!answer.get()) core::door::refuse_protected_ssh_key(key_name);
+      return detail::secret_of(*answer.get());
+    };
+  }
+  return reading;
+}
+
+core::door::UnlockLimits limits_for(const Credentials& c) {
+  core::door::UnlockLimits limits;
+  if (c.max_scrypt_log2 != 0) limits.max_scrypt_log2 = c.max_scrypt_log2;
+  if (c.max_argon2id_memory_bytes != 0) limits.argon2id_ceiling.memlimit_bytes = c.max_argon2id_memory_bytes;
+  if (c.max_argon2id_passes != 0) limits.argon2id_ceiling.opslimit = c.max_argon2id_passes;
+  if (c.session != nullptr) {
+    limits.engine = Access::of(*c.session).engine;
+    limits.kek_cache = Access::of(*c.session).cache.get();
+  }
+  return limits;
+}
+
+Description description_of(const core::door::FileDescription& d) {
+  return Description{d.format == core::Format::age ? Format::age : Format::pcrypt,
+                     d.armored,
+                     d.header_bytes,
+                     d.chunk_size,
+                     d.slots,
+                     d.passphrase_slots,
+                     d.slots_in_words,
+                     d.slot_noun};
+}
+
+}  // namespace
+
+void File::Impl::unlocked() const {
+  if (!is_unlocked)
+    throw core::Error(core::ErrorKind::usage, "the file is not unlocked: call unlock() first");
+}
+
+const core::KeyedPayload& File::Impl::keyed_payload() {
+  unlocked();
+  if (const core::KeyedPayload* made = payload.load(std::memory_order_acquire)) return *made;
+  const std::lock_guard lock(payload_mutex);
+  if (payload.load(std::memory_order_relaxed) == nullptr)
+    payload.store(&file->payload(), std::memory_order_release);
+  return *payload.load(std::memory_order_relaxed);
+}
+
+detail::CallbackFailure* Access::failure(const File& f) {
+  return f.impl_ ? f.impl_->source.impl_->failure : nullptr;
+}
+
+File::Impl& Access::of(const File& f) {
+  detail::require_not_moved_from(f.impl_.get(), "File");
+  return *f.impl_;
+}
+
+File::File(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+File::File(File&&) noexcept = default;
+File& File::operator=(File&&) noexcept = default;
+File::~File() = default;
+
+File File::open(Source source) {
+  return detail::guarded(detail::Phase::open, [&] {
+    auto impl = std::make_unique<Impl>(std::move(source));
+    io::Reader& reader = *Access::of(impl->source).reader;
+    impl->file = std::make_unique<core::door::EncryptedFile>(reader);
+    impl->description = description_of(impl->file->description());
+    impl->positional = reader.positional();
+    return File(std::move(impl));
+  });
+}
+
+const Description& File::describe() const {
+  try {
+    return Access::of(*this).description;
+  } catch (...) {
+    detail::rethrow_as_public();
+  }
+}
+
+std::string File::info(bool all_bytes) const {
+  return detail::guarded(detail::Phase::other, [&] {
+    Impl& impl = Access::of(*this);
+    return impl.file->info(impl.positional ? std::optional(impl.positional->size()) : std::nullopt,
+                           all_bytes ? core::door::InfoDetail::all_bytes : core::door::InfoDetail::summary);
+  });
+}
+
+std::vector<std::vector<std::string>> File::slots_opened_by(const Keys& keys, const Credentials& limits) {
+  return detail::guarded(detail::Phase::unlock, [&] {
+    Impl& impl = Access::of(*this);
+    std::vector<std::vector<std::string>> out;
+    for (const core::Credential& c : Access::of(keys).credentials)
+      out.push_back(impl.file->slots_opened_by(c, limits_for(limits)));
+    return out;
+  });
+}
+
+std::string File::unlock(const Credentials& given) {
+  return detail::guarded(detail::Phase::unlock, [&] {
+    Impl& impl = Access::of(*this);
+    const core::door::CredentialReading reading = reading_for(&given);
+    std::vector<core::Credential> credentials;
+    if (given.keys != nullptr)
+      for (const core::Credential& c : Access::of(*given.keys).credentials)
+        credentials.push_back(core::copy_of(c));
+    for (const std::string& path : given.key_files)
+      credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::decrypt));
+    for (core::Credential& c : core::door::gather_identities(given.identity_files, reading))
+      credentials.push_back(std::move(c));
+    for (const std::string& text : given.identities)
+      for (core::Identity& id :
+           core::parse_identity_file(text, "an identity given", reading.ssh_key_passphrase))
+        credentials.push_back(core::Credential::of(std::move(id)));
+    if (impl.description.passphrase_slots > 0 && given.passphrase)
+      if (const detail::WipedAnswer passphrase([&] { return given.passphrase(); }); passphrase.get())
+        credentials.push_back(detail::passphrase_credential(*passphrase.get()));
+    if (credentials.empty())
+      throw core::Error(core::ErrorKind::usage,
+                        "no credential given: the file has " + impl.description.slots_in_words,
+                        "give identity_files, identities, key_files or a passphrase callback");
+    impl.credentials = std::move(credentials);
+    std::string opened_by = impl.file->unlock(impl.credentials, limits_for(given));
+    impl.is_unlocked = true;
+    return opened_by;
+  });
+}
+
+namespace {
+
+core::door::RunOptions run_options(const RunOptions& options, detail::CallbackFailure& progress_failure) {
+  return core::door::RunOptions{options.threads, detail::kept_progress(options.progress, progress_failure)};
+}
+
+}  // namespace
+
+Transfer File::decrypt(Sink sink, unsigned threads) {
+  RunOptions options;
+  options.threads = threads;
+  return decrypt(std::move(sink), options);
+}
+
+Transfer File::decrypt(Sink sink, const RunOptions& options) {
+  detail::CallbackFailure progress;
+  return detail::guarded_calls(
+      detail::Phase::other, {Access::failure(*this), Access::failure(sink), &progress}, [&] {
+        Impl& impl = Access::of(*this);
+        impl.unlocked();
+        return detail::transfer_of(
+            impl.file->decrypt(*Access::of(sink).writer, run_options(options, progress)));
+      });
+}
+
+Transfer File::verify(unsigned threads) {
+  RunOptions options;
+  options.threads = threads;
+  return verify(options);
+}
+
+Transfer File::verify(const RunOptions& options) {
+  detail::CallbackFailure progress;
+  return detail::guarded_calls(detail::Phase::other, {Access::failure(*this), &progress}, [&] {
+    Impl& impl = Access::of(*this);
+    impl.unlocked();
+    return detail::transfer_of(impl.file->verify(run_options(options, progress)));
+  });
+}
+
+RangeRead File::read_range(std::uint64_t offset, std::optional<std::uint64_t> length, Sink sink,
+                           const RunOptions& options) {
+  detail::CallbackFailure progress;
+  return detail::guarded_calls(
+      detail::Phase::other, {Access::failure(*this), Access::failure(sink), &progress}, [&] {
+        Impl& impl = Access::of(*this);
+        impl.unlocked();
+        io::Writer& out = *Access::of(sink).writer;
+        const core::door::RangeRead read =
+            impl.file->read_range(core::ByteRange{offset, length}, out, run_options(options, progress));
+        return RangeRead{read.result.bytes_written, read.result.records_opened, read.positional};
+      });
+}
+
+std::size_t File::read_at(std::uint64_t offset, std::span<std::uint8_t> out) const {
+  return detail::guarded(detail::Phase::other, [&] {
+    Impl& impl = Access::of(*this);
+    const core::KeyedPayload& payload = impl.keyed_payload();
+    if (impl.description.armored)
+      throw core::Error(core::ErrorKind::usage, "an armored age file cannot be read by ranges",
+                        "decrypt it whole, or remove the armor");
+    if (impl.positional == nullptr)
+      throw core::Error(core::ErrorKind::usage,
+                        "read_at needs a source with random access (a file, memory or a callback)");
+    if (offset >= plaintext_size()) return std::size_t{0};  // as pread at or past the end
+    core::RangeOptions options;
+    options.threads = 1;  // the caller's threads are the parallelism
+    return static_cast<std::size_t>(
+        core::decrypt_range_into(*impl.positional, payload, offset, out, options).bytes_written);
+  });
+}
+
+std::uint64_t File::plaintext_size() const {
+  return detail::guarded(detail::Phase::other, [&] {
+    Impl& impl = Access::of(*this);
+    const core::KeyedPayload& payload = impl.keyed_payload();
+    if (impl.positional == nullptr)
+      throw core::Error(core::ErrorKind::usage, "the plaintext size needs a source whose size is known");
+    const std::uint64_t size = impl.positional->size();
+    const std::uint64_t offset = payload.layout.payload_offset;
+    const std::optional<std::uint64_t> plain =
+        payload.layout.plaintext_bytes(size > offset ? size - offset : 0);
+    if (!plain)
+      throw core::Error(core::ErrorKind::payload, "truncated payload: a length no complete file has");
+    return *plain;
+  });
+}
+
+void File::rekey(const RekeyRequest& request, Sink sink) {
+  rekey(request, std::move(sink), RunOptions{});
+}
+
+RekeyResult File::rekey(const RekeyRequest& request, Sink sink, const RunOptions& options) {
+  detail::CallbackFailure progress;
+  return detail::guarded_calls(
+      detail::Phase::other, {Access::failure(*this), Access::failure(sink), &progress}, [&] {
+        Impl& impl = Access::of(*this);
+        impl.unlocked();
+        const core::door::CredentialReading reading;
+        core::door::RekeyRequest door;
+        door.new_file_key = request.new_file_key;
+        door.keep_opening_access = request.keep_opening_access;
+        core::RekeyChanges& changes = door.changes;
+        changes.remove_slots = request.remove_slots;
+        for (const std::string& r : request.remove_recipients)
+          changes.remove_recipients.push_back(core::parse_recipient(r));
+        for (const std::string& path : request.remove_identity_files)
+          for (core::Credential& c : core::door::read_key_or_identity_file(path, reading))
+            changes.remove_opened_by.push_back(std::move(c));
+        if (request.remove_keys != nullptr)
+          for (const core::Credential& c : Access::of(*request.remove_keys).credentials)
+            changes.remove_opened_by.push_back(core::copy_of(c));
+        for (const std::string& path : request.add_key_files)
+          changes.add.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
+        for (core::Credential& c :
+             core::door::gather_recipients(request.add_recipients, {}, false, {}, reading))
+          changes.add.push_back(std::move(c));
+        if (request.add_passphrase)
+          changes.add.push_back(detail::passphrase_credential(*request.add_passphrase));
+        if (request.add_keys != nullptr)
+          for (const core::Credential& c : Access::of(*request.add_keys).credentials)
+            changes.add.push_back(core::copy_of(c));
+        core::door::NewFileSettings settings;
+        settings.format = impl.file->description().format;
+        if (request.argon2id_memory_bytes != 0)
+          settings.argon2id.memlimit_bytes = request.argon2id_memory_bytes;
+        if (request.argon2id_passes != 0) settings.argon2id.opslimit = request.argon2id_passes;
+        if (options.session != nullptr) {
+          settings.engine = Access::of(*options.session).engine;
+          settings.kek_cache = Access::of(*options.session).cache.get();
+        }
+        changes.kdf = settings.argon2id;
+        const core::door::RekeyResult r = impl.file->rekey(std::move(door), *Access::of(sink).writer,
+                                                           settings, run_options(options, progress));
+        return RekeyResult{
+            r.slots_before, r.slots_after, r.header_bytes_before, r.header_bytes_after, r.copied_bytes,
+            r.kept,         r.dropped};
+      });
+}
+
+namespace detail {
+
+std::function<void(std::uint64_t)> kept_progress(const std::function<void(std::uint64_t)>& progress,
+                                                 CallbackFailure& failure) {
+  if (!progress) return {};
+  return [&progress, &failure](std::uint64_t bytes) {
+    try {
+      progress(bytes);
+    } catch (...) {
+      failure.keep_and_rethrow();
+    }
+  };
+}
+
+Transfer transfer_of(const core::door::Transfer& t) {
+  return Transfer{t.plaintext_bytes, t.encrypted_bytes, t.header_bytes, t.chunks};
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace pcrypt

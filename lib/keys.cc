@@ -1,0 +1,184 @@
+// Keys and identities (pcrypt::Keys, new identities and key files, recipients, the plugin host): key
+// material read once and held in guarded memory (SecretBytes), for unlock, encrypt and rekey.
+#define PCRYPT_BUILDING_LIBRARY
+#include <string.h>
+#include <cstring>
+#include <utility>
+
+#include "core/door/credential_files.h"
+#include "core/keys/key_file.h"
+#include "core/keys/plugin_host.h"
+#include "core/keys/recipient.h"
+#include "lib/internal.h"
+#include "lib/plugin_host.h"
+
+namespace pcrypt {
+inline namespace v0 {
+namespace detail {
+
+WipedAnswer::~WipedAnswer() {
+  if (answer_) ::explicit_bzero(answer_->data(), answer_->size());
+}
+
+SecretBytes secret_of(std::string_view text) {
+  return SecretBytes(
+      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+core::Credential passphrase_credential(std::string_view text) {
+  if (text.empty()) throw core::Error(core::ErrorKind::usage, "empty passphrase");
+  core::Credential c;
+  c.kind = core::Credential::Kind::passphrase;
+  c.secret = secret_of(text);
+  return c;
+}
+
+}  // namespace detail
+
+namespace {
+
+bool same_secret(const core::Credential& a, const core::Credential& b) {
+  return a.secret.size() == b.secret.size() &&
+         std::memcmp(a.secret.data(), b.secret.data(), a.secret.size()) == 0;
+}
+
+}  // namespace
+
+const Keys::Impl& Access::of(const Keys& k) {
+  detail::require_not_moved_from(k.impl_.get(), "Keys");
+  return *k.impl_;
+}
+
+Keys::Impl& Access::of(Keys& k) {
+  detail::require_not_moved_from(k.impl_.get(), "Keys");
+  return *k.impl_;
+}
+
+Keys::Keys() : impl_(std::make_unique<Impl>()) {}
+Keys::Keys(Keys&&) noexcept = default;
+Keys& Keys::operator=(Keys&&) noexcept = default;
+Keys::~Keys() = default;
+
+namespace {
+
+core::door::CredentialReading reading_of(const Keys& keys) {
+  core::door::CredentialReading reading;
+  if (keys.ssh_key_passphrase) {
+    reading.ssh_key_passphrase = [ask = keys.ssh_key_passphrase](const std::string& key_name) {
+      const detail::WipedAnswer answer([&] { return ask(key_name); });
+      if (!answer.get()) core::door::refuse_protected_ssh_key(key_name);
+      return detail::secret_of(*answer.get());
+    };
+  }
+  if (keys.warn) reading.warn = keys.warn;
+  return reading;
+}
+
+}  // namespace
+
+std::optional<std::size_t> Keys::add_key_file(const std::string& path, bool encrypting) {
+  return detail::guarded(detail::Phase::other, [&]() -> std::optional<std::size_t> {
+    core::Credential key = core::door::read_key_file(
+        path, encrypting ? core::door::KeyFileUse::encrypt : core::door::KeyFileUse::decrypt);
+    for (std::size_t i = 0; i < Access::of(*this).credentials.size(); ++i)
+      if (Access::of(*this).credentials[i].kind == core::Credential::Kind::key_file &&
+          same_secret(Access::of(*this).credentials[i], key))
+        return i;
+    Access::of(*this).credentials.push_back(std::move(key));
+    return std::nullopt;
+  });
+}
+
+void Keys::add_recipients(const std::vector<std::string>& recipients,
+                          const std::vector<std::string>& recipient_files, bool data_from_stdin,
+                          const std::vector<std::string>& identity_files) {
+  detail::guarded(detail::Phase::other, [&] {
+    for (core::Credential& c : core::door::gather_recipients(recipients, recipient_files, data_from_stdin,
+                                                             identity_files, reading_of(*this)))
+      Access::of(*this).credentials.push_back(std::move(c));
+    return 0;
+  });
+}
+
+std::size_t Keys::add_identity_file(const std::string& path) {
+  return detail::guarded(detail::Phase::other, [&] {
+    std::vector<core::Credential> read = core::door::gather_identities({path}, reading_of(*this));
+    for (core::Credential& c : read) Access::of(*this).credentials.push_back(std::move(c));
+    return read.size();
+  });
+}
+
+std::size_t Keys::add_key_or_identity_file(const std::string& path) {
+  return detail::guarded(detail::Phase::other, [&] {
+    std::vector<core::Credential> read = core::door::read_key_or_identity_file(path, reading_of(*this));
+    for (core::Credential& c : read) Access::of(*this).credentials.push_back(std::move(c));
+    return read.size();
+  });
+}
+
+void Keys::add_plugin(const std::string& name) {
+  detail::guarded(detail::Phase::other, [&] {
+    Access::of(*this).credentials.push_back(core::Credential::of(core::default_plugin_identity(name)));
+    return 0;
+  });
+}
+
+void Keys::add_passphrase(const std::string& passphrase) {
+  detail::guarded(detail::Phase::other, [&] {
+    Access::of(*this).credentials.push_back(detail::passphrase_credential(passphrase));
+    return 0;
+  });
+}
+
+std::vector<std::string> Keys::recipients() const {
+  return detail::guarded(detail::Phase::other, [&] {
+    std::vector<std::string> out;
+    for (const core::Credential& c : Access::of(*this).credentials)
+      if (c.identity) out.push_back(core::door::recipient_text(*c.identity));
+    return out;
+  });
+}
+
+std::size_t Keys::size() const {
+  return detail::guarded(detail::Phase::other, [&] { return Access::of(*this).credentials.size(); });
+}
+
+void set_plugin_host(PluginHost host) {
+  detail::guarded(detail::Phase::other, [&] {
+    lib::set_core_plugin_host(std::move(host));
+    return 0;
+  });
+}
+
+NewIdentity generate_identity(bool post_quantum) {
+  return detail::guarded(detail::Phase::other, [&] {
+    core::door::NewIdentity made = core::door::generate_identity(post_quantum);
+    return NewIdentity{std::move(made.text), std::move(made.recipient)};
+  });
+}
+
+std::string generate_key_file() {
+  return detail::guarded(detail::Phase::other, [] {
+    const SecretBytes text = core::generate_key_file();
+    return std::string(reinterpret_cast<const char*>(text.data()), text.size());
+  });
+}
+
+std::vector<std::string> recipients_of(std::string_view identity_file_text) {
+  return detail::guarded(detail::Phase::other, [&] {
+    std::vector<std::string> out;
+    for (const core::Identity& id : core::parse_identity_file(identity_file_text, "the identity text"))
+      out.push_back(core::door::recipient_text(id));
+    return out;
+  });
+}
+
+void check_recipient(std::string_view text) {
+  detail::guarded(detail::Phase::other, [&] {
+    (void)core::parse_recipient(text);
+    return 0;
+  });
+}
+
+}  // namespace v0
+}  // namespace pcrypt
