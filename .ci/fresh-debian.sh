@@ -18,7 +18,8 @@
 # 3. Fresh system 2: `apt-get install` of the three .debs (pcrypt, libpcrypt0, libpcrypt-dev) must pull in
 #    their dependencies, and give a pcrypt that round-trips a file, a man page that `man pcrypt` shows, the
 #    bash completion where bash looks for it, and a library whose examples build with pkg-config and with
-#    find_package(pcrypt) and read a file written by the real age.
+#    find_package(pcrypt) and read a file written by the real age: the C++ examples and the C ones
+#    (examples/c/, strict C11, the C API's reader and encryptor).
 # Each step's time is printed; any failure fails the script.
 # One addition to the fresh system, for time only: ccache is installed in system 1 before the quick start, and
 # CMake is pointed at it through the environment (CMAKE_CXX_COMPILER_LAUNCHER), with its cache kept in
@@ -160,6 +161,19 @@ check_deb() {
   done
   ./encrypt_to age "$(age-keygen -y id.txt)" plain g.age && age -d -i id.txt g.age | cmp - plain
   echo "libpcrypt examples on files of the real age: ok"
+  for e in decrypt_stream encrypt_stream; do
+    gcc -std=c11 -Wall -Wextra -Werror -pedantic -O1 "$examples/c/$e.c" -o "$e" $(pkg-config --cflags --libs pcrypt)
+  done
+  echo "libpcrypt C examples built with pkg-config (gcc -std=c11 -Werror -pedantic): ok"
+  mkdir cproj && cp "$examples"/c/*.c cproj/
+  printf "%s\n" "cmake_minimum_required(VERSION 3.25)" "project(uses_pcrypt_from_c C)" "find_package(pcrypt REQUIRED)" \
+    "add_executable(decrypt_stream decrypt_stream.c)" "target_link_libraries(decrypt_stream PRIVATE pcrypt::pcrypt)" \
+    > cproj/CMakeLists.txt
+  cmake -S cproj -B cproj/build >/dev/null && cmake --build cproj/build >/dev/null
+  echo "libpcrypt C example built with find_package(pcrypt) in a C-only project: ok"
+  for d in ./decrypt_stream ./cproj/build/decrypt_stream; do "$d" id.txt f.age | cmp - plain; done
+  ./encrypt_stream age "$(age-keygen -y id.txt)" h.age < plain && age -d -i id.txt h.age | cmp - plain
+  echo "libpcrypt C examples on files of the real age (the C reader, the C encryptor): ok"
   # Debian'"'"'s age package installed beside pcrypt: its commands stay its own on the plain PATH, and the
   # personalities answer where /usr/lib/pcrypt/age comes first; their keys work with the real age.
   [[ $(command -v age-keygen) == /usr/bin/age-keygen && $(age-keygen -version) != v$(pcrypt --version | sed -n "1s/^pcrypt //p") ]]

@@ -25,9 +25,10 @@ constexpr const char* kExitStatusFooter =
     "     pcrypt dies of the signal, which shells report as 128 + its number\n"
     "\n"
     "Environment: PCRYPT_PASSPHRASE (passphrase for -p; alone, opens a passphrase-only file),\n"
-    "PCRYPT_SSH_KEY_PASSPHRASE (passphrase of protected SSH keys given with -i), PCRYPT_ENGINE (default for\n"
-    "--engine), PCRYPT_THREADS (threads of 'pcrypt age'). 'pcrypt -e'/'-d' are encrypt/decrypt;\n"
-    "'pcrypt age ARGS' (or pcrypt run as 'age') is age's command line.\n"
+    "PCRYPT_SSH_KEY_PASSPHRASE (one passphrase for every protected SSH key given with -i; set but empty:\n"
+    "exit 2, no question on the terminal), PCRYPT_ENGINE (default for --engine), PCRYPT_THREADS (threads of\n"
+    "'pcrypt age'). 'pcrypt -e'/'-d' are encrypt/decrypt; 'pcrypt age ARGS' (or pcrypt run as 'age') is\n"
+    "age's command line.\n"
     "Commands: 'pcrypt help COMMAND' describes one. See pcrypt(1) for details.";
 
 // Subcommands' help stays about the command; the table above is in one place.

@@ -178,11 +178,11 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   };
   if (args.new_file_key && replaces_all) {
     // The user listed everyone who keeps access: nothing to warn about; -v says what was replaced.
-    spdlog::info("new file key: {} old {}(s) replaced by {} for the recipients and credentials given",
-                 result.dropped.size(), before.slot_noun, result.slots_after);
+    spdlog::info("new file key: {} replaced by {} for the recipients and credentials given",
+                 counted(result.dropped.size(), "old " + before.slot_noun), result.slots_after);
     spdlog::info("replaced: {}", listed(result.dropped, "none"));
-    spdlog::info("re-encrypted {} under a new file key with {} {}(s)", out_path, result.slots_after,
-                 before.slot_noun);
+    spdlog::info("re-encrypted {} under a new file key with {}", out_path,
+                 counted(result.slots_after, before.slot_noun));
   } else if (args.new_file_key) {
     // Who keeps access and who loses it: the point of a new file key. A few slots are named; many are
     // counted (a team of 250 would make one unreadable line), and -v names them all.
@@ -191,18 +191,18 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
                    listed(result.kept, "no old slot"), listed(result.dropped, "none"));
     else
       spdlog::warn(
-          "new file key: kept {} old {}(s) (re-made for the credentials given); dropped {} (their "
+          "new file key: kept {} (re-made for the credentials given); dropped {} (their "
           "holders lose access; -v lists them)",
-          result.kept.size(), before.slot_noun, result.dropped.size());
+          counted(result.kept.size(), "old " + before.slot_noun), result.dropped.size());
     spdlog::info("kept: {}", listed(result.kept, "no old slot"));
     spdlog::info("dropped: {}", listed(result.dropped, "none"));
-    spdlog::info("re-encrypted {} under a new file key with {} {}(s)", out_path, result.slots_after,
-                 before.slot_noun);
+    spdlog::info("re-encrypted {} under a new file key with {}", out_path,
+                 counted(result.slots_after, before.slot_noun));
   } else {
-    spdlog::info(
-        "rekeyed {}: {} {}(s) -> {} {}(s), header {} -> {} bytes, {} bytes after it copied unchanged",
-        out_path, result.slots_before, before.slot_noun, result.slots_after, before.slot_noun,
-        result.header_bytes_before, result.header_bytes_after, result.copied_bytes);
+    spdlog::info("rekeyed {}: {} -> {}, header {} -> {} bytes, {} after it copied unchanged", out_path,
+                 counted(result.slots_before, before.slot_noun),
+                 counted(result.slots_after, before.slot_noun), result.header_bytes_before,
+                 result.header_bytes_after, counted(result.copied_bytes, "byte"));
   }
   spdlog::info("Argon2id runs: {}", open_choices.session->argon2id_runs());
   return 0;

@@ -32,8 +32,8 @@ void verify_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choi
                                 [](File& file, const RunOptions& options) { return file.verify(options); });
   const Transfer& done = run.result;
   const double seconds = run.seconds;
-  spdlog::info("verified {} in {} chunks, {:.2f} s ({:.2f} GB/s)", format_bytes(done.plaintext_bytes),
-               done.chunks, seconds,
+  spdlog::info("verified {} in {}, {:.2f} s ({:.2f} GB/s)", format_bytes(done.plaintext_bytes),
+               counted(done.chunks, "chunk"), seconds,
                seconds > 0 ? static_cast<double>(done.plaintext_bytes) / seconds / 1e9 : 0.0);
   if (args.json)
     print_json_summary({"verify", input.name, "", opened.file().describe().format == Format::age,

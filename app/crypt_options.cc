@@ -7,6 +7,7 @@
 
 #include "app/endpoints.h"
 #include "app/environment.h"
+#include "app/report.h"
 #include "app/size_arg.h"
 
 namespace pcrypt::app {
@@ -26,8 +27,7 @@ std::uint64_t parse_kdf_memory(const std::string& text, const char* option) {
   const std::string given = std::string(option) + " " + text;
   // Say which rule is broken: "9000" or "1MB" is a fine size, just not one Argon2id can take.
   if (bytes % 1024 != 0)
-    throw Error(ErrorKind::usage,
-                given + " is not a whole number of KiB (" + std::to_string(bytes) + " bytes)",
+    throw Error(ErrorKind::usage, given + " is not a whole number of KiB (" + counted(bytes, "byte") + ")",
                 "Argon2id memory is counted in KiB: use a multiple of 1024 bytes, e.g. 64MiB");
   if (bytes / 1024 < limits::min_argon2id_memory_kib)
     throw Error(ErrorKind::usage, given + " is below the minimum of " +

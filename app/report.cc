@@ -18,4 +18,8 @@ std::string with_file_context(const std::string& message, const std::string& fil
   return message + " (" + file + ")";
 }
 
+std::string counted(std::uint64_t n, std::string_view regular_noun) {
+  return std::to_string(n) + " " + std::string(regular_noun) + (n == 1 ? "" : "s");
+}
+
 }  // namespace pcrypt::app

@@ -2,6 +2,7 @@
 // optionally followed by one "pcrypt: hint: ..." line.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,10 @@ inline constexpr int kExitIo = 1;
 inline constexpr int kExitUsage = 2;
 
 void print_error(std::string_view message, std::string_view hint = {});
+
+// "1 slot", "2 slots": for the regular nouns the CLI counts in its own lines (slot, stanza, chunk, byte),
+// whose plural is the noun + "s". (Library messages count with core/counted.h, which knows "identities".)
+std::string counted(std::uint64_t n, std::string_view regular_noun);
 
 // Names the file an error is about inside the message's trailing parenthesis, so that
 //   ("payload authentication failed (chunk 3 at offset 3145792)", "x.pcrypt") becomes

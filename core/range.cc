@@ -8,6 +8,7 @@
 // Records before the range in a stream are not opened: RangeCodec passes zeros for them, which RangeWriter
 // drops with the rest of what precedes the offset.
 #include "core/range.h"
+#include "core/counted.h"
 
 #include <sys/uio.h>
 #include <algorithm>
@@ -184,7 +185,7 @@ class RangeWriter final : public io::Writer {
 Error past_the_end(std::uint64_t offset, std::uint64_t plaintext_bytes) {
   return Error(ErrorKind::usage,
                "offset " + std::to_string(offset) + " is past the end of the plaintext (" +
-                   std::to_string(plaintext_bytes) + " bytes" +
+                   counted(plaintext_bytes, "byte") +
                    (plaintext_bytes >= 1024 ? ", " + format_bytes(plaintext_bytes) : std::string()) + ")",
                "the offset may be at most the plaintext size");
 }

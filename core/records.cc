@@ -2,6 +2,7 @@
 // wording, and the pipeline's step. Format-blind: the AEAD, chunk size and payload offset come from the
 // format.
 #include "core/records.h"
+#include "core/counted.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -119,7 +120,7 @@ std::optional<Error> PayloadRecords::check_record_size(std::uint64_t index, bool
                  "truncated payload: the payload is empty (even an empty file has a chunk)");
   if (len < kChunkTagBytes)
     return Error(ErrorKind::payload, "truncated payload: the final record " + where(index) + " is " +
-                                         std::to_string(len) + " bytes, shorter than its 16-byte tag");
+                                         counted(len, "byte") + ", shorter than its 16-byte tag");
   if (len == kChunkTagBytes && index > 0)
     return Error(ErrorKind::payload, "truncated payload: the final record " + where(index) +
                                          " holds a tag but no data (only chunk 0 may be empty)");

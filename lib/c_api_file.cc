@@ -61,6 +61,27 @@ const pcrypt_source* source_of(const pcrypt_file* file) {
 
 }  // namespace
 
+namespace pcrypt::c_api {
+
+template <typename Handle>
+auto& opened_file(Handle* file) {
+  require(file, "the file");
+  if (!file->file)
+    throw pcrypt::Error(pcrypt::ErrorKind::usage,
+                        "the file was given to a reader: read it through the reader");
+  return *file->file;
+}
+
+pcrypt::File& opened(pcrypt_file* file) {
+  return opened_file(file);
+}
+
+const pcrypt::File& opened(const pcrypt_file* file) {
+  return opened_file(file);
+}
+
+}  // namespace pcrypt::c_api
+
 int pcrypt_file_open(pcrypt_file** file, pcrypt_source* source) {
   return pcrypt::c_api::with_callback_errno(guarded([&] {
                                               require(file, "the file pointer");
@@ -76,39 +97,39 @@ void pcrypt_file_free(pcrypt_file* file) {
 }
 
 pcrypt_format pcrypt_file_format(const pcrypt_file* file) {
-  return file != nullptr && file->file.describe().format == pcrypt::Format::age ? PCRYPT_FORMAT_AGE
-                                                                                : PCRYPT_FORMAT_PCRYPT;
+  return file != nullptr && file->description.format == pcrypt::Format::age ? PCRYPT_FORMAT_AGE
+                                                                            : PCRYPT_FORMAT_PCRYPT;
 }
 
 int pcrypt_file_armored(const pcrypt_file* file) {
-  return file != nullptr && file->file.describe().armored ? 1 : 0;
+  return file != nullptr && file->description.armored ? 1 : 0;
 }
 
 uint64_t pcrypt_file_header_bytes(const pcrypt_file* file) {
-  return file != nullptr ? file->file.describe().header_bytes : 0;
+  return file != nullptr ? file->description.header_bytes : 0;
 }
 
 size_t pcrypt_file_chunk_size(const pcrypt_file* file) {
-  return file != nullptr ? file->file.describe().chunk_size : 0;
+  return file != nullptr ? file->description.chunk_size : 0;
 }
 
 size_t pcrypt_file_slots(const pcrypt_file* file) {
-  return file != nullptr ? file->file.describe().slots : 0;
+  return file != nullptr ? file->description.slots : 0;
 }
 
 size_t pcrypt_file_passphrase_slots(const pcrypt_file* file) {
-  return file != nullptr ? file->file.describe().passphrase_slots : 0;
+  return file != nullptr ? file->description.passphrase_slots : 0;
 }
 
 const char* pcrypt_file_slots_in_words(const pcrypt_file* file) {
-  return file != nullptr ? file->file.describe().slots_in_words.c_str() : nullptr;
+  return file != nullptr ? file->description.slots_in_words.c_str() : nullptr;
 }
 
 int pcrypt_file_info(pcrypt_file* file, int all_bytes, const char** text) {
   return guarded([&] {
     require(file, "the file");
     require(text, "the text pointer");
-    file->info = file->file.info(all_bytes != 0);
+    file->info = pcrypt::c_api::opened(file).info(all_bytes != 0);
     *text = file->info.c_str();
   });
 }
@@ -118,7 +139,7 @@ int pcrypt_file_unlock(pcrypt_file* file, const pcrypt_credentials* credentials)
                                               require(file, "the file");
                                               require(credentials, "the credentials");
                                               WipedCredentials given{credentials_of(*credentials)};
-                                              file->file.unlock(given.by);
+                                              pcrypt::c_api::opened(file).unlock(given.by);
                                             }),
                                             source_of(file), nullptr);
 }
@@ -129,8 +150,9 @@ int pcrypt_file_decrypt(pcrypt_file* file, pcrypt_sink* sink, const pcrypt_optio
       guarded([&] {
         require(file, "the file");
         pcrypt::Sink taken = pcrypt::c_api::take(sink);
-        pcrypt::c_api::put_transfer(file->file.decrypt(std::move(taken), pcrypt::c_api::run_options(options)),
-                                    transfer);
+        pcrypt::c_api::put_transfer(
+            pcrypt::c_api::opened(file).decrypt(std::move(taken), pcrypt::c_api::run_options(options)),
+            transfer);
       }),
       source_of(file), sink);
 }
@@ -139,7 +161,8 @@ int pcrypt_file_verify(pcrypt_file* file, const pcrypt_options* options, pcrypt_
   return pcrypt::c_api::with_callback_errno(
       guarded([&] {
         require(file, "the file");
-        pcrypt::c_api::put_transfer(file->file.verify(pcrypt::c_api::run_options(options)), transfer);
+        pcrypt::c_api::put_transfer(pcrypt::c_api::opened(file).verify(pcrypt::c_api::run_options(options)),
+                                    transfer);
       }),
       source_of(file), nullptr);
 }
@@ -151,7 +174,7 @@ int pcrypt_file_read_at(const pcrypt_file* file, uint64_t offset, void* buffer, 
         require(file, "the file");
         require(bytes_read, "the bytes_read pointer");
         if (size > 0) require(buffer, "the buffer");
-        *bytes_read = file->file.read_at(offset, {static_cast<std::uint8_t*>(buffer), size});
+        *bytes_read = pcrypt::c_api::opened(file).read_at(offset, {static_cast<std::uint8_t*>(buffer), size});
       }),
       source_of(file), nullptr);
 }
@@ -160,7 +183,7 @@ int pcrypt_file_plaintext_size(const pcrypt_file* file, uint64_t* size) {
   return pcrypt::c_api::with_callback_errno(guarded([&] {
                                               require(file, "the file");
                                               require(size, "the size pointer");
-                                              *size = file->file.plaintext_size();
+                                              *size = pcrypt::c_api::opened(file).plaintext_size();
                                             }),
                                             source_of(file), nullptr);
 }
@@ -253,7 +276,7 @@ int pcrypt_file_rekey(pcrypt_file* file, const pcrypt_rekey* rekey, pcrypt_sink*
         } wipe{request.add_passphrase};
         pcrypt::Sink taken = pcrypt::c_api::take(sink);
         const pcrypt::RekeyResult result =
-            file->file.rekey(request, std::move(taken), pcrypt::c_api::run_options(options));
+            pcrypt::c_api::opened(file).rekey(request, std::move(taken), pcrypt::c_api::run_options(options));
         if (slots_after != nullptr) *slots_after = result.slots_after;
       }),
       source_of(file), sink);

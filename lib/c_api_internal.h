@@ -119,10 +119,18 @@ struct pcrypt_credentials {
 
 struct pcrypt_file {
   pcrypt_file(pcrypt::File opened, CallbackErrno recorded)
-      : file(std::move(opened)), source{std::nullopt, std::move(recorded)} {}
-  pcrypt::File file;
-  pcrypt_source source;  // no source (the File has it), only its callback's errno
-  std::string info;      // the last pcrypt_file_info() text
+      : file(std::move(opened)), description(file->describe()), source{std::nullopt, std::move(recorded)} {}
+  std::optional<pcrypt::File> file;  // empty once a reader has taken it
+  pcrypt::Description description;   // kept for the getters, a reader or not
+  pcrypt_source source;              // no source (the File has it), only its callback's errno
+  std::string info;                  // the last pcrypt_file_info() text
+};
+
+struct pcrypt_reader {
+  pcrypt_reader(pcrypt::Reader made, CallbackErrno recorded)
+      : reader(std::move(made)), source{std::nullopt, std::move(recorded)} {}
+  pcrypt::Reader reader;
+  pcrypt_source source;  // no source (the Reader has it), only its callback's errno
 };
 
 struct pcrypt_recipients {
@@ -183,6 +191,10 @@ Handle* make_handle(Make&& make) noexcept {
 // `status`, with this thread's last error given the errno a callback of `source` or `sink` (either may be
 // NULL) recorded when it failed, where the error has none.
 int with_callback_errno(int status, const pcrypt_source* source, const pcrypt_sink* sink) noexcept;
+
+// The opened file: ErrorKind::usage when `file` is NULL or a reader has taken it.
+pcrypt::File& opened(pcrypt_file* file);
+const pcrypt::File& opened(const pcrypt_file* file);
 
 // ErrorKind::usage naming the argument, for a NULL where a handle or a string is needed.
 void require(const void* argument, const char* what);

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "core/counted.h"
 #include "core/error.h"
 #include "core/keys/recipient.h"
 #include "core/pcrypt/format.h"
@@ -168,4 +169,28 @@ TEST_CASE("post-quantum slots (kind 5): words, which identity may open them, hin
   by_key.add.push_back(test::fresh_key());
   by_key.remove_recipients.push_back(core::recipient_of(pq));
   CHECK_THAT(rekey_error(parsed, fk, by_key), Catch::Contains("post-quantum recipient slots are anonymous"));
+}
+
+TEST_CASE("counted things in messages are English: identities, key files, 1 byte (no \"identitys\")") {
+  CHECK(core::counted(1, "identity") == "1 identity");
+  CHECK(core::counted(2, "X25519 identity") == "2 X25519 identities");
+  CHECK(core::counted(0, "key file") == "0 key files");
+  CHECK(core::counted(3, "passphrase") == "3 passphrases");
+  CHECK(core::counted(1, "byte") == "1 byte");
+  CHECK(core::counted(2, "key") == "2 keys");  // a vowel before the y: just "s"
+  CHECK(core::counted(2, "age plugin identity (age-plugin-yubikey)") ==
+        "2 age plugin identities (age-plugin-yubikey)");
+  CHECK(core::counted(2, "post-quantum (ML-KEM-768 + X25519) identity") ==
+        "2 post-quantum (ML-KEM-768 + X25519) identities");
+  // Where it showed: a file no credential fits names what was given, counted.
+  const core::Identity me = core::generate_x25519_identity();
+  const Bytes file = test::encrypt(test::random_bytes(100), test::creds(test::fresh_key()));
+  std::vector<core::Credential> given;
+  given.push_back(identity_credential(me));
+  given.push_back(identity_credential(core::generate_x25519_identity()));
+  given.push_back(test::fresh_key());
+  given.push_back(test::fresh_key());
+  const std::string message = unlock_error(parse(file), given);
+  CHECK_THAT(message, Catch::Contains("given 2 X25519 identities and 2 key files;"));
+  CHECK_THAT(message, !Catch::Contains("identitys"));
 }

@@ -132,7 +132,7 @@ TEST_CASE(
   std::string message;
   CHECK(error_kind([] { parse_recipients_file("ecdsa-sha2-nistp256 AAAA h\n", "only.txt"); }, &message) ==
         ErrorKind::usage);
-  CHECK_THAT(message, Contains("lists no recipient pcrypt supports (1 unsupported SSH keys ignored)"));
+  CHECK_THAT(message, Contains("lists no recipient pcrypt supports (1 unsupported SSH key ignored)"));
   // A single recipient of an unsupported type stays an error; so does a damaged supported key in a list.
   CHECK(error_kind([] { parse_recipient("ecdsa-sha2-nistp256 AAAAE2VjZHNh"); }) == ErrorKind::usage);
   CHECK(error_kind([&] { parse_recipients_file(age + "\nssh-ed25519 AAAAtruncated\n", "t.txt"); },
@@ -470,4 +470,48 @@ TEST_CASE("an RSA private key's d and iqmp are checked exactly: e·d = 1 mod p-1
   refused(d, plus(iqmp, 1), p, q);  // OpenSSL alone would repair the CRT result: accepted before
   refused(d, iqmp, q, p);           // p and q swapped: iqmp is then the wrong inverse
   refused(plus(d, 2), iqmp, p, q);
+}
+
+TEST_CASE("RSA public exponents: odd e from 3 to 2^24 - 1 is the rule, for recipients and identities") {
+  // Crafted keys of tests/vectors/rsa_exponents/ (made by its make_keys.py): every edge of FORMAT.md §10.7.
+  const std::filesystem::path dir = std::filesystem::path(PCRYPT_SOURCE_DIR) / "tests/vectors/rsa_exponents";
+  const std::string rule = "pcrypt accepts an odd e from 3 to 16777215 (2^24 - 1), as age does";
+  for (const char* name : {"rsa2048_e3", "rsa2048_e65537", "rsa2048_e16777215", "rsa4096_e16777215"}) {
+    INFO(name);
+    const Recipient r = parse_recipient(read_all(dir / (std::string(name) + ".pub")));
+    const Identity id = first_identity(parse_identity_file(read_all(dir / name), name, no_prompt));
+    REQUIRE(std::holds_alternative<SshRsaRecipient>(r));
+    CHECK(std::get<SshRsaRecipient>(r).key.blob == id.blob);
+    SecretBytes fk(32);
+    randombytes_buf(fk.data(), 32);
+    const auto opened = recipient_slot::unwrap(recipient_slot::wrap(fk, r), id);
+    REQUIRE(opened.has_value());
+    CHECK(sodium_memcmp(opened->data(), fk.data(), 32) == 0);
+  }
+  const std::map<std::string, std::string> refused = {{"rsa2048_e1", "e is 1;"},
+                                                      {"rsa2048_e65536", "e is 65536;"},
+                                                      {"rsa2048_e16777217", "e is 16777217, 25 bits long;"},
+                                                      {"rsa4096_e65bits", "e is 65 bits long;"},
+                                                      {"rsa2048_e_above_n", "e is 2048 bits long;"},
+                                                      {"rsa2048_e_n_minus", "e is 2048 bits long;"}};
+  for (const auto& [name, found] : refused) {
+    INFO(name);
+    std::string message;
+    CHECK(error_kind([&] { parse_recipient(read_all(dir / (name + ".pub"))); }, &message) ==
+          ErrorKind::usage);
+    CHECK_THAT(message, Contains(found) && Contains(rule));
+    CHECK(error_kind([&] { parse_identity_file(read_all(dir / name), name, no_prompt); }, &message) ==
+          ErrorKind::usage);
+    CHECK_THAT(message, Contains(found) && Contains(rule));
+  }
+  // The blob parser itself, on e alone (n of ssh_rsa.key): 2 and 0 too, which no key file can carry validly.
+  const std::vector<Bytes> f = rsa_private_fields(openssh_binary(read_all(kDir / "ssh_rsa.key")));
+  for (const Bytes& e :
+       {Bytes{}, Bytes{0x02}, Bytes{0x01, 0x00, 0x00, 0x00}, Bytes{0x01, 0x00, 0x00, 0x01}}) {
+    INFO(hex(e));
+    CHECK(error_kind([&] { ssh_rsa::parse_public_blob(ssh_rsa::public_blob(e, f[0]), "k"); }) ==
+          ErrorKind::usage);
+  }
+  CHECK(ssh_rsa::parse_public_blob(ssh_rsa::public_blob(Bytes{0xff, 0xff, 0xff}, f[0]), "k").modulus_bytes ==
+        256);
 }

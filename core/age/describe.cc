@@ -1,4 +1,5 @@
 #include "core/age/describe.h"
+#include "core/counted.h"
 
 #include <sodium.h>
 
@@ -51,17 +52,17 @@ std::string describe(const AgeInput& input, std::optional<std::uint64_t> file_by
   for (std::size_t i = 0; i < h.stanzas.size(); ++i)
     line("stanza " + std::to_string(i + 1), stanza_words(h.stanzas[i]));
   line("header length",
-       std::to_string(h.total_bytes) + " bytes" + (input.armored() ? " (after removing the armor)" : ""));
+       counted(h.total_bytes, "byte") + (input.armored() ? " (after removing the armor)" : ""));
   line("header MAC", "HMAC-SHA-256 " + hex(h.mac) + " (not verified: that needs the key)");
   if (file_bytes && !input.armored()) {
     const PayloadLayout layout = payload_layout(h.total_bytes);
     const std::uint64_t start = layout.payload_offset;
     const auto records = *file_bytes >= start ? layout.record_count(*file_bytes - start) : std::nullopt;
     if (records)
-      line("plaintext size", std::to_string(*layout.plaintext_bytes(*file_bytes - start)) + " bytes in " +
-                                 std::to_string(*records) + " chunks");
+      line("plaintext size", counted(*layout.plaintext_bytes(*file_bytes - start), "byte") + " in " +
+                                 counted(*records, "chunk"));
     else
-      line("payload", "truncated: no complete payload is " + std::to_string(*file_bytes) + " bytes long");
+      line("payload", "truncated: no complete payload is " + counted(*file_bytes, "byte") + " long");
   }
   return out;
 }

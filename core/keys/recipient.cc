@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 
+#include "core/counted.h"
 #include "core/error.h"
 #include "core/keys/authorized_keys.h"
 #include "core/keys/bech32.h"
@@ -278,12 +279,12 @@ std::vector<Recipient> parse_recipients_file(std::string_view content, std::stri
         true));
   });
   if (out.empty())
-    throw Error(ErrorKind::usage,
-                "recipients file '" + std::string(name) + "' lists no recipient" +
-                    (skipped == 0
-                         ? ""
-                         : " pcrypt supports (" + std::to_string(skipped) + " unsupported SSH keys ignored)"),
-                skipped == 0 ? "" : "pcrypt encrypts to age1..., ssh-ed25519 and ssh-rsa keys");
+    throw Error(
+        ErrorKind::usage,
+        "recipients file '" + std::string(name) + "' lists no recipient" +
+            (skipped == 0 ? ""
+                          : " pcrypt supports (" + counted(skipped, "unsupported SSH key") + " ignored)"),
+        skipped == 0 ? "" : "pcrypt encrypts to age1..., ssh-ed25519 and ssh-rsa keys");
   return out;
 }
 
@@ -372,6 +373,15 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
       out.push_back(identity_of(parse_openssh_private_key(content, name), file));
     return out;
   }
+  // PEM private keys (PKCS#1 "RSA PRIVATE KEY", PKCS#8 "PRIVATE KEY", "ENCRYPTED PRIVATE KEY"): not read, so
+  // OpenSSH's format is the one way an RSA identity comes in; say so rather than "line 1 is not an identity".
+  for (const std::string_view label : {"-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----",
+                                       "-----BEGIN ENCRYPTED PRIVATE KEY-----"})
+    if (content.find(label) != std::string_view::npos)
+      throw Error(
+          ErrorKind::usage,
+          "identity file '" + file + "' is a PEM (PKCS#1 or PKCS#8) private key, which pcrypt does not read",
+          "convert a copy to OpenSSH's format: cp KEY copy && ssh-keygen -p -f copy");
   std::vector<Identity> out;
   for_each_entry(content, [&](std::string_view line, std::size_t lineno) {
     const std::string what = "identity file '" + file + "' line " + std::to_string(lineno);

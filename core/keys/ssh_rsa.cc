@@ -51,6 +51,25 @@ std::size_t bit_length(std::span<const std::uint8_t> magnitude) {
   return bits;
 }
 
+// FORMAT.md §10.7's exponent rule: e odd, 3 <= e <= 2^24 - 1. It is what age reads (Go's SSH package refuses
+// longer or even exponents and 1), and it stays inside OpenSSL's own limits (e < n; at most 64 bits above a
+// 3072-bit modulus) for every accepted modulus, so an accepted key never fails later inside OpenSSL.
+void check_exponent(std::span<const std::uint8_t> e, const std::string& what) {
+  const std::size_t bits = bit_length(e);
+  if (bits <= max_exponent_bits && bits >= 2 && (e.back() & 1) == 1) return;
+  // Its value when it fits in 64 bits (the message then shows 1, 65536 or 16777217), else its length.
+  std::string found = "is " + std::to_string(bits) + " bits long";
+  if (bits <= 64) {
+    std::uint64_t value = 0;
+    for (const std::uint8_t byte : e) value = (value << 8) | byte;
+    found = "is " + std::to_string(value) + (bits > max_exponent_bits ? ", " + found.substr(3) : "");
+  }
+  throw Error(ErrorKind::usage,
+              what + ": the RSA public exponent e " + found +
+                  "; pcrypt accepts an odd e from 3 to 16777215 (2^24 - 1), as age does",
+              "make a new key with ssh-keygen -t rsa -b 4096 (its e is 65537), or use ssh-keygen -t ed25519");
+}
+
 // The public-key rules shared by recipients and identities.
 std::size_t check_e_n(std::span<const std::uint8_t> e, std::span<const std::uint8_t> n,
                       const std::string& what) {
@@ -61,8 +80,7 @@ std::size_t check_e_n(std::span<const std::uint8_t> e, std::span<const std::uint
                     std::to_string(min_modulus_bits) + " to " + std::to_string(max_modulus_bits) + ")",
                 "create a new key with ssh-keygen -t rsa -b 4096, or use ssh-keygen -t ed25519");
   if ((n.back() & 1) == 0) throw Error(ErrorKind::usage, what + ": the RSA modulus is even (not a key)");
-  if (e.empty() || (e.back() & 1) == 0 || (e.size() == 1 && e[0] == 1) || bit_length(e) > bits)
-    throw Error(ErrorKind::usage, what + ": the RSA public exponent is not valid");
+  check_exponent(e, what);
   return (bits + 7) / 8;
 }
 

@@ -19,6 +19,8 @@ namespace pcrypt::core::ssh_rsa {
 // Modulus sizes accepted, in bits (age and ssh-keygen refuse below 2048; 16384 is ssh-keygen's maximum).
 inline constexpr std::size_t min_modulus_bits = 2048;
 inline constexpr std::size_t max_modulus_bits = 16384;
+// The public exponent: odd, from 3 to 2^24 - 1 (at most 24 bits), the keys age accepts (FORMAT.md §10.7).
+inline constexpr std::size_t max_exponent_bits = 24;
 
 // The checked public key blob. `modulus_bytes` is the length of every OAEP ciphertext for this key.
 struct PublicKey {
@@ -28,7 +30,7 @@ struct PublicKey {
 
 // Parses an SSH wire blob. Throws core::Error(usage) starting with `what` for a blob that is not exactly
 // "ssh-rsa", e, n (canonical mpints, nothing after), a modulus outside [min, max] bits or even, or an
-// exponent that is even, 1, or larger than the modulus.
+// exponent outside the rule (even, below 3, or longer than max_exponent_bits), naming the rule.
 PublicKey parse_public_blob(std::span<const std::uint8_t> blob, const std::string& what);
 
 // RSA-OAEP-SHA-256 encryption of `message` (at most modulus_bytes - 66 bytes) under `key` with OAEP label

@@ -1,4 +1,5 @@
 #include "core/pcrypt/file_description.h"
+#include "core/counted.h"
 
 #include <string_view>
 
@@ -9,12 +10,12 @@ namespace pcrypt::core {
 namespace {
 
 std::string bytes_in_words(std::uint64_t n) {
-  const std::string exact = std::to_string(n) + " bytes";
+  const std::string exact = counted(n, "byte");
   return n < 1024 ? exact : exact + " (" + format_bytes(n) + ")";
 }
 
 std::string count(std::size_t n, const char* kind) {
-  return std::to_string(n) + " " + kind + (n == 1 ? " slot" : " slots");
+  return counted(n, std::string(kind) + " slot");
 }
 
 std::string slot_kinds(const FileHeader& h) {

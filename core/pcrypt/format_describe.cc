@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/byte_size.h"
+#include "core/counted.h"
 #include "core/pcrypt/format.h"
 
 namespace pcrypt::core {
@@ -61,7 +62,7 @@ void describe_recipient_slot(const KeySlot& s, const std::string& slot, bool all
 }
 
 std::string bytes_in_words(std::uint64_t n) {
-  const std::string exact = std::to_string(n) + " bytes";
+  const std::string exact = counted(n, "byte");
   return n < 1024 ? exact : exact + " (" + format_bytes(n) + ")";
 }
 

@@ -1,4 +1,5 @@
 #include "core/pcrypt/slot_words.h"
+#include "core/counted.h"
 
 #include <sodium.h>
 
@@ -30,10 +31,6 @@ std::string slot_tag(const KeySlot& slot) {
 std::string identity_tag(const Identity& identity) {
   if (identity.kind != Identity::Kind::ssh_ed25519 && identity.kind != Identity::Kind::ssh_rsa) return {};
   return hex(recipient_slot::ssh_tag(identity.blob));
-}
-
-std::string counted(std::size_t n, const std::string& what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
 // "a and b", "a, b and c" (or "or").

@@ -103,7 +103,7 @@ typedef int64_t (*pcrypt_read_at_fn)(void* user, uint64_t offset, void* buffer, 
 typedef int (*pcrypt_write_fn)(void* user, const void* data, size_t size);
 
 /* Where encrypted bytes come from (or, for pcrypt_encrypt(), plaintext). A source is used by one call that
- * takes it (pcrypt_file_open, pcrypt_encrypt, pcrypt_reader_open) and is used up by it, whether that call
+ * takes it (pcrypt_file_open, pcrypt_encrypt) and is used up by it, whether that call
  * succeeds or not; the handle is still freed by the caller. */
 PCRYPT_API pcrypt_source* pcrypt_source_path(const char* path);
 /* An open descriptor, not closed by the library, read from where it stands; it must stay open as long as
@@ -223,12 +223,34 @@ PCRYPT_API int pcrypt_file_decrypt(pcrypt_file* file, pcrypt_sink* sink, const p
 /* Every record authenticated, nothing written. */
 PCRYPT_API int pcrypt_file_verify(pcrypt_file* file, const pcrypt_options* options,
                                   pcrypt_transfer* transfer);
-/* Plaintext bytes [offset, offset + size) into `buffer`; `*bytes_read` says how many (fewer only at the end
- * of the plaintext). Only the records that hold the range are read and authenticated, positionally: any
- * number of threads may call it at once. Not for armored age files (PCRYPT_ERROR_USAGE). */
+/* Plaintext bytes [offset, offset + size) into `buffer`; `*bytes_read` says how many: fewer only at the end
+ * of the plaintext, 0 for an offset at or past it (as pread). Only the records that hold the range are read
+ * and authenticated, positionally: any number of threads may call it at once. Not for armored age files
+ * (PCRYPT_ERROR_USAGE). */
 PCRYPT_API int pcrypt_file_read_at(const pcrypt_file* file, uint64_t offset, void* buffer, size_t size,
                                    size_t* bytes_read);
 PCRYPT_API int pcrypt_file_plaintext_size(const pcrypt_file* file, uint64_t* size);
+
+/* ---- Reading as a stream ----------------------------------------------------------------------------- */
+
+/* The plaintext of an unlocked file, pulled by pcrypt_reader_read() calls (Go's age.Decrypt returns such a
+ * reader): records are read ahead and authenticated on `threads` workers in the background, from any source
+ * (a pipe, armored age, a read-at callback), with bounded memory. Only authenticated bytes are ever returned:
+ * the read that reaches a damaged record fails (PCRYPT_ERROR_DAMAGED_PAYLOAD) and returns none of it. */
+typedef struct pcrypt_reader pcrypt_reader;
+/* Takes the contents of `file`, which must be unlocked (PCRYPT_ERROR_USAGE otherwise), whether it succeeds
+ * or not, as a source is used up: from then on the file handle only describes the file (pcrypt_file_format()
+ * and the like) and is still freed by the caller. `options` (threads) may be NULL. */
+PCRYPT_API int pcrypt_reader_new(pcrypt_reader** reader, pcrypt_file* file, const pcrypt_options* options);
+/* Fills `buffer` with the next plaintext bytes: `*bytes_read` is `capacity` unless the plaintext ends first,
+ * and 0 only at its end. After a failure every call fails the same way. */
+PCRYPT_API int pcrypt_reader_read(pcrypt_reader* reader, void* buffer, size_t capacity, size_t* bytes_read);
+/* Plaintext bytes returned so far. */
+PCRYPT_API uint64_t pcrypt_reader_position(const pcrypt_reader* reader);
+/* What the whole run moved, once a read has returned 0 (PCRYPT_ERROR_USAGE before). */
+PCRYPT_API int pcrypt_reader_transfer(const pcrypt_reader* reader, pcrypt_transfer* transfer);
+/* Stops the read-ahead and waits for its threads; what was not read is dropped. */
+PCRYPT_API void pcrypt_reader_free(pcrypt_reader* reader);
 
 /* What a rekey changes: built by the calls below, then given to pcrypt_file_rekey(). */
 typedef struct pcrypt_rekey pcrypt_rekey;

@@ -248,7 +248,7 @@ if want revoke; then
   done
   check "... an opener on the list keeps exactly its one slot; -v says what was replaced"
   "$PCRYPT" -v rekey crew.pcrypt -i alice.key --new-file-key -R crew-minus-bob.txt 2> stderr
-  grep -q '^pcrypt: new file key: 2 old slot(s) replaced by 2 ' stderr || fail "-v does not say what was replaced"
+  grep -q '^pcrypt: new file key: 2 old slots replaced by 2 ' stderr || fail "-v does not say what was replaced"
   grep -q '^key slots: 2$' <("$PCRYPT" info crew.pcrypt) || fail "the opener got a second slot"
   check "... -r/-R without --new-file-key is a usage error, the file unchanged"
   cp crew.pcrypt before.pcrypt

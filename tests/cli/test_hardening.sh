@@ -321,6 +321,8 @@ defect_8() {
     expect 2 "$PCRYPT" decrypt -p plain -o out --max-kdf-memory "$value"
     expect_one_error "--max-kdf-memory $value is not a whole number of KiB"
   done
+  expect 2 "$PCRYPT" encrypt -p plain -o out --kdf-memory 1
+  expect_one_error "--kdf-memory 1 is not a whole number of KiB (1 byte)" # counted in English, not "1 bytes"
   expect 2 "$PCRYPT" encrypt -p plain -o out --kdf-memory 4KiB
   expect_one_error "--kdf-memory 4KiB is below the minimum of 8 KiB"
   expect 2 "$PCRYPT" encrypt -p plain -o out --kdf-memory 5000GiB

@@ -117,3 +117,55 @@ check "encrypt_to refuses an existing output and a bad recipient, one line each"
 expect 1 ./et_pc age "$recipient" plain to.age
 expect 2 ./et_pc age age1notarecipient plain other.age
 [[ ! -e other.age ]] || fail "output written after an error"
+
+# The C examples (examples/c/, the C API of <pcrypt/pcrypt_c.h>), built as strict C11 against the installed
+# library with pkg-config and with find_package, run on files the real age wrote and opened by age.
+check "the C examples build as C11 (-Wall -Wextra -Werror -pedantic) with pkg-config"
+c_flags=(-std=c11 -Wall -Wextra -Werror -pedantic -O1)
+gcc "${c_flags[@]}" "$src/examples/c/decrypt_stream.c" -o ds_pc $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt)
+gcc "${c_flags[@]}" "$src/examples/c/encrypt_stream.c" -o es_pc $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt)
+check "the C examples build with a C-only CMake project using find_package(pcrypt)"
+mkdir cproj
+cp "$src/examples/c/decrypt_stream.c" "$src/examples/c/encrypt_stream.c" cproj/
+cat > cproj/CMakeLists.txt << 'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(uses_pcrypt_from_c C)
+find_package(pcrypt REQUIRED)
+foreach(e decrypt_stream encrypt_stream)
+  add_executable(${e} ${e}.c)
+  target_link_libraries(${e} PRIVATE pcrypt::pcrypt)
+endforeach()
+CMAKE
+cmake -S cproj -B cproj/build -DCMAKE_PREFIX_PATH="$prefix" > cmake.log 2>&1 || { cat cmake.log; fail "cmake (C)"; }
+cmake --build cproj/build > build.log 2>&1 || { cat build.log; fail "build (C)"; }
+age -a -r "$recipient" -o armored.age plain
+for ds in ./ds_pc ./cproj/build/decrypt_stream; do
+  check "$ds: files written by age, binary and armored, through the C reader"
+  expect_out 0 "$ds" id.txt byage.age
+  cmp -s stdout plain || fail "$ds: wrong plaintext"
+  expect_out 0 "$ds" id.txt armored.age
+  cmp -s stdout plain || fail "$ds: wrong plaintext of the armored file"
+done
+check "decrypt_stream on a damaged record: the records before it, then one error line, exit 4"
+expect_out 4 ./ds_pc id.txt damaged.age
+cmp -s stdout <(head -c "$(stat -c %s stdout)" plain) || fail "bytes that are not the plaintext's were written"
+[[ $(stat -c %s stdout) -eq 262144 ]] ||
+  fail "expected the four intact records before the damaged one (262144 bytes), got $(stat -c %s stdout) bytes"
+[[ $(grep -c '^decrypt_stream: error: payload authentication failed' stderr) -eq 1 ]] ||
+  fail "not one error line: $(cat stderr)"
+check "decrypt_stream with the wrong identity: exit 3, nothing written"
+age-keygen -o other.txt 2> /dev/null
+expect_out 3 ./ds_pc other.txt byage.age
+[[ ! -s stdout ]] || fail "plaintext written without the key"
+for es in ./es_pc ./cproj/build/encrypt_stream; do
+  check "$es: age -d opens its age file, pcrypt its pcrypt file"
+  rm -f c.age c.pcrypt
+  expect 0 "$es" age "$recipient" c.age < plain
+  age -d -i id.txt c.age | cmp -s - plain || fail "$es: age could not open it"
+  expect 0 "$es" pcrypt "$recipient" c.pcrypt < plain
+  "$PCRYPT" decrypt -i id.txt c.pcrypt -o - | cmp -s - plain || fail "$es: pcrypt could not open it"
+done
+check "encrypt_stream refuses an existing output and a bad recipient (exit 1, 2), writing nothing"
+expect 1 ./es_pc age "$recipient" c.age < plain
+expect 2 ./es_pc age age1notarecipient other.age < plain
+[[ ! -e other.age ]] || fail "output written after an error"

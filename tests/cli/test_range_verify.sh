@@ -50,7 +50,9 @@ for size in 0 1 $cs $((3 * cs + 7)); do
   done
   check "size $size: an offset past the end is a usage error naming the plaintext size"
   expect 2 "$PCRYPT" decrypt -k key --offset $((size + 1)) enc
-  expect_one_error "past the end of the plaintext ($size bytes"
+  bytes=bytes
+  [[ $size != 1 ]] || bytes=byte # "1 byte", never "1 bytes"
+  expect_one_error "past the end of the plaintext ($size $bytes"
   cat enc > pipe_copy
   expect 2 "$PCRYPT" decrypt -k key --offset $((size + 1)) < pipe_copy
 done

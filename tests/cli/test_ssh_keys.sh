@@ -158,6 +158,56 @@ setsid -w "$PCRYPT" rekey -i locked_rsa --ssh-key-passphrase-file rsa.pw --add-k
   < /dev/null 2> stderr || fail "rekey"
 "$PCRYPT" decrypt -k extra.key re.pcrypt -o - | cmp -s - plain || fail "the rekeyed file does not open with the added key"
 
+if command -v python3 > /dev/null; then
+  # on_tty KEY=ANSWER... -- CMD...: CMD on a pseudo-terminal (tests/cli/answer_pty.py), its terminal in tty.log.
+  on_tty() { python3 "$SOURCE_DIR/tests/cli/answer_pty.py" "$@" 2> tty.log; }
+  prompts_for() { grep -o "Enter passphrase for SSH key $1:" tty.log | wc -l; }
+  "$PCRYPT" encrypt -R locked_ed25519.pub plain -o only_ed.pcrypt
+  "$PCRYPT" encrypt -R locked_ed25519.pub plain -o only_ed2.pcrypt
+  "$PCRYPT" encrypt -R locked_rsa.pub plain -o only_rsa.pcrypt
+  check "the terminal asks once per protected key a run needs (FORMAT.md §10.8), each key its own passphrase"
+  rm -f only_ed only_ed2 only_rsa
+  on_tty locked_ed25519='ed pass' locked_rsa='rsa pass' -- \
+    "$PCRYPT" decrypt -i locked_ed25519 -i locked_rsa only_ed.pcrypt only_rsa.pcrypt only_ed2.pcrypt ||
+    fail "three files, two protected keys on a terminal: $(cat tty.log)"
+  for f in only_ed only_rsa only_ed2; do same $f plain; done
+  [[ $(prompts_for locked_ed25519) == 1 ]] || fail "locked_ed25519 asked $(prompts_for locked_ed25519) times"
+  [[ $(prompts_for locked_rsa) == 1 ]] || fail "locked_rsa asked $(prompts_for locked_rsa) times"
+  check "... a file or the variable gives one passphrase for every key of the run, and the terminal is not asked"
+  rm -f only_ed only_ed2 only_rsa
+  rc=0
+  on_tty locked_ed25519='ed pass' locked_rsa='rsa pass' -- "$PCRYPT" decrypt -i locked_ed25519 -i locked_rsa \
+    --ssh-key-passphrase-file ed.pw only_ed.pcrypt only_rsa.pcrypt only_ed2.pcrypt || rc=$?
+  [[ $rc == 3 ]] || fail "a key whose passphrase is not the file's: exit $rc, expected 3"
+  grep -qF "wrong passphrase" tty.log || fail "no 'wrong passphrase' for locked_rsa: $(cat tty.log)"
+  [[ $(grep -c "Enter passphrase" tty.log) == 0 ]] || fail "the terminal was asked despite the file"
+  same only_ed plain
+  ! exists only_rsa || fail "only_rsa written after a wrong passphrase"
+  ssh-keygen -q -t ed25519 -N 'shared pass' -f shared_a
+  ssh-keygen -q -t rsa -b 2048 -N 'shared pass' -f shared_b
+  "$PCRYPT" encrypt -R shared_a.pub plain -o for_a.pcrypt
+  "$PCRYPT" encrypt -R shared_b.pub plain -o for_b.pcrypt
+  on_tty -- env PCRYPT_SSH_KEY_PASSPHRASE='shared pass' "$PCRYPT" decrypt -i shared_a -i shared_b \
+    for_a.pcrypt for_b.pcrypt || fail "one variable for two keys sharing it: $(cat tty.log)"
+  same for_a plain
+  same for_b plain
+  [[ $(grep -c "Enter passphrase" tty.log) == 0 ]] || fail "the terminal was asked despite the variable"
+  check "... an empty PCRYPT_SSH_KEY_PASSPHRASE is exit 2 even on a terminal (no fallback to asking)"
+  rm -f only_ed
+  rc=0
+  on_tty locked_ed25519='ed pass' -- env PCRYPT_SSH_KEY_PASSPHRASE= "$PCRYPT" decrypt -i locked_ed25519 \
+    only_ed.pcrypt || rc=$?
+  [[ $rc == 2 ]] || fail "empty PCRYPT_SSH_KEY_PASSPHRASE on a terminal: exit $rc, expected 2"
+  grep -qF "empty passphrase refused (PCRYPT_SSH_KEY_PASSPHRASE)" tty.log || fail "no refusal: $(cat tty.log)"
+  [[ $(grep -c "Enter passphrase" tty.log) == 0 ]] || fail "an empty variable fell back to the terminal"
+  ! exists only_ed || fail "only_ed written"
+  # It is read only when a key needs a passphrase: an unprotected key does not look at it.
+  PCRYPT_SSH_KEY_PASSPHRASE= "$PCRYPT" decrypt -i id_rsa rsa.pcrypt -o - < /dev/null | cmp -s - plain ||
+    fail "an empty variable broke a run that needs no SSH key passphrase"
+else
+  echo "SKIPPED: the one-passphrase-per-source checks need python3 (its pty module)"
+fi
+
 if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then
   # ask_run KEY ANSWER OUT: decrypt locked.pcrypt with -i KEY on a pseudo-terminal, typing ANSWER at the prompt.
   ask_run() {

@@ -91,6 +91,8 @@ static int run(const char* command) {
 static uint8_t* plain;
 static const size_t plain_size = 300000;
 
+static int read_all(pcrypt_reader *reader, size_t piece, uint8_t *out, size_t *total);
+
 static void make_plaintext(void) {
   size_t i;
   uint32_t x = 12345;
@@ -188,6 +190,9 @@ static void test_file_age_wrote(const char* identity, const char* recipient) {
   CHECK(got == sizeof buffer && memcmp(buffer, plain + 100000, got) == 0);
   OK(pcrypt_file_read_at(file, plain_size - 10, buffer, sizeof buffer, &got));
   CHECK(got == 10 && memcmp(buffer, plain + plain_size - 10, 10) == 0);
+  got = 1;
+  OK(pcrypt_file_read_at(file, plain_size + 5, buffer, sizeof buffer, &got)); /* past the end: 0, as pread */
+  CHECK(got == 0);
   check_decrypts_to_plain(file);
   OK(pcrypt_file_verify(file, NULL, &verified));
   CHECK(verified.plaintext_bytes == plain_size && verified.records == 5);
@@ -340,6 +345,35 @@ static void test_callback_source_and_threads(const char* identity, const char* r
   m.fail_at_call = m.calls + 1;
   FAILS(pcrypt_file_verify(file, NULL, NULL), PCRYPT_ERROR_IO, EHOSTUNREACH);
   m.fail_at_call = 0;
+  {
+    /* the reader over the same callback source: the whole plaintext, then a callback failure's errno */
+    pcrypt_file *again = NULL;
+    pcrypt_source *second = pcrypt_source_callback(m.size, read_memory_at, &m);
+    pcrypt_reader *reader = NULL;
+    uint8_t *out = malloc(plain_size);
+    size_t total = 0;
+    OK(pcrypt_file_open(&again, second));
+    OK(pcrypt_file_unlock(again, by));
+    OK(pcrypt_reader_new(&reader, again, NULL));
+    OK(read_all(reader, 4096, out, &total));
+    CHECK(total == plain_size && memcmp(out, plain, plain_size) == 0);
+    pcrypt_reader_free(reader);
+    pcrypt_file_free(again);
+    pcrypt_source_free(second);
+    second = pcrypt_source_callback(m.size, read_memory_at, &m);
+    OK(pcrypt_file_open(&again, second));
+    OK(pcrypt_file_unlock(again, by));
+    OK(pcrypt_reader_new(&reader, again, NULL));
+    m.fail_at_call = m.calls + 1;
+    CHECK(read_all(reader, 4096, out, &total) == PCRYPT_ERROR_IO);
+    CHECK(pcrypt_error_errno() == EHOSTUNREACH);
+    CHECK(memcmp(out, plain, total) == 0);
+    m.fail_at_call = 0;
+    pcrypt_reader_free(reader);
+    pcrypt_file_free(again);
+    pcrypt_source_free(second);
+    free(out);
+  }
   OK(pcrypt_file_read_at(file, 200000, buffer, sizeof buffer, &got));
   CHECK(got == sizeof buffer && memcmp(buffer, plain + 200000, got) == 0);
 
@@ -671,6 +705,91 @@ static void test_rekey(const char* identity, const char* recipient) {
   pcrypt_rekey_free(rekey);
 }
 
+/* Reads a whole file through the C reader in `piece`-byte reads; the bytes into `out` (plain_size at most),
+ * their count into `*total`; returns the status of the read that ended it. */
+static int read_all(pcrypt_reader *reader, size_t piece, uint8_t *out, size_t *total) {
+  uint8_t buffer[70000];
+  size_t got = 0;
+  int status;
+  *total = 0;
+  for (;;) {
+    status = pcrypt_reader_read(reader, buffer, piece, &got);
+    if (status != PCRYPT_OK || got == 0) return status;
+    if (*total + got > plain_size) return 99;
+    memcpy(out + *total, buffer, got);
+    *total += got;
+  }
+}
+
+/* The pull reader: files age wrote (binary, armored), a damaged one, and what the file handle does after. */
+static void test_reader(const char *identity) {
+  static const char *files[] = {"byage.age", "armored.age"};
+  uint8_t *out = malloc(plain_size);
+  pcrypt_file *file;
+  pcrypt_reader *reader = NULL;
+  pcrypt_options *options = pcrypt_options_new();
+  pcrypt_transfer moved;
+  size_t total = 0, i, got = 0;
+  uint8_t *damaged;
+  size_t damaged_size;
+  pcrypt_source *source;
+  pcrypt_credentials *by;
+  uint8_t buffer[10];
+
+  OK(pcrypt_options_set(options, PCRYPT_OPTION_THREADS, 2));
+  for (i = 0; i < 2; ++i) {
+    file = open_unlocked(path_in(files[i]), identity);
+    if (file == NULL) continue;
+    OK(pcrypt_reader_new(&reader, file, options));
+    FAILS(pcrypt_reader_transfer(reader, &moved), PCRYPT_ERROR_USAGE, 0); /* before the end */
+    OK(read_all(reader, i == 0 ? 65536 : 1000, out, &total));
+    CHECK(total == plain_size && memcmp(out, plain, plain_size) == 0);
+    CHECK(pcrypt_reader_position(reader) == plain_size);
+    OK(pcrypt_reader_read(reader, buffer, sizeof buffer, &got));
+    CHECK(got == 0);
+    OK(pcrypt_reader_transfer(reader, &moved));
+    CHECK(moved.plaintext_bytes == plain_size);
+    /* the file handle now only describes */
+    CHECK(pcrypt_file_format(file) == PCRYPT_FORMAT_AGE && pcrypt_file_slots(file) == 1);
+    FAILS(pcrypt_file_read_at(file, 0, buffer, sizeof buffer, &got), PCRYPT_ERROR_USAGE, 0);
+    FAILS(pcrypt_file_verify(file, NULL, NULL), PCRYPT_ERROR_USAGE, 0);
+    FAILS(pcrypt_reader_new(&reader, file, NULL), PCRYPT_ERROR_USAGE, 0);
+    pcrypt_reader_free(reader);
+    reader = NULL;
+    pcrypt_file_free(file);
+  }
+
+  /* a damaged last record: the four before it, then damaged payload, and again on the next read */
+  damaged = read_file(path_in("byage.age"), &damaged_size);
+  damaged[damaged_size - 200] ^= 1;
+  source = pcrypt_source_memory(damaged, damaged_size);
+  by = pcrypt_credentials_new();
+  OK(pcrypt_credentials_add_identity_file(by, identity));
+  file = NULL;
+  OK(pcrypt_file_open(&file, source));
+  FAILS(pcrypt_reader_new(&reader, file, NULL), PCRYPT_ERROR_USAGE, 0); /* not unlocked: and used up */
+  FAILS(pcrypt_file_unlock(file, by), PCRYPT_ERROR_USAGE, 0);
+  CHECK(pcrypt_file_slots(file) == 1); /* still described */
+  pcrypt_file_free(file);
+  pcrypt_source_free(source);
+  source = pcrypt_source_memory(damaged, damaged_size);
+  file = NULL;
+  OK(pcrypt_file_open(&file, source));
+  OK(pcrypt_file_unlock(file, by));
+  OK(pcrypt_reader_new(&reader, file, NULL));
+  CHECK(read_all(reader, 65536, out, &total) == PCRYPT_ERROR_DAMAGED_PAYLOAD);
+  CHECK(total == 4 * 65536 && memcmp(out, plain, total) == 0);
+  FAILS(pcrypt_reader_read(reader, buffer, sizeof buffer, &got), PCRYPT_ERROR_DAMAGED_PAYLOAD, 0);
+  pcrypt_reader_free(reader);
+  pcrypt_file_free(file);
+  pcrypt_source_free(source);
+  pcrypt_credentials_free(by);
+  free(damaged);
+  FAILS(pcrypt_reader_read(NULL, buffer, sizeof buffer, &got), PCRYPT_ERROR_USAGE, 0);
+  pcrypt_options_free(options);
+  free(out);
+}
+
 int main(int argc, char** argv) {
   char identity[256], recipient[128];
   age_binary = argc > 1 && argv[1][0] != '\0' ? argv[1] : NULL;
@@ -691,6 +810,7 @@ int main(int argc, char** argv) {
   if (age_binary != NULL) {
     test_file_age_wrote(identity, recipient);
     test_age_opens_what_c_wrote(identity, recipient);
+    test_reader(identity);
     test_rekey(identity, recipient);
   } else {
     printf("SKIPPED: the cases with the real age (no age binary given)\n");
