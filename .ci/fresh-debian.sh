@@ -146,10 +146,12 @@ check_deb() {
   examples=/usr/share/pcrypt/examples
   g++ -O1 "$examples/decrypt_range.cc" -o decrypt_range $(pkg-config --cflags --libs pcrypt)
   g++ -O1 "$examples/encrypt_to.cc" -o encrypt_to $(pkg-config --cflags --libs pcrypt)
+  g++ -O1 "$examples/read_stream.cc" -o read_stream $(pkg-config --cflags --libs pcrypt)
   echo "libpcrypt examples built with pkg-config: ok"
   mkdir proj && cp "$examples"/*.cc proj/
   printf "%s\n" "cmake_minimum_required(VERSION 3.25)" "project(uses_pcrypt CXX)" "find_package(pcrypt REQUIRED)" \
     "add_executable(decrypt_range decrypt_range.cc)" "target_link_libraries(decrypt_range PRIVATE pcrypt::pcrypt)" \
+    "add_executable(read_stream read_stream.cc)" "target_link_libraries(read_stream PRIVATE pcrypt::pcrypt)" \
     > proj/CMakeLists.txt
   cmake -S proj -B proj/build >/dev/null && cmake --build proj/build >/dev/null
   echo "libpcrypt example built with find_package(pcrypt): ok"
@@ -160,6 +162,8 @@ check_deb() {
     "$d" id.txt f.age 70000 1000 > part && cmp part <(tail -c +70001 plain | head -c 1000)
   done
   ./encrypt_to age "$(age-keygen -y id.txt)" plain g.age && age -d -i id.txt g.age | cmp - plain
+  for d in ./read_stream ./proj/build/read_stream; do "$d" id.txt f.age | cmp - plain; done
+  echo "libpcrypt C++ reader example (pcrypt::Reader) on a file of the real age: ok"
   echo "libpcrypt examples on files of the real age: ok"
   for e in decrypt_stream encrypt_stream; do
     gcc -std=c11 -Wall -Wextra -Werror -pedantic -O1 "$examples/c/$e.c" -o "$e" $(pkg-config --cflags --libs pcrypt)

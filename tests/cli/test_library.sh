@@ -42,6 +42,7 @@ declared=$(grep -o '^PCRYPT_API [^(]*(' "$prefix/include/pcrypt/pcrypt_c.h" | se
 check "the examples build with pkg-config"
 g++ -std=c++20 -O1 "$src/examples/decrypt_range.cc" -o dr_pc $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt)
 g++ -std=c++20 -O1 "$src/examples/encrypt_to.cc" -o et_pc $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt)
+g++ -std=c++20 -O1 "$src/examples/read_stream.cc" -o rs_pc $(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs pcrypt)
 
 check "pcrypt.pc asks for C++20 as a minimum without forcing it: a C++23 program stays C++23, C++17 is told"
 [[ -f $prefix/include/pcrypt/reader.h ]] || fail "no reader header"
@@ -60,12 +61,12 @@ grep -q "libpcrypt needs C++20 or later" std17.err || fail "C++17 is not told wh
 
 check "the examples build with a two-line CMake project using find_package(pcrypt)"
 mkdir proj
-cp "$src/examples/decrypt_range.cc" "$src/examples/encrypt_to.cc" proj/
+cp "$src/examples/decrypt_range.cc" "$src/examples/encrypt_to.cc" "$src/examples/read_stream.cc" proj/
 cat > proj/CMakeLists.txt << 'CMAKE'
 cmake_minimum_required(VERSION 3.25)
 project(uses_pcrypt CXX)
 find_package(pcrypt REQUIRED)
-foreach(e decrypt_range encrypt_to)
+foreach(e decrypt_range encrypt_to read_stream)
   add_executable(${e} ${e}.cc)
   target_link_libraries(${e} PRIVATE pcrypt::pcrypt)
 endforeach()
@@ -153,10 +154,27 @@ cmp -s stdout <(head -c "$(stat -c %s stdout)" plain) || fail "bytes that are no
   fail "expected the four intact records before the damaged one (262144 bytes), got $(stat -c %s stdout) bytes"
 [[ $(grep -c '^decrypt_stream: error: payload authentication failed' stderr) -eq 1 ]] ||
   fail "not one error line: $(cat stderr)"
+# The C++ twin of decrypt_stream: examples/read_stream.cc pulls through pcrypt::Reader.
+for rs in ./rs_pc ./proj/build/read_stream; do
+  check "$rs: files written by age, binary and armored, through pcrypt::Reader"
+  expect_out 0 "$rs" id.txt byage.age
+  cmp -s stdout plain || fail "$rs: wrong plaintext"
+  expect_out 0 "$rs" id.txt armored.age
+  cmp -s stdout plain || fail "$rs: wrong plaintext of the armored file"
+done
+check "read_stream on a damaged record: the records before it, then one error line, exit 4"
+expect_out 4 ./rs_pc id.txt damaged.age
+cmp -s stdout <(head -c "$(stat -c %s stdout)" plain) || fail "bytes that are not the plaintext's were written"
+[[ $(stat -c %s stdout) -eq 262144 ]] ||
+  fail "expected the four intact records before the damaged one (262144 bytes), got $(stat -c %s stdout) bytes"
+[[ $(grep -c '^read_stream: error: payload authentication failed' stderr) -eq 1 ]] ||
+  fail "not one error line: $(cat stderr)"
 check "decrypt_stream with the wrong identity: exit 3, nothing written"
 age-keygen -o other.txt 2> /dev/null
 expect_out 3 ./ds_pc other.txt byage.age
 [[ ! -s stdout ]] || fail "plaintext written without the key"
+expect_out 3 ./rs_pc other.txt byage.age
+[[ ! -s stdout ]] || fail "read_stream: plaintext written without the key"
 for es in ./es_pc ./cproj/build/encrypt_stream; do
   check "$es: age -d opens its age file, pcrypt its pcrypt file"
   rm -f c.age c.pcrypt

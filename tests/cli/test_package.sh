@@ -88,7 +88,7 @@ grep -q 'libpcrypt\.so\.0\.' lib_contents || fail "libpcrypt0 lacks libpcrypt.so
 grep -q 'include/' lib_contents && fail "libpcrypt0 holds development files"
 dpkg-deb -c "${dev[0]}" > dev_contents
 for f in include/pcrypt/pcrypt.h include/pcrypt/pcrypt_c.h /pkgconfig/pcrypt.pc /cmake/pcrypt/pcrypt-config.cmake \
-  'libpcrypt\.so -> ' examples/c/decrypt_stream.c examples/c/encrypt_stream.c; do
+  'libpcrypt\.so -> ' examples/read_stream.cc examples/c/decrypt_stream.c examples/c/encrypt_stream.c; do
   grep -q "$f" dev_contents || fail "libpcrypt-dev lacks $f"
 done
 dpkg-deb -f "${dev[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "libpcrypt-dev does not depend on its libpcrypt0"

@@ -1,0 +1,44 @@
+// read_stream IDENTITY_FILE FILE: writes the plaintext of an age or pcrypt file (age's own included) to
+// standard output, pulled through pcrypt::Reader in 64 KiB pieces, the way a program feeds a decrypted file
+// to a parser, a socket or a compressor: records are decrypted ahead on worker threads, and read() hands out
+// only authenticated bytes. A damaged record: the bytes of the records before it, then one error line and
+// the exit code the `pcrypt` command gives the same failure.
+//
+//   g++ -std=c++20 read_stream.cc $(pkg-config --cflags --libs pcrypt) -o read_stream
+#include <pcrypt/pcrypt.h>
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <utility>
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: read_stream IDENTITY_FILE FILE\n");
+    return 2;
+  }
+  try {
+    pcrypt::File file = pcrypt::File::open(pcrypt::Source::path(argv[2]));
+    pcrypt::Credentials credentials;
+    credentials.identity_files.push_back(argv[1]);
+    file.unlock(credentials);
+    pcrypt::Reader reader(std::move(file));
+    static std::array<std::uint8_t, 64 << 10> buffer;
+    while (const std::size_t got = reader.read(buffer)) {
+      if (std::fwrite(buffer.data(), 1, got, stdout) != got) {
+        std::fprintf(stderr, "read_stream: error: cannot write to standard output\n");
+        return 1;
+      }
+    }
+    if (std::fflush(stdout) != 0) {
+      std::fprintf(stderr, "read_stream: error: cannot write to standard output\n");
+      return 1;
+    }
+    return 0;
+  } catch (const pcrypt::Error& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "read_stream: error: %s\n", e.what());
+    if (!e.hint().empty()) std::fprintf(stderr, "read_stream: hint: %s\n", e.hint().c_str());
+    return e.exit_code();
+  }
+}
