@@ -132,6 +132,7 @@ void WipedString::wipe() noexcept {
   text_.clear();
 }
 
+using pcrypt::c_api::enum_bits;
 using pcrypt::c_api::guarded;
 using pcrypt::c_api::make_handle;
 using pcrypt::c_api::require;
@@ -308,7 +309,8 @@ int pcrypt_options_set(pcrypt_options* options, pcrypt_option option, uint64_t v
       throw pcrypt::Error(pcrypt::ErrorKind::usage,
                           std::string(what) + " " + std::to_string(value) + " is out of range");
     };
-    switch (option) {
+    const auto raw = enum_bits(option);
+    switch (raw) {
       case PCRYPT_OPTION_THREADS:
         if (value > 4096) out_of_range("PCRYPT_OPTION_THREADS");
         options->threads = static_cast<unsigned>(value);
@@ -333,8 +335,7 @@ int pcrypt_options_set(pcrypt_options* options, pcrypt_option option, uint64_t v
         options->argon2id_passes = value;
         return;
     }
-    throw pcrypt::Error(pcrypt::ErrorKind::usage,
-                        "unknown option " + std::to_string(static_cast<int>(option)));
+    throw pcrypt::Error(pcrypt::ErrorKind::usage, "unknown option " + std::to_string(raw));
   });
 }
 
@@ -401,7 +402,8 @@ int pcrypt_credentials_set_passphrase_callback(pcrypt_credentials* credentials,
 int pcrypt_credentials_set_limit(pcrypt_credentials* credentials, pcrypt_limit limit, uint64_t value) {
   return guarded([&] {
     require(credentials, "the credentials");
-    switch (limit) {
+    const auto raw = enum_bits(limit);
+    switch (raw) {
       case PCRYPT_LIMIT_SCRYPT_LOG2:
         if (value > pcrypt::limits::max_scrypt_log2)
           throw pcrypt::Error(pcrypt::ErrorKind::usage, "PCRYPT_LIMIT_SCRYPT_LOG2 " + std::to_string(value) +
@@ -416,7 +418,7 @@ int pcrypt_credentials_set_limit(pcrypt_credentials* credentials, pcrypt_limit l
         credentials->max_argon2id_passes = value;
         return;
     }
-    throw pcrypt::Error(pcrypt::ErrorKind::usage, "unknown limit " + std::to_string(static_cast<int>(limit)));
+    throw pcrypt::Error(pcrypt::ErrorKind::usage, "unknown limit " + std::to_string(raw));
   });
 }
 

@@ -4,6 +4,7 @@
 
 #include "lib/c_api_internal.h"
 
+using pcrypt::c_api::enum_bits;
 using pcrypt::c_api::guarded;
 using pcrypt::c_api::require;
 
@@ -126,10 +127,11 @@ int pcrypt_keygen(pcrypt_key** key, pcrypt_key_type type) {
     require(key, "the key pointer");
     auto* made = new pcrypt_key{};
     try {
-      switch (type) {
+      const auto raw = enum_bits(type);
+      switch (raw) {
         case PCRYPT_KEY_AGE_X25519:
         case PCRYPT_KEY_AGE_PQ: {
-          pcrypt::NewIdentity identity = pcrypt::generate_identity(type == PCRYPT_KEY_AGE_PQ);
+          pcrypt::NewIdentity identity = pcrypt::generate_identity(raw == PCRYPT_KEY_AGE_PQ);
           made->text = WipedString(std::move(identity.file_text));
           made->recipient = std::move(identity.recipient);
           break;
@@ -138,8 +140,7 @@ int pcrypt_keygen(pcrypt_key** key, pcrypt_key_type type) {
           made->text = WipedString(pcrypt::generate_key_file());
           break;
         default:
-          throw pcrypt::Error(pcrypt::ErrorKind::usage,
-                              "unknown key type " + std::to_string(static_cast<int>(type)));
+          throw pcrypt::Error(pcrypt::ErrorKind::usage, "unknown key type " + std::to_string(raw));
       }
     } catch (...) {
       delete made;

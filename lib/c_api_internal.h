@@ -7,10 +7,12 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -156,6 +158,17 @@ struct pcrypt_key {
 };
 
 namespace pcrypt::c_api {
+
+// The integer a C caller passed for an enum parameter. C may pass any int there (an option a later library
+// knows, a cast), while C++ makes loading an enum object whose value lies outside its enumerators' range
+// undefined (UBSan: "not a valid value for type"): the parameter's bytes are read as its underlying integer
+// instead, and the callers switch on that.
+template <typename Enum>
+std::underlying_type_t<Enum> enum_bits(const Enum& value) noexcept {
+  std::underlying_type_t<Enum> bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
 
 // Records a failure as this thread's last error and returns its status. Never throws: without memory for
 // the message, the message says so.
