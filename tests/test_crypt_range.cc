@@ -130,7 +130,8 @@ TEST_CASE("every range at chunk boundaries equals the plaintext slice", "[range]
               error_of(core::ErrorKind::usage, [&] { positional_range(e.file, h, range); });
           std::string size_text = "(";  // appends: GCC 12 -O3 gives a false -Wrestrict for "(" + std::string
           size_text += std::to_string(size);
-          size_text += " bytes";
+          // English: "(1 byte)", "(0 bytes)", "(3145735 bytes, 3.0 MiB)"
+          size_text += size == 1 ? " byte)" : " bytes";
           CHECK(message.find(size_text) != std::string::npos);
           error_of(core::ErrorKind::usage, [&] { stream_range(e.file, e.key, range); });
           error_of(core::ErrorKind::usage, [&] { into_range(e.file, h, range); });
