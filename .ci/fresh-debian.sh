@@ -144,9 +144,9 @@ check_deb() {
   apt-get install -y -qq --no-install-recommends g++ make cmake pkg-config age >/dev/null
   cd "$(mktemp -d)"
   examples=/usr/share/pcrypt/examples
-  g++ -O1 "$examples/decrypt_range.cc" -o decrypt_range $(pkg-config --cflags --libs pcrypt)
-  g++ -O1 "$examples/encrypt_to.cc" -o encrypt_to $(pkg-config --cflags --libs pcrypt)
-  g++ -O1 "$examples/read_stream.cc" -o read_stream $(pkg-config --cflags --libs pcrypt)
+  g++ -std=c++20 -O1 "$examples/decrypt_range.cc" -o decrypt_range $(pkg-config --cflags --libs pcrypt)
+  g++ -std=c++20 -O1 "$examples/encrypt_to.cc" -o encrypt_to $(pkg-config --cflags --libs pcrypt)
+  g++ -std=c++20 -O1 "$examples/read_stream.cc" -o read_stream $(pkg-config --cflags --libs pcrypt)
   echo "libpcrypt examples built with pkg-config: ok"
   mkdir proj && cp "$examples"/*.cc proj/
   printf "%s\n" "cmake_minimum_required(VERSION 3.25)" "project(uses_pcrypt CXX)" "find_package(pcrypt REQUIRED)" \
