@@ -332,11 +332,15 @@ void encrypt_to(const AgeArgs& a, AgeInput& in, Destination& out, unsigned threa
   if (a.passphrase) {
     to.passphrase = passphrase_for_encryption();
   } else {
-    if (!a.plugins().empty())
-      fail("-j PLUGIN is not supported when encrypting yet",
-           {"encrypt to the plugin's recipient with -r, or give its identity file with -i"});
     keys.add_recipients(a.recipients, a.recipient_files, in.opened && in.opened->is_stdin,
                         a.identity_files());
+    for (const std::string& plugin : a.plugins()) {
+      try {
+        keys.add_plugin_recipient(plugin);
+      } catch (const Error& e) {
+        fail("initializing " + go_quote(plugin) + ": " + e.what());
+      }
+    }
     to.keys = &keys;
   }
   EncryptOptions options;
@@ -389,15 +393,19 @@ void decrypt_from(const AgeArgs& a, AgeInput& in, Destination& out, unsigned thr
       fail("file is not passphrase-encrypted, identities are required",
            {"specify identities with -i/--identity or -j to decrypt this file"});
     credentials.passphrase = [] { return std::optional<std::string>(read_secret("Enter passphrase:")); };
-  } else if (passphrase_file) {
-    fail("file is passphrase-encrypted but identities were specified with -i/--identity or -j",
-         {"remove all -i/--identity/-j flags to decrypt passphrase-encrypted files"});
   }
+  // With identities, a passphrase file is still offered to them: a plugin may stand for a passphrase
+  // (age -d -j batchpass); only when none opens it is the passphrase file named.
   try {
     file.unlock(credentials);
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::wrong_credential) throw;
-    if (passphrase_file) fail("incorrect passphrase");
+    if (passphrase_file && a.identities.empty()) fail("incorrect passphrase");
+    // (a plugin's own message, as a wrong passphrase given to age-plugin-batchpass, follows as a hint)
+    if (passphrase_file)
+      fail("file is passphrase-encrypted but identities were specified with -i/--identity or -j",
+           {"remove all -i/--identity/-j flags to decrypt passphrase-encrypted files",
+            a.plugins().empty() ? std::string() : std::string(e.what())});
     fail("no identity matched any of the recipients", {e.what()});
   }
   RunOptions run;

@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   {
     Replay plugin(data, size);
     try {
-      const auto stanzas = pcrypt::core::age::wrap_over(plugin, recipients, file_key);
+      const auto stanzas = pcrypt::core::age::wrap_over(plugin, recipients, file_key).stanzas;
       if (stanzas.empty() || stanzas.size() > recipients.size()) std::abort();
       for (const auto& s : stanzas)
         if (s.args.empty()) std::abort();

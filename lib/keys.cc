@@ -123,6 +123,14 @@ void Keys::add_plugin(const std::string& name) {
   });
 }
 
+void Keys::add_plugin_recipient(const std::string& name) {
+  detail::guarded(detail::Phase::other, [&] {
+    Access::of(*this).credentials.push_back(
+        core::Credential::of(core::encryption_target_of(core::default_plugin_identity(name))));
+    return 0;
+  });
+}
+
 void Keys::add_passphrase(const std::string& passphrase) {
   detail::guarded(detail::Phase::other, [&] {
     Access::of(*this).credentials.push_back(detail::passphrase_credential(passphrase));

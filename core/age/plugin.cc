@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <cctype>
 #include <mutex>
 
@@ -111,20 +112,31 @@ std::string error_report(const PluginConnection& channel, const Stanza& s,
 
 }  // namespace
 
-std::vector<Stanza> wrap_with_plugin(const std::string& name, const std::vector<std::string>& recipients,
-                                     const SecretBytes& file_key) {
+PluginWrap wrap_with_plugin(const std::string& name, const std::vector<std::string>& recipients,
+                            const SecretBytes& file_key) {
   PluginChannel channel(name, "recipient-v1");
   return wrap_over(channel, recipients, file_key);
 }
 
-std::vector<Stanza> wrap_over(PluginConnection& channel, const std::vector<std::string>& recipients,
-                              const SecretBytes& file_key) {
-  // Phase 1 (ours): every recipient, the one file key, done.
-  for (const std::string& r : recipients) channel.send({"add-recipient", r});
+PluginWrap wrap_over(PluginConnection& channel, const std::vector<std::string>& recipients,
+                     const SecretBytes& file_key) {
+  // Phase 1 (ours): every recipient (an identity to encrypt to is AGE-PLUGIN-…, never a lowercase age1…),
+  // the one file key, the labels extension, done. The plugin numbers recipients and identities apart in
+  // its errors; an identity is secret, so only recipients are named in messages.
+  std::vector<std::string> public_recipients;
+  for (const std::string& r : recipients) {
+    const bool identity = r.starts_with("AGE-PLUGIN-");
+    if (!identity) public_recipients.push_back(r);
+    Stanza add{{identity ? "add-identity" : "add-recipient", r}, {}};
+    channel.send(add);
+    sodium_memzero(add.args[1].data(), add.args[1].size());
+  }
   channel.send({"wrap-file-key"}, file_key.span());
+  channel.send({"extension-labels"});
   channel.send({"done"});
   // Phase 2 (the plugin's): requests answered one by one, until its done.
   std::vector<Stanza> stanzas;
+  std::optional<std::vector<std::string>> labels;
   std::vector<std::string> errors;
   while (true) {
     const Stanza s = channel.receive();
@@ -138,8 +150,13 @@ std::vector<Stanza> wrap_over(PluginConnection& channel, const std::vector<std::
         protocol_error(channel, "recipient-stanza for file " + shorten(s.args[1]) + ", not 0");
       stanzas.push_back(Stanza{{s.args.begin() + 2, s.args.end()}, s.body});
       channel.send({"ok"});
+    } else if (command == "labels") {
+      if (labels) protocol_error(channel, "labels sent twice");
+      labels.emplace(s.args.begin() + 1, s.args.end());
+      std::sort(labels->begin(), labels->end());
+      channel.send({"ok"});
     } else if (command == "error") {
-      errors.push_back(error_report(channel, s, recipients));
+      errors.push_back(error_report(channel, s, public_recipients));
       channel.send({"ok"});
     } else {
       channel.send({"unsupported"});  // a newer command, or grease
@@ -159,7 +176,7 @@ std::vector<Stanza> wrap_over(PluginConnection& channel, const std::vector<std::
                                    std::to_string(recipients.size()) +
                                    (recipients.size() == 1 ? " recipient" : " recipients") +
                                    " (age-plugin.md: at most one each)");
-  return stanzas;
+  return PluginWrap{std::move(stanzas), labels ? std::move(*labels) : std::vector<std::string>{}};
 }
 
 std::optional<SecretBytes> unwrap_with_plugin(const std::string& name,

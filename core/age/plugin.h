@@ -28,21 +28,31 @@ using core::is_plugin_name;
 using core::plugin_of_identity_prefix;
 using core::plugin_of_recipient_prefix;
 
+// What a plugin's recipient-v1 run gives: its stanzas (one per recipient at most) and, when it answered
+// pcrypt's `extension-labels` with `labels`, the labels of its recipients, sorted (age 1.3's rule: every
+// recipient of a file must carry the same set, so a post-quantum plugin cannot share a file with X25519, nor
+// a passphrase plugin with anything). No labels: the empty set, as for X25519 and SSH keys.
+struct PluginWrap {
+  std::vector<Stanza> stanzas;
+  std::vector<std::string> labels;
+};
+
 // recipient-v1: the stanzas plugin `name` makes for `file_key` and its `recipients` (their full age1NAME1…
-// encodings), one per recipient at most. Error(usage) when the plugin reports a recipient it cannot encrypt
+// encodings, or AGE-PLUGIN-NAME-1… identities to encrypt to, sent as `add-identity`), one per recipient at
+// most. Error(usage) when the plugin reports a recipient it cannot encrypt
 // to (its message), Error(io) for a plugin that fails or breaks the protocol; encryption stops either way
 // (age-plugin.md: failures during encryption are always the user's to see).
 // The two state machines over any connection (the functions above run them over a PluginChannel); they
 // throw Error(io) for a broken protocol, and wrap's Error(usage) for the plugin's errors, as above.
-std::vector<Stanza> wrap_over(PluginConnection& plugin, const std::vector<std::string>& recipients,
-                              const SecretBytes& file_key);
+PluginWrap wrap_over(PluginConnection& plugin, const std::vector<std::string>& recipients,
+                     const SecretBytes& file_key);
 std::optional<SecretBytes> unwrap_over(PluginConnection& plugin,
                                        const std::vector<std::string_view>& identities,
                                        const std::vector<Stanza>& stanzas,
                                        std::vector<std::string>& failures);
 
-std::vector<Stanza> wrap_with_plugin(const std::string& name, const std::vector<std::string>& recipients,
-                                     const SecretBytes& file_key);
+PluginWrap wrap_with_plugin(const std::string& name, const std::vector<std::string>& recipients,
+                            const SecretBytes& file_key);
 
 // identity-v1: the file key if plugin `name`, given `identities` (their AGE-PLUGIN-NAME-1… encodings) and
 // every stanza of one file, unwraps one; nullopt if none of its identities opens the file. What went wrong

@@ -311,6 +311,17 @@ Stanza wrap_scrypt(const SecretBytes& file_key, const SecretBytes& passphrase, u
 
 }  // namespace
 
+namespace {
+
+// A set of labels as a message shows it: ["postquantum"], [] for none.
+std::string label_list(const std::vector<std::string>& labels) {
+  std::string out = "[";
+  for (const std::string& l : labels) out += (out.size() > 1 ? ", \"" : "\"") + l + "\"";
+  return out + "]";
+}
+
+}  // namespace
+
 SecretBytes new_file_key() {
   SecretBytes k(kFileKeyBytes);
   randombytes_buf(k.data(), k.size());
@@ -318,9 +329,11 @@ SecretBytes new_file_key() {
 }
 
 void check_no_quantum_mix(const std::vector<Credential>& credentials) {
+  // Plugins' recipients are left to their labels, known once they have wrapped (wrap_file_key).
   std::size_t hybrid = 0, classical = 0;
   for (const Credential& c : credentials)
-    if (c.kind == Credential::Kind::recipient && c.recipient)
+    if (c.kind == Credential::Kind::recipient && c.recipient &&
+        !std::holds_alternative<PluginRecipient>(*c.recipient))
       ++(is_post_quantum(*c.recipient) ? hybrid : classical);
   check_no_quantum_mix(hybrid, classical);
 }
@@ -365,7 +378,32 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
                 "scrypt work factor must be from 2^1 to 2^" + std::to_string(kMaxScryptLog2));
   std::vector<Stanza> stanzas;
   std::set<std::string> plugins_run;
+  // age 1.3's rule for every recipient of a file: the same set of labels (FORMAT.md §11.6). Native ones
+  // carry "postquantum" or nothing; a plugin's are what it answered.
+  std::optional<std::pair<std::vector<std::string>, std::string>> first_labels;
+  const auto same_labels = [&first_labels](std::vector<std::string> labels, const std::string& whose) {
+    if (!first_labels) {
+      first_labels.emplace(std::move(labels), whose);
+      return;
+    }
+    if (labels == first_labels->first) return;
+    const auto pq = [](const std::vector<std::string>& l) {
+      return std::find(l.begin(), l.end(), "postquantum") != l.end();
+    };
+    if (pq(labels) != pq(first_labels->first)) check_no_quantum_mix(1, 1);
+    throw Error(ErrorKind::usage,
+                "refusing to mix recipients that cannot share an age file: " + first_labels->second +
+                    " is labelled " + label_list(first_labels->first) + ", " + whose + " " +
+                    label_list(labels),
+                "a passphrase (or a plugin that stands for one) must be a file's only recipient; make "
+                "separate files");
+  };
   for (const Credential& c : credentials) {
+    if (c.kind == Credential::Kind::recipient && c.recipient &&
+        !std::holds_alternative<PluginRecipient>(*c.recipient))
+      same_labels(is_post_quantum(*c.recipient) ? std::vector<std::string>{"postquantum"}
+                                                : std::vector<std::string>{},
+                  "recipient " + std::to_string(&c - credentials.data() + 1));
     switch (c.kind) {
       case Credential::Kind::passphrase:
         if (c.secret.size() == 0) throw Error(ErrorKind::usage, "empty passphrase");
@@ -390,8 +428,9 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
             if (const auto* p = other.recipient ? std::get_if<PluginRecipient>(&*other.recipient) : nullptr;
                 p != nullptr && p->plugin == plugin->plugin)
               encodings.push_back(p->encoding);
-          for (Stanza& s : wrap_with_plugin(plugin->plugin, encodings, file_key))
-            stanzas.push_back(std::move(s));
+          PluginWrap wrapped = wrap_with_plugin(plugin->plugin, encodings, file_key);
+          same_labels(std::move(wrapped.labels), "age-plugin-" + plugin->plugin + "'s recipient");
+          for (Stanza& s : wrapped.stanzas) stanzas.push_back(std::move(s));
         } else
           stanzas.push_back(wrap_ssh_rsa(file_key, std::get<SshRsaRecipient>(*c.recipient).key));
         break;

@@ -11,6 +11,7 @@
 #include "core/door/secret_file.h"
 #include "core/error.h"
 #include "core/keys/key_file.h"
+#include "core/keys/pem_key.h"
 #include "core/pcrypt/file_description.h"
 #include "core/pcrypt/format.h"
 
@@ -105,7 +106,7 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
       for (const std::string& line : ignored) reading.warn(std::string(name).append(": ").append(line));
   }
   for (const core::Identity& id : read_identity_files(identity_files, reading))
-    all.push_back(core::recipient_of(id));
+    all.push_back(core::encryption_target_of(id));
   std::vector<core::Credential> out;
   std::vector<core::Recipient> seen;
   for (core::Recipient& r : all) {
@@ -133,8 +134,27 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
     if (other && other->kind == core::OtherFile::Kind::age_file)
       throw core::Error(core::ErrorKind::usage, path + " is " + other->what + ", not an identity",
                         other->hint);
+    // A protected PEM key's public key is in KEY.pub (age's rule; the key itself shows none).
+    std::string public_key_line;
+    if (core::pem_private_key_encrypted(as_text(buf, len))) {
+      SecretBytes pub(kTextFileLimit);
+      std::size_t pub_len = 0;
+      try {
+        pub_len = read_secret_file(path + ".pub", "public key file", pub.data(), pub.size());
+      } catch (const core::Error& e) {
+        throw core::Error(
+            core::ErrorKind::usage,
+            "failed to obtain the public key of the protected SSH key " + path + ": " + e.what(),
+            "make sure \"" + path +
+                ".pub\" exists, or convert the key to OpenSSH's format: "
+                "ssh-keygen -p -m RFC4716 -f " +
+                path);
+      }
+      const std::string_view pub_text = as_text(pub, pub_len);
+      public_key_line.assign(pub_text.substr(0, pub_text.find('\n')));  // its first line
+    }
     for (core::Identity& id :
-         core::parse_identity_file(as_text(buf, len), path, ssh_passphrase_source(reading)))
+         core::parse_identity_file(as_text(buf, len), path, ssh_passphrase_source(reading), public_key_line))
       out.push_back(std::move(id));
   }
   return out;

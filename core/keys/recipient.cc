@@ -12,6 +12,7 @@
 #include "core/keys/authorized_keys.h"
 #include "core/keys/bech32.h"
 #include "core/keys/openssh_key.h"
+#include "core/keys/pem_key.h"
 #include "core/keys/plugin_host.h"
 #include "core/keys/ssh_wire.h"
 #include "core/pq/mlkem768.h"
@@ -320,9 +321,15 @@ Identity identity_of(OpenSshPrivateKey k, const std::string& file) {
   return id;
 }
 
-// A protected key: the public half now, the secret half on first use (FORMAT.md §10.8).
+// Decodes a protected key's whole text with its passphrase (OpenSSH's format or PEM).
+using KeyDecoder = OpenSshPrivateKey (*)(std::string_view content, std::string_view name,
+                                         std::span<const std::uint8_t> passphrase);
+
+// A protected key: the public half now, the secret half on first use (FORMAT.md §10.8). `part.blob` is the
+// key's own public part (OpenSSH) or its .pub file's (PEM, which has none readable): a key that turns out to
+// be another is refused in age's words.
 Identity locked_identity(std::string_view content, const std::string& file, const OpenSshPublicPart& part,
-                         const SshPassphrasePrompt& prompt) {
+                         const SshPassphrasePrompt& prompt, KeyDecoder decode = parse_openssh_private_key) {
   const std::string what = "OpenSSH private key '" + file + "'";
   ssh_wire::Reader blob_reader(part.blob);
   const auto type_field = blob_reader.string();
@@ -346,12 +353,19 @@ Identity locked_identity(std::string_view content, const std::string& file, cons
     id.kind = Identity::Kind::ssh_rsa;
   }
   auto cache = std::make_shared<std::optional<Identity>>();
-  id.unlock = [cache, text = std::string(content), file, prompt, blob = part.blob]() -> const Identity& {
+  id.unlock = [cache, text = std::string(content), file, prompt, blob = part.blob,
+               decode]() -> const Identity& {
     if (!cache->has_value()) {
       const SecretBytes passphrase = prompt(file);
-      Identity full = identity_of(parse_openssh_private_key(text, file, passphrase.span()), file);
+      Identity full = identity_of(decode(text, file, passphrase.span()), file);
       if (full.blob != blob)
-        throw Error(ErrorKind::usage, "OpenSSH private key '" + file + "' changed while in use");
+        throw Error(
+            ErrorKind::usage,
+            "SSH private key '" + file +
+                "': mismatched private and public SSH key (the key is not the one "
+                "its public key, " +
+                file + ".pub or its own public part, names)",
+            "give the .pub file that belongs to this key, or regenerate it: ssh-keygen -y -f " + file);
       cache->emplace(std::move(full));
     }
     return **cache;
@@ -362,7 +376,8 @@ Identity locked_identity(std::string_view content, const std::string& file, cons
 }  // namespace
 
 std::vector<Identity> parse_identity_file(std::string_view content, std::string_view name,
-                                          const SshPassphrasePrompt& prompt) {
+                                          const SshPassphrasePrompt& prompt,
+                                          std::string_view public_key_line) {
   const std::string file = std::string(name);
   if (looks_like_openssh_private_key(content)) {
     const OpenSshPublicPart part = read_openssh_public_part(content, name);
@@ -373,15 +388,29 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
       out.push_back(identity_of(parse_openssh_private_key(content, name), file));
     return out;
   }
-  // PEM private keys (PKCS#1 "RSA PRIVATE KEY", PKCS#8 "PRIVATE KEY", "ENCRYPTED PRIVATE KEY"): not read, so
-  // OpenSSH's format is the one way an RSA identity comes in; say so rather than "line 1 is not an identity".
-  for (const std::string_view label : {"-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----",
-                                       "-----BEGIN ENCRYPTED PRIVATE KEY-----"})
-    if (content.find(label) != std::string_view::npos)
-      throw Error(
-          ErrorKind::usage,
-          "identity file '" + file + "' is a PEM (PKCS#1 or PKCS#8) private key, which pcrypt does not read",
-          "convert a copy to OpenSSH's format: cp KEY copy && ssh-keygen -p -f copy");
+  // PEM private keys (PKCS#1 "RSA PRIVATE KEY", PKCS#8 "PRIVATE KEY"), as age reads them; a protected one
+  // (legacy DEK-Info) has no public part of its own: it comes from the .pub file beside it.
+  if (looks_like_pem_private_key(content)) {
+    std::vector<Identity> out;
+    if (!pem_private_key_encrypted(content)) {
+      out.push_back(identity_of(parse_pem_private_key(content, name), file));
+      return out;
+    }
+    const Recipient public_half = parse_recipient(public_key_line);
+    OpenSshPublicPart part;
+    if (const auto* ed = std::get_if<SshEd25519Recipient>(&public_half))
+      part.blob = ed->blob;
+    else if (const auto* rsa = std::get_if<SshRsaRecipient>(&public_half))
+      part.blob = rsa->key.blob;
+    else
+      throw Error(ErrorKind::usage, "the public key of '" + file + "' (" + file + ".pub) is not an SSH key");
+    out.push_back(locked_identity(content, file, part, prompt, parse_pem_private_key));
+    return out;
+  }
+  if (content.find("-----BEGIN ENCRYPTED PRIVATE KEY-----") != std::string_view::npos)
+    throw Error(ErrorKind::usage,
+                "identity file '" + file + "' is an encrypted PKCS#8 private key, which pcrypt does not read",
+                "convert a copy to OpenSSH's format: cp KEY copy && ssh-keygen -p -f copy");
   std::vector<Identity> out;
   for_each_entry(content, [&](std::string_view line, std::size_t lineno) {
     const std::string what = "identity file '" + file + "' line " + std::to_string(lineno);
@@ -489,6 +518,15 @@ Recipient recipient_of(const Identity& identity) {
   if (identity.kind == Identity::Kind::ssh_ed25519)
     return SshEd25519Recipient{identity.public_key, identity.blob};
   return X25519Recipient{identity.public_key};
+}
+
+Recipient encryption_target_of(const Identity& identity) {
+  if (identity.kind != Identity::Kind::plugin) return recipient_of(identity);
+  PluginRecipient r;
+  r.plugin = identity.plugin;
+  r.encoding.assign(reinterpret_cast<const char*>(identity.secret.data()), identity.secret.size());
+  r.identity = true;
+  return r;
 }
 
 Identity default_plugin_identity(std::string_view plugin) {

@@ -52,9 +52,13 @@ struct HybridTagRecipient {
 };
 // An age plugin's recipient (age1NAME1…, C2SP age-plugin.md), for the age format only: its text goes to the
 // program age-plugin-NAME (core/age/plugin.h), which alone knows what it holds.
+// Encrypting to a plugin's identity (`age -e -i FILE`, `age -e -j NAME`) hands the plugin the identity itself
+// (age-plugin.md's `add-identity` in recipient-v1): `identity` is then true and `encoding` the uppercase
+// AGE-PLUGIN-NAME-1… text.
 struct PluginRecipient {
-  std::string plugin;    // NAME
-  std::string encoding;  // the whole age1NAME1… string, lowercase
+  std::string plugin;     // NAME
+  std::string encoding;   // the whole age1NAME1… string, lowercase (or the identity, below)
+  bool identity = false;  // encoding is an AGE-PLUGIN-NAME-1… identity, wrapped to by the plugin
 };
 using Recipient = std::variant<X25519Recipient, SshEd25519Recipient, HybridRecipient, SshRsaRecipient,
                                TagRecipient, HybridTagRecipient, PluginRecipient>;
@@ -111,8 +115,13 @@ std::vector<Recipient> parse_recipients_file(std::string_view content, std::stri
 // RSA). A public key (age1…, ssh-ed25519 …) gives a clear usage error. A passphrase-protected OpenSSH key
 // needs `prompt`: its identity asks through it only when unlocked (a slot with its tag is found); without
 // `prompt` such a key is a usage error.
+// A PEM private key (PKCS#1 RSA, PKCS#8 Ed25519 or RSA: core/keys/pem_key.h) is read as age reads it; one
+// protected by a passphrase has no readable public part, so its .pub file's line comes as `public_key_line`
+// (from the caller, who reads files; empty: Error(usage)), and a key that turns out not to be that public
+// key's is refused when unlocked ("mismatched private and public SSH key").
 std::vector<Identity> parse_identity_file(std::string_view content, std::string_view name,
-                                          const SshPassphrasePrompt& prompt = {});
+                                          const SshPassphrasePrompt& prompt = {},
+                                          std::string_view public_key_line = {});
 
 // Text forms of pcrypt's own identities (age's encoding, so age and pcrypt share keys).
 std::string format_x25519_recipient(const PublicKey32& public_key);  // age1…
@@ -127,6 +136,9 @@ Identity hybrid_identity_from_seed(const SecretBytes& seed);
 Identity x25519_identity_from_secret(const SecretBytes& secret);
 // Error(usage) for a plugin's identity, whose recipient only its plugin knows.
 Recipient recipient_of(const Identity& identity);
+// What encrypting "to an identity" means (`age -e -i`, `-e -j`): recipient_of, except that a plugin's
+// identity is handed to its plugin (PluginRecipient with `identity` set), which wraps to it itself.
+Recipient encryption_target_of(const Identity& identity);
 // The identity `age -j NAME` means: plugin NAME's default identity (AGE-PLUGIN-NAME-1 with no data).
 Identity default_plugin_identity(std::string_view plugin);
 // Whether two recipients are the same key: same type, same public key (X25519, hybrid) or SSH public key

@@ -213,6 +213,10 @@ class PCRYPT_API Keys {
   std::size_t add_key_or_identity_file(const std::string& path);
   // An age plugin's default identity ("yubikey": age-plugin-yubikey's own), as `age -j NAME`.
   void add_plugin(const std::string& name);
+  // To encrypt to an age plugin's default identity, as `age -e -j NAME`: the plugin is handed the identity
+  // and wraps to it (age-plugin-batchpass: a passphrase from the environment). A recipient, as
+  // add_recipients' are.
+  void add_plugin_recipient(const std::string& name);
   // A passphrase (ErrorKind::usage when empty).
   void add_passphrase(const std::string& passphrase);
   // The recipient of each identity held, in order ("age1…", or an SSH key's public line): what
