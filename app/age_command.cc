@@ -455,7 +455,7 @@ int run_checked(int argc, char** argv) {
   warn_duplicates(a.recipient_files, "recipients file");
   warn_duplicates(a.identity_files(), "identity file");
   const unsigned threads = threads_from_environment_or_default();
-  set_plugin_host(terminal_plugin_host(plugin_search_path(), environment_for_plugins()));
+  set_plugin_host(terminal_plugin_host(plugin_search_path(), environment_for_plugins(), true));
 
   refuse_output_among_inputs(a);
   AgeInput in = open_age_input(a);

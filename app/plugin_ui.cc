@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include <spdlog/spdlog.h>
 
@@ -76,11 +77,19 @@ class TerminalPluginUi {
 
 }  // namespace
 
-PluginHost terminal_plugin_host(std::string search_path, std::vector<std::string> environment) {
+PluginHost terminal_plugin_host(std::string search_path, std::vector<std::string> environment, bool as_age) {
   PluginHost host;
   host.search_path = std::move(search_path);
   host.environment = std::move(environment);
   host.message = &TerminalPluginUi::message;
+  if (as_age)
+    host.message = [](const std::string& program, const std::string& text) {
+      constexpr std::string_view prefix = "age-plugin-";
+      const std::string name = program.starts_with(prefix) ? program.substr(prefix.size()) : program;
+      std::fprintf(stderr, "age: %s plugin: %s\n", name.c_str(), text.c_str());
+      std::fflush(stderr);
+      return true;
+    };
   host.confirm = &TerminalPluginUi::confirm;
   host.request_public = &TerminalPluginUi::request_public;
   host.request_secret = &TerminalPluginUi::request_secret;

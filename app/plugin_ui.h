@@ -11,7 +11,9 @@
 namespace pcrypt::app {
 
 // libpcrypt's plugin host (pcrypt::set_plugin_host): plugins found on `search_path`, run with
-// `environment`, talking to the terminal.
-PluginHost terminal_plugin_host(std::string search_path, std::vector<std::string> environment);
+// `environment`, talking to the terminal. A plugin's message is "pcrypt: age-plugin-NAME: TEXT", or with
+// `as_age` (the age personality) age's "age: NAME plugin: TEXT".
+PluginHost terminal_plugin_host(std::string search_path, std::vector<std::string> environment,
+                                bool as_age = false);
 
 }  // namespace pcrypt::app

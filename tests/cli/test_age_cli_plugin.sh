@@ -5,7 +5,8 @@
 # pcrypt and in Debian's real age. Labels (age 1.3's extension-labels): recipients whose plugin labels them
 # differently cannot share a file ("incompatible recipients", no output left), a post-quantum plugin
 # (labelled "postquantum") may join age1pq1 recipients, a classical one may not. A passphrase file given
-# to -j is offered to the plugin; when it does not open it, age's words, the plugin's message after them.
+# to -j is offered to the plugin; when it does not open it, age's words, the plugin's message after them. A
+# plugin's message is age's line ("age: NAME plugin: TEXT").
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -84,4 +85,9 @@ PCTEST_LOG=$WORK/log2 PCTEST_DEFAULT_IDENTITY=$ID1 expect 1 "$AGE" -d -j pctest 
 grep -q '^identity-v1 recipient-stanza 0 scrypt' log2 || fail "the scrypt stanza was not offered to the plugin"
 grep -q 'file is passphrase-encrypted but identities were specified' stderr || fail "wording"
 exists pw.out && fail "output left"
+check "a plugin's message is age's line ('age: NAME plugin: TEXT'), not pcrypt's"
+PCTEST_MODE=msg "$AGE" -d -i id1 self.age > out 2> stderr || fail "msg mode"
+same out input
+grep -qx 'age: pctest plugin: touch the pctest key' stderr || fail "wording of the message: $(cat stderr)"
+grep -q 'pcrypt' stderr && fail "pcrypt's prefix in the age personality"
 echo "all age plugin command-line checks passed"
