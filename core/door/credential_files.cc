@@ -8,12 +8,14 @@
 #include <cstring>
 
 #include "core/aes/secret_bytes.h"
+#include "core/door/encrypted_file.h"
 #include "core/door/secret_file.h"
 #include "core/error.h"
 #include "core/keys/key_file.h"
 #include "core/keys/pem_key.h"
 #include "core/pcrypt/file_description.h"
 #include "core/pcrypt/format.h"
+#include "io/memory_stream.h"
 
 namespace pcrypt::core::door {
 namespace {
@@ -45,6 +47,46 @@ std::string missing_key_file_hint(const std::string& path, KeyFileUse use) {
 std::function<SecretBytes(const std::string&)> ssh_passphrase_source(const CredentialReading& reading) {
   if (reading.ssh_key_passphrase) return reading.ssh_key_passphrase;
   return [](const std::string& key_name) -> SecretBytes { refuse_protected_ssh_key(key_name); };
+}
+
+// An identity file that is itself an age file encrypted with a passphrase (age's encrypted identity files,
+// made with `age-keygen | age -p -o key.age`): binary or armored.
+bool is_age_file(std::string_view text) {
+  const std::size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos) return false;
+  text.remove_prefix(start);
+  return text.starts_with("age-encryption.org/") || text.starts_with("-----BEGIN AGE ENCRYPTED FILE-----");
+}
+
+// Its identities: the file decrypted in memory with the passphrase asked through the caller (as a protected
+// SSH key's is), then read as any identity file. Not an age file with a passphrase: Error(usage).
+std::vector<core::Identity> encrypted_identity_file(std::span<const std::uint8_t> bytes,
+                                                    const std::string& path,
+                                                    const CredentialReading& reading) {
+  io::MemoryReader in(bytes);
+  EncryptedFile file(in);
+  if (file.description().format != Format::age || file.description().passphrase_slots == 0)
+    throw Error(ErrorKind::usage,
+                path +
+                    " is an age-encrypted file, not an identity (an identity file may be an age file only "
+                    "when encrypted with a passphrase, age -p)",
+                "give it as the FILE to 'pcrypt decrypt' (pcrypt reads age files)");
+  Credential passphrase;
+  passphrase.kind = Credential::Kind::passphrase;
+  passphrase.secret = ssh_passphrase_source(reading)(path);
+  if (passphrase.secret.size() == 0)
+    throw Error(ErrorKind::usage, "identity file " + path + ": the passphrase is empty");
+  std::vector<Credential> credentials;
+  credentials.push_back(std::move(passphrase));
+  file.unlock(credentials, UnlockLimits{});
+  io::MemoryWriter plain;
+  file.decrypt(plain, RunOptions{1, {}});
+  const SecretBytes text{std::span<const std::uint8_t>(plain.data())};
+  // (the writer's copy is wiped here; the identities keep theirs in guarded memory)
+  sodium_memzero(const_cast<std::uint8_t*>(plain.data().data()), plain.data().size());
+  if (is_age_file(as_text(text, text.size())))
+    throw Error(ErrorKind::usage, "identity file " + path + " holds another encrypted file, not identities");
+  return core::parse_identity_file(as_text(text, text.size()), path, ssh_passphrase_source(reading));
 }
 
 }  // namespace
@@ -126,7 +168,12 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
     SecretBytes buf(kTextFileLimit);
     const std::size_t len = read_secret_file(source_path(path), "identity file", buf.data(), buf.size(),
                                              "create one with 'pcrypt keygen --identity -o " + path + "'");
-    // A key file or an age file given to -i: name it and the option that takes it.
+    if (is_age_file(as_text(buf, len))) {
+      for (core::Identity& id : encrypted_identity_file(buf.span().first(len), path, reading))
+        out.push_back(std::move(id));
+      continue;
+    }
+    // A key file given to -i: name it and the option that takes it.
     const auto other = core::recognise_other_file(buf.span().first(len));
     if (other && other->kind == core::OtherFile::Kind::pcrypt_key_file)
       throw core::Error(core::ErrorKind::usage, path + " is a pcrypt key file, not an identity",
