@@ -189,13 +189,13 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
       try {
         pub_len = read_secret_file(path + ".pub", "public key file", pub.data(), pub.size());
       } catch (const core::Error& e) {
-        throw core::Error(
-            core::ErrorKind::usage,
-            "failed to obtain the public key of the protected SSH key " + path + ": " + e.what(),
-            "make sure \"" + path +
-                ".pub\" exists, or convert the key to OpenSSH's format: "
-                "ssh-keygen -p -m RFC4716 -f " +
-                path);
+        std::string message = "failed to obtain the public key of the protected SSH key ";
+        message.append(path).append(": ").append(e.what());
+        std::string hint = "make sure \"";
+        hint.append(path).append(
+            ".pub\" exists, or convert the key to OpenSSH's format: ssh-keygen -p -m RFC4716 -f ");
+        hint.append(path);
+        throw core::Error(core::ErrorKind::usage, message, hint);
       }
       const std::string_view pub_text = as_text(pub, pub_len);
       public_key_line.assign(pub_text.substr(0, pub_text.find('\n')));  // its first line
