@@ -22,6 +22,7 @@
 
 #include "app/age_flags.h"
 #include "app/age_passphrase.h"
+#include "app/cli_words.h"
 #include "app/endpoints.h"
 #include "app/environment.h"
 #include "app/library.h"
@@ -460,9 +461,10 @@ int run_checked(int argc, char** argv) {
   return 0;
 }
 
+// A library error's words in age's (app/cli_words.h: its flags where age has them).
 void report(const std::string& message, const std::string& hint = {}) {
-  say("error: " + message);
-  if (!hint.empty()) say("hint: " + hint);
+  say("error: " + in_cli_words(message, CliPersonality::age));
+  if (!hint.empty()) say("hint: " + in_cli_words(hint, CliPersonality::age));
 }
 
 }  // namespace
@@ -471,9 +473,9 @@ int run_age(int argc, char** argv) {
   try {
     return run_checked(argc, argv);
   } catch (const AgeFailure& f) {
-    say("error: " + f.message);
+    say("error: " + in_cli_words(f.message, CliPersonality::age));  // it may quote a library error
     for (const std::string& hint : f.hints)
-      if (!hint.empty()) say("hint: " + hint);
+      if (!hint.empty()) say("hint: " + in_cli_words(hint, CliPersonality::age));
   } catch (const Error& e) {
     // A reader gone away (`age -d f | head`) got what it wanted: no error line, but not a success either.
     if (e.kind() != ErrorKind::io || e.error_number() != EPIPE) report(e.what(), e.hint());
