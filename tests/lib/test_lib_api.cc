@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "public_api_support.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 #include <algorithm>
@@ -22,12 +24,8 @@
 
 namespace {
 
-std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::uint8_t> out(n);
-  for (std::uint8_t& b : out) b = static_cast<std::uint8_t>(rng());
-  return out;
-}
+using pcrypt_test::encrypted;
+using pcrypt_test::random_bytes;
 
 // A scratch directory removed at the end.
 struct Scratch {
@@ -40,22 +38,6 @@ struct Scratch {
   std::string path(const std::string& name) const { return dir + "/" + name; }
   void write(const std::string& name, const std::string& text) const { std::ofstream(path(name)) << text; }
 };
-
-std::vector<std::uint8_t> encrypted(pcrypt::Format format, const std::vector<std::uint8_t>& plain,
-                                    const std::string& recipient, bool armor = false) {
-  std::vector<std::uint8_t> out;
-  pcrypt::Recipients to;
-  to.recipients = {recipient};
-  pcrypt::EncryptOptions options;
-  options.format = format;
-  options.armor = armor;
-  options.chunk_size = 64 * 1024;
-  const pcrypt::Transfer t =
-      pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(out), to, options);
-  CHECK(t.plaintext_bytes == plain.size());
-  CHECK(t.encrypted_bytes == out.size());
-  return out;
-}
 
 template <typename Fn>
 pcrypt::Error error_of(Fn fn) {
