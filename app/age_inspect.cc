@@ -17,11 +17,13 @@
 #include "app/endpoints.h"
 #include "app/file_facts.h"
 #include "app/go_flags.h"
-#include "app/json.h"
 #include "app/personalities.h"
+#include "io/json.h"
 #include "io/stream.h"
 
 namespace pcrypt::app {
+
+using io::json_string;
 namespace {
 
 constexpr const char* kName = "age-inspect";

@@ -3,9 +3,11 @@
 #include <array>
 #include <string_view>
 
-#include "app/json.h"
+#include "io/json.h"
 
 namespace pcrypt::app {
+
+using io::JsonWriter;
 namespace {
 
 // age-inspect's two lists, plus pcrypt's own symmetric kinds (a 256-bit key file or an Argon2id passphrase

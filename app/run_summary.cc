@@ -2,9 +2,11 @@
 
 #include <cstdio>
 
-#include "app/json.h"
+#include "io/json.h"
 
 namespace pcrypt::app {
+
+using io::JsonWriter;
 
 void print_json_summary(const RunSummary& run) {
   JsonWriter out;

@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "io/json.h"
+
 namespace pcrypt::app::bench {
 
 enum class Format { table, markdown, csv, json };
@@ -50,6 +52,8 @@ struct Fact {
 
 namespace detail {
 
+using io::json_string;
+
 inline std::string printf_double(const char* fmt, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, fmt, v);
@@ -85,35 +89,6 @@ inline std::string csv_field(const std::string& s) {
   for (char ch : s) {
     if (ch == '"') out += '"';
     out += ch;
-  }
-  return out + "\"";
-}
-
-inline std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(ch));
-          out += buf;
-        } else {
-          out += ch;
-        }
-    }
   }
   return out + "\"";
 }

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "lib/public_api_support.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 #include <algorithm>
@@ -22,12 +24,8 @@
 
 namespace {
 
-std::vector<std::uint8_t> random_bytes(std::size_t n, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::uint8_t> out(n);
-  for (std::uint8_t& b : out) b = static_cast<std::uint8_t>(rng());
-  return out;
-}
+using pcrypt_test::random_bytes;
+constexpr std::size_t kChunk = pcrypt_test::kRecordSize;
 
 struct Case {
   pcrypt::Format format;
@@ -39,8 +37,6 @@ constexpr Case kCases[] = {
     {pcrypt::Format::age, true, "armored age"},
     {pcrypt::Format::pcrypt, false, "pcrypt"},
 };
-
-constexpr std::size_t kChunk = 64 * 1024;  // pcrypt's chosen here; age's always
 
 const pcrypt::NewIdentity& identity() {
   static const pcrypt::NewIdentity id = pcrypt::generate_identity();
@@ -54,15 +50,7 @@ pcrypt::Credentials credentials() {
 }
 
 std::vector<std::uint8_t> encrypted(const Case& c, const std::vector<std::uint8_t>& plain) {
-  std::vector<std::uint8_t> out;
-  pcrypt::Recipients to;
-  to.recipients = {identity().recipient};
-  pcrypt::EncryptOptions options;
-  options.format = c.format;
-  options.armor = c.armor;
-  options.chunk_size = kChunk;
-  pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(out), to, options);
-  return out;
+  return pcrypt_test::encrypted(c.format, plain, identity().recipient, c.armor);
 }
 
 pcrypt::Reader reader_of(pcrypt::Source source, unsigned threads) {

@@ -140,35 +140,27 @@ CMAKE
 cmake -S cproj -B cproj/build -DCMAKE_PREFIX_PATH="$prefix" > cmake.log 2>&1 || { cat cmake.log; fail "cmake (C)"; }
 cmake --build cproj/build > build.log 2>&1 || { cat build.log; fail "build (C)"; }
 age -a -r "$recipient" -o armored.age plain
-for ds in ./ds_pc ./cproj/build/decrypt_stream; do
-  check "$ds: files written by age, binary and armored, through the C reader"
-  expect_out 0 "$ds" id.txt byage.age
-  cmp -s stdout plain || fail "$ds: wrong plaintext"
-  expect_out 0 "$ds" id.txt armored.age
-  cmp -s stdout plain || fail "$ds: wrong plaintext of the armored file"
-done
-check "decrypt_stream on a damaged record: the records before it, then one error line, exit 4"
-expect_out 4 ./ds_pc id.txt damaged.age
-cmp -s stdout <(head -c "$(stat -c %s stdout)" plain) || fail "bytes that are not the plaintext's were written"
-[[ $(stat -c %s stdout) -eq 262144 ]] ||
-  fail "expected the four intact records before the damaged one (262144 bytes), got $(stat -c %s stdout) bytes"
-[[ $(grep -c '^decrypt_stream: error: payload authentication failed' stderr) -eq 1 ]] ||
-  fail "not one error line: $(cat stderr)"
-# The C++ twin of decrypt_stream: examples/read_stream.cc pulls through pcrypt::Reader.
-for rs in ./rs_pc ./proj/build/read_stream; do
-  check "$rs: files written by age, binary and armored, through pcrypt::Reader"
-  expect_out 0 "$rs" id.txt byage.age
-  cmp -s stdout plain || fail "$rs: wrong plaintext"
-  expect_out 0 "$rs" id.txt armored.age
-  cmp -s stdout plain || fail "$rs: wrong plaintext of the armored file"
-done
-check "read_stream on a damaged record: the records before it, then one error line, exit 4"
-expect_out 4 ./rs_pc id.txt damaged.age
-cmp -s stdout <(head -c "$(stat -c %s stdout)" plain) || fail "bytes that are not the plaintext's were written"
-[[ $(stat -c %s stdout) -eq 262144 ]] ||
-  fail "expected the four intact records before the damaged one (262144 bytes), got $(stat -c %s stdout) bytes"
-[[ $(grep -c '^read_stream: error: payload authentication failed' stderr) -eq 1 ]] ||
-  fail "not one error line: $(cat stderr)"
+# The C reader (examples/c/decrypt_stream.c) and its C++ twin (examples/read_stream.cc, pcrypt::Reader), each
+# built with pkg-config and with CMake: the same checks for both.
+check_pull_reader() {  # NAME (as it prefixes its errors) and its two builds
+  local name=$1 pc_build=$2 cmake_build=$3 program
+  for program in "$pc_build" "$cmake_build"; do
+    check "$program: files written by age, binary and armored, through the $name reader"
+    expect_out 0 "$program" id.txt byage.age
+    cmp -s stdout plain || fail "$program: wrong plaintext"
+    expect_out 0 "$program" id.txt armored.age
+    cmp -s stdout plain || fail "$program: wrong plaintext of the armored file"
+  done
+  check "$name on a damaged record: the records before it, then one error line, exit 4"
+  expect_out 4 "$pc_build" id.txt damaged.age
+  cmp -s stdout <(head -c "$(stat -c %s stdout)" plain) || fail "bytes that are not the plaintext's were written"
+  [[ $(stat -c %s stdout) -eq 262144 ]] ||
+    fail "expected the four intact records before the damaged one (262144 bytes), got $(stat -c %s stdout) bytes"
+  [[ $(grep -c "^$name: error: payload authentication failed" stderr) -eq 1 ]] ||
+    fail "not one error line: $(cat stderr)"
+}
+check_pull_reader decrypt_stream ./ds_pc ./cproj/build/decrypt_stream
+check_pull_reader read_stream ./rs_pc ./proj/build/read_stream
 check "decrypt_stream with the wrong identity: exit 3, nothing written"
 age-keygen -o other.txt 2> /dev/null
 expect_out 3 ./ds_pc other.txt byage.age

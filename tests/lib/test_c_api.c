@@ -266,11 +266,12 @@ struct memory_file {
 
 static int64_t read_memory_at(void* user, uint64_t offset, void* buffer, size_t size) {
   struct memory_file* m = user;
-  int call;
-  pthread_mutex_lock(&m->lock);
-  call = ++m->calls;
+  int failing;
+  pthread_mutex_lock(&m->lock); /* the reader's workers call this from their threads */
+  ++m->calls;
+  failing = m->fail_at_call != 0 && m->calls >= m->fail_at_call;
   pthread_mutex_unlock(&m->lock);
-  if (m->fail_at_call != 0 && call >= m->fail_at_call) return -EHOSTUNREACH;
+  if (failing) return -EHOSTUNREACH;
   if (offset >= m->size) return 0;
   if (size > m->size - offset) size = (size_t)(m->size - offset);
   memcpy(buffer, m->bytes + offset, size);
@@ -363,8 +364,10 @@ static void test_callback_source_and_threads(const char* identity, const char* r
     second = pcrypt_source_callback(m.size, read_memory_at, &m);
     OK(pcrypt_file_open(&again, second));
     OK(pcrypt_file_unlock(again, by));
-    OK(pcrypt_reader_new(&reader, again, NULL));
+    /* Set before the reader exists: its workers start reading ahead at once, and once they have read the
+     * whole (small) file, a failure armed later would never be reached. */
     m.fail_at_call = m.calls + 1;
+    OK(pcrypt_reader_new(&reader, again, NULL));
     CHECK(read_all(reader, 4096, out, &total) == PCRYPT_ERROR_IO);
     CHECK(pcrypt_error_errno() == EHOSTUNREACH);
     CHECK(memcmp(out, plain, total) == 0);

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace pcrypt::app {
+namespace pcrypt::io {
 
 // `text` as a JSON string, quotes included. Control characters, '"' and '\\' are escaped, and so are '<',
 // '>' and '&' (as \u003c...), as Go's encoder does, so that age-inspect's output matches age's byte for byte.
@@ -43,4 +43,4 @@ class JsonWriter {
   std::string out_;
 };
 
-}  // namespace pcrypt::app
+}  // namespace pcrypt::io

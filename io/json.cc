@@ -1,9 +1,9 @@
-#include "app/json.h"
+#include "io/json.h"
 
 #include <cmath>
 #include <cstdio>
 
-namespace pcrypt::app {
+namespace pcrypt::io {
 
 std::string json_string(std::string_view text) {
   std::string out = "\"";
@@ -122,4 +122,4 @@ JsonWriter& JsonWriter::null(std::string_view name) {
   return *this;
 }
 
-}  // namespace pcrypt::app
+}  // namespace pcrypt::io
