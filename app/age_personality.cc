@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "app/cli_words.h"
+
 namespace pcrypt::app {
 
 std::string go_open_error(const std::string& path, int error_number) {
@@ -14,7 +16,7 @@ std::string go_open_error(const std::string& path, int error_number) {
 }
 
 int report_age_error(const char* name, const std::string& message) {
-  std::fprintf(stderr, "%s: error: %s\n", name, message.c_str());
+  std::fprintf(stderr, "%s: error: %s\n", name, in_cli_words(message, CliPersonality::age).c_str());
   return 1;
 }
 

@@ -43,8 +43,7 @@ std::string describe_openers(const InfoArgs& args, File& file) {
   }
   if (args.passphrase || !args.passphrase_file.empty()) {
     Keys keys;
-    const SecretBytes passphrase = obtain_passphrase(args.passphrase_file, PassphrasePurpose::decrypt);
-    keys.add_passphrase(passphrase.text());
+    keys.add_passphrase(obtain_passphrase(args.passphrase_file, PassphrasePurpose::decrypt));
     lines(keys, [](std::size_t, std::size_t) { return std::string("the passphrase"); });
   }
   return out;

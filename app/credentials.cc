@@ -1,6 +1,5 @@
 #include "app/credentials.h"
 
-#include <sodium.h>
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
@@ -79,9 +78,7 @@ Keys gather_credentials(const CryptArgs& args, PassphrasePurpose purpose) {
   require_credential(args, purpose);
   Keys keys = gather_key_files(args, purpose);
   if (wants_passphrase(args)) {
-    std::string passphrase = obtain_passphrase(args.passphrase_file, purpose, args.passphrase_role).text();
-    keys.add_passphrase(passphrase);
-    sodium_memzero(passphrase.data(), passphrase.size());
+    keys.add_passphrase(obtain_passphrase(args.passphrase_file, purpose, args.passphrase_role));
   }
   return keys;
 }
@@ -132,6 +129,7 @@ bool DecryptionKeys::choose(const Description& description, const std::string& f
 Credentials DecryptionKeys::credentials(const Credentials& base, bool with_passphrase) const {
   Credentials c = base;
   c.keys = &keys_;
+  // The library copies the answer into guarded memory and wipes the string.
   if (with_passphrase) c.passphrase = [this] { return std::optional<std::string>(passphrase_.text()); };
   return c;
 }

@@ -29,7 +29,8 @@ Keys terminal_keys() {
   // The passphrase of a protected OpenSSH key when a slot needs the key: from the option or the
   // environment, else asked on the terminal (as age does); without any, a usage error naming the ways.
   keys.ssh_key_passphrase = [](const std::string& key_name) -> std::optional<std::string> {
-    return obtain_ssh_key_passphrase(key_name).text();
+    // The library copies the answer into guarded memory and wipes this string.
+    return std::string(obtain_ssh_key_passphrase(key_name).text());
   };
   keys.warn = [](const std::string& line) { spdlog::warn("{}", line); };
   return keys;

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "app/secret_bytes.h"
+#include <pcrypt/secret_bytes.h>
 
 namespace pcrypt::app {
 

@@ -68,7 +68,7 @@ class TerminalPluginUi {
 
   static std::optional<std::string> request_secret(const std::string& program, const std::string& text) {
     try {
-      return prompt_hidden(program + ": " + text + " ").text();
+      return std::string(prompt_hidden(program + ": " + text + " ").text());  // wiped by the library
     } catch (const Error&) {
       return std::nullopt;
     }

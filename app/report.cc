@@ -2,11 +2,16 @@
 
 #include <cstdio>
 
+#include "app/cli_words.h"
+
 namespace pcrypt::app {
 
-void print_error(std::string_view message, std::string_view hint) {
-  std::fprintf(stderr, "pcrypt: error: %.*s\n", static_cast<int>(message.size()), message.data());
-  if (!hint.empty()) std::fprintf(stderr, "pcrypt: hint: %.*s\n", static_cast<int>(hint.size()), hint.data());
+void print_error(std::string_view message_text, std::string_view hint_text) {
+  // The library's words, for a library error, in the command line's (its flags).
+  const std::string message = in_cli_words(message_text);
+  const std::string hint = in_cli_words(hint_text);
+  std::fprintf(stderr, "pcrypt: error: %s\n", message.c_str());
+  if (!hint.empty()) std::fprintf(stderr, "pcrypt: hint: %s\n", hint.c_str());
   std::fflush(stderr);
 }
 

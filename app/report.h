@@ -13,6 +13,7 @@ namespace pcrypt::app {
 inline constexpr int kExitIo = 1;
 inline constexpr int kExitUsage = 2;
 
+// A library error's message and hint are put in the CLI's words first (app/cli_words.h: its flags).
 void print_error(std::string_view message, std::string_view hint = {});
 
 // "1 slot", "2 slots": for the regular nouns the CLI counts in its own lines (slot, stanza, chunk, byte),

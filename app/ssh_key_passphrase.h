@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "app/secret_bytes.h"
+#include <pcrypt/secret_bytes.h>
 
 namespace pcrypt::app {
 

@@ -136,7 +136,7 @@ SecretBytes prompt_hidden(std::string_view prompt) {
 }
 
 std::string prompt_visible(std::string_view prompt) {
-  return read_tty_line(prompt, false, "answer").text();
+  return std::string(read_tty_line(prompt, false, "answer").text());
 }
 
 }  // namespace pcrypt::app

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/secret_bytes.h"
+#include <pcrypt/secret_bytes.h>
 
 namespace pcrypt::app {
 

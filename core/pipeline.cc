@@ -712,7 +712,7 @@ PipelineStats run_pipeline(const RecordCodec& codec, io::Reader& in, io::Writer&
                     std::to_string(codec.buffer_bytes() *
                                    pipeline_records_per_item(codec.buffer_bytes(), config.item_bytes)) +
                     " bytes",
-                "use fewer threads (-j)");
+                "use fewer threads");
   }
   return pipeline->run();
 }

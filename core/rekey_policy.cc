@@ -59,7 +59,7 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
                       .append(" (the file has " + std::to_string(count) + " ")
                       .append(noun)
                       .append(count == 1 ? ")" : "s)"),
-                  "'pcrypt info FILE' lists the " + noun + "s");
+                  "the file's description lists the " + noun + "s");
     if (remove[n - 1]) throw Error(ErrorKind::usage, noun + " " + std::to_string(n) + " is given twice");
     remove[n - 1] = true;
   }
@@ -70,8 +70,8 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
     if (!any)
       throw Error(ErrorKind::usage,
                   std::string("a ") + (c.kind == Credential::Kind::key_file ? "key file" : "identity") +
-                      " given with --remove-key opens no " + noun + " of this file",
-                  "'pcrypt info FILE' lists the " + noun + "s; --remove-slot N removes one by number");
+                      " given in remove_identity_files opens no " + noun + " of this file",
+                  "the file's description lists the " + noun + "s; remove_slots removes one by number");
   }
   for (const Recipient& r : changes.remove_recipients) {
     const std::vector<std::size_t> found = slots_of_recipient(slots, r, changes.opening);
@@ -86,12 +86,12 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
                       .append(" can be found from an ")
                       .append(pq ? "age1pq1" : "age1")
                       .append("... public key"),
-                  "give the identity instead: --remove-key IDENTITY-FILE");
+                  "give the identity instead (remove_identity_files)");
     }
     if (found.empty())
       throw Error(ErrorKind::usage,
-                  "the recipient given with --remove-recipient has no " + noun + " in this file",
-                  "'pcrypt info FILE' lists the " + noun + "s and the tags of SSH ones");
+                  "the recipient given in remove_recipients has no " + noun + " in this file",
+                  "the file's description lists the " + noun + "s and the tags of SSH ones");
     for (const std::size_t i : found) remove[i] = true;
   }
   return remove;
@@ -112,10 +112,10 @@ void refuse_duplicate_additions(const SlotQuestions& slots, const RekeyChanges& 
       throw Error(
           ErrorKind::usage,
           std::string("a ") +
-              (c.kind == Credential::Kind::key_file ? "key file given with --add-key already opens "
-                                                    : "recipient given with --add-recipient already has ") +
+              (c.kind == Credential::Kind::key_file ? "key file given in add_key_files already opens "
+                                                    : "recipient given in add_recipients already has ") +
               listed(slots, has),
-          "remove the old " + slots.noun() + " in the same run (--remove-slot N) to replace it");
+          "remove the old " + slots.noun() + " in the same rekey (remove_slots) to replace it");
   }
 }
 
@@ -156,7 +156,8 @@ NewFileKeyPlan plan_new_file_key(
           return s.kind == Credential::Kind::key_file && s.secret.size() == c.secret.size() &&
                  sodium_memcmp(s.secret.data(), c.secret.data(), c.secret.size()) == 0;
         });
-    if (repeated) throw Error(ErrorKind::usage, "a key file given with --add-key is also given with -k");
+    if (repeated)
+      throw Error(ErrorKind::usage, "a key file given in add_key_files is also one that opens the file");
     plan.credentials.push_back(std::move(c));
   }
   for (std::size_t i = 0; i < kept.size(); ++i) (kept[i] ? plan.kept : plan.dropped).push_back(i);

@@ -138,6 +138,13 @@ void Keys::add_passphrase(const std::string& passphrase) {
   });
 }
 
+void Keys::add_passphrase(const SecretBytes& passphrase) {
+  detail::guarded(detail::Phase::other, [&] {
+    Access::of(*this).credentials.push_back(detail::passphrase_credential(passphrase.text()));
+    return 0;
+  });
+}
+
 std::vector<std::string> Keys::recipients() const {
   return detail::guarded(detail::Phase::other, [&] {
     std::vector<std::string> out;

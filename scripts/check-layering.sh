@@ -28,6 +28,9 @@
 #   keys-below-formats     core/keys/ core/pq/     core/age/, core/pcrypt/, core/door/ (keys, post-quantum
 #                          core/chacha/            primitives and engines serve every format and know none)
 #   core-below-callers     core/ (all of it)     app/, python/, bench/
+#   core-public-secret-only core/ io/           <pcrypt/...> (the library's public headers, lib/'s API) but
+#                                                <pcrypt/secret_bytes.h>: the one public type core shares, the
+#                                                guarded memory (core/aes/secret_bytes.h implements it)
 #   core-no-environment    core/ (all of it)     getenv, secure_getenv, environ, isatty, ttyname, tcgetattr,
 #                                                tcsetattr, /dev/tty: core reads no environment and no
 #                                                terminal; callers pass in what they found (e.g. the PATH)
@@ -60,7 +63,7 @@ done
 [[ -d $root ]] || { echo "check-layering: no directory $root" >&2; exit 2; }
 cd "$root"
 
-rules=14
+rules=15
 files=()
 if [[ $(git rev-parse --show-toplevel 2>/dev/null || true) == "$(pwd -P)" ]]; then
   mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.c' '*.cc' '*.h' | sort -u)
@@ -108,6 +111,7 @@ awk '
     door = (inc ~ /^core\/door\//)
     app = (inc ~ /^app\//)
     callers = (inc ~ /^(app|python|bench|lib)\//)
+    public = (inc ~ /^pcrypt\//)
     if (caller && fmt)
       report("callers-through-door", what, "callers reach the format folders only through core/door/")
     else if (f ~ /^lib\/c_api/ && ours && inc != "lib/c_api_internal.h")
@@ -132,6 +136,8 @@ awk '
       report("keys-below-formats", what, "core/keys/, core/pq/ and core/chacha/ serve every format and know none of them")
     else if (core && callers)
       report("core-below-callers", what, "core/ is below app/, python/ and bench/")
+    else if ((core || io) && public && inc != "pcrypt/secret_bytes.h")
+      report("core-public-secret-only", what, "core/ and io/ are below the library: of its public headers only <pcrypt/secret_bytes.h>")
     else if (io && ours && inc !~ /^io\//)
       report("io-bottom", what, "io/ is the bottom layer and includes nothing of ours outside io/")
     next

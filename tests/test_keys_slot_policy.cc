@@ -145,7 +145,7 @@ TEST_CASE("post-quantum slots (kind 5): words, which identity may open them, hin
   const core::ParsedHeader parsed =
       parse(test::encrypt(test::random_bytes(10), test::creds(core::Credential::of(core::recipient_of(pq)))));
   CHECK(core::describe_slot(parsed.header, 0) == "slot 1 (post-quantum (ML-KEM-768 + X25519) recipient)");
-  CHECK(core::options_for_slots(parsed.header) == "-i IDENTITY (a post-quantum identity)");
+  CHECK(core::options_for_slots(parsed.header) == "a post-quantum identity (identity_files)");
 
   // An X25519 identity is not even tried on a kind-5 slot; the hybrid identity is, and opens it.
   const core::Identity classical = core::generate_x25519_identity();

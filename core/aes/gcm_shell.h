@@ -156,8 +156,8 @@ class GcmShell final : public Gcm {
     ghash::block_store(tag, ghash::block_xor(ghash::bswap(s), Kernel::encrypt_block(key_, j0)));
   }
 
-  SecretBytes key_memory_ = SecretBytes::holding<Key>();
-  Key& key_ = key_memory_.template as<Key>();
+  SecretBytes key_memory_ = secret_holding<Key>();
+  Key& key_ = secret_as<Key>(key_memory_);
 };
 
 }  // namespace pcrypt::aes::detail

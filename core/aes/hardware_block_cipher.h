@@ -82,8 +82,8 @@ class HardwareBlockCipher final : public BlockCipher {
         });
   }
 
-  SecretBytes key_memory_ = SecretBytes::holding<Keys>();
-  Keys& keys_ = key_memory_.as<Keys>();
+  SecretBytes key_memory_ = secret_holding<Keys>();
+  Keys& keys_ = secret_as<Keys>(key_memory_);
   int rounds_ = 0;
 };
 

@@ -84,8 +84,8 @@ class PortableBlockCipher final : public BlockCipher {
     sodium_memzero(stream, sizeof stream);
   }
 
-  SecretBytes key_memory_ = SecretBytes::holding<KeySchedule>();
-  KeySchedule& ks_ = key_memory_.as<KeySchedule>();
+  SecretBytes key_memory_ = secret_holding<KeySchedule>();
+  KeySchedule& ks_ = secret_as<KeySchedule>(key_memory_);
 };
 
 struct GcmKey {
@@ -183,8 +183,8 @@ class PortableGcm final : public Gcm {
     sodium_memzero(blocks, sizeof blocks);
   }
 
-  SecretBytes key_memory_ = SecretBytes::holding<GcmKey>();
-  GcmKey& key_ = key_memory_.as<GcmKey>();
+  SecretBytes key_memory_ = secret_holding<GcmKey>();
+  GcmKey& key_ = secret_as<GcmKey>(key_memory_);
 };
 
 }  // namespace

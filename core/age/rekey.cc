@@ -42,7 +42,7 @@ std::string rekey_header(const Header& header, const SecretBytes& file_key, cons
     throw Error(ErrorKind::header, "the header does not authenticate under this file key");
   if (changes.changes_nothing())
     throw Error(ErrorKind::usage, "nothing to change",
-                "add a stanza with --add-recipient/--add-passphrase, or remove one with --remove-slot N");
+                "add a stanza (add_recipients, add_passphrase) or remove one (remove_slots)");
   const AgeStanzas questions(header, file_key, max_scrypt_log2);
   const std::vector<bool> remove = slots_to_remove(questions, changes);
   refuse_duplicate_additions(questions, changes, remove);

@@ -179,10 +179,11 @@ Unwrapped unwrap_scrypt(const Stanza& s, const SecretBytes& passphrase, unsigned
   if (!log2) bad_stanza("scrypt", "the work factor '" + s.args[2] + "' is not a decimal number from 1 to 99");
   check_body(s);
   if (*log2 > max_log2)
-    throw Error(ErrorKind::header,
-                "the passphrase's scrypt work factor 2^" + std::to_string(*log2) + " exceeds the limit 2^" +
-                    std::to_string(max_log2),
-                "if you trust this file, raise the limit with --max-work-factor " + std::to_string(*log2));
+    throw Error(
+        ErrorKind::header,
+        "the passphrase's scrypt work factor 2^" + std::to_string(*log2) + " exceeds the limit 2^" +
+            std::to_string(max_log2),
+        "if you trust this file, raise the scrypt work-factor limit (log2 N) to " + std::to_string(*log2));
   std::vector<std::uint8_t> full_salt(kScryptLabel.begin(), kScryptLabel.end());
   full_salt.insert(full_salt.end(), salt.begin(), salt.end());
   return open_body(scrypt(passphrase.span(), full_salt, *log2), s);
@@ -350,14 +351,14 @@ void check_no_quantum_mix(std::size_t post_quantum, std::size_t classical) {
 void check_credential_mix(std::size_t key_files, std::size_t recipients, bool passphrase) {
   if (key_files > 0)
     throw Error(ErrorKind::usage,
-                "age files have no key-file recipients: -k cannot be used with --format age",
-                "encrypt to a recipient (-r age1..., made by 'pcrypt keygen --identity') or with -p");
+                "age files have no key-file recipients: key files cannot be used in the age format",
+                "encrypt to a recipient (age1..., an identity's recipient) or with a passphrase");
   if (passphrase && recipients > 0)
     throw Error(
         ErrorKind::usage,
         "an age file encrypted with a passphrase can have no other recipient (age: \"an scrypt stanza "
         "must be the only stanza in the header\")",
-        "use -p alone, or recipients (-r/-R) alone, with --format age");
+        "use a passphrase alone, or recipients alone, in the age format");
   if (!passphrase && recipients == 0) throw Error(ErrorKind::usage, "no recipient or passphrase given");
 }
 
@@ -436,7 +437,7 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
         break;
       case Credential::Kind::key_file:  // refused by check_credential_mix
       case Credential::Kind::identity:
-        throw Error(ErrorKind::usage, "an identity cannot encrypt; give its recipient with -r");
+        throw Error(ErrorKind::usage, "an identity cannot encrypt; give its recipient instead");
     }
   }
   return stanzas;
@@ -497,8 +498,8 @@ SecretBytes unwrap_file_key(const Header& header, std::span<const Credential> cr
               "no identity given opens this age file (it has " + describe_stanzas(header) + ")",
               count_stanzas(header, kPostQuantumType) > 0 && !post_quantum
                   ? "its mlkem768x25519 stanzas are for post-quantum recipients: give the matching "
-                    "AGE-SECRET-KEY-PQ-1... identity with -i"
-                  : "check the -i identity file, or -p for a passphrase-encrypted file");
+                    "AGE-SECRET-KEY-PQ-1... identity"
+                  : "check the identity files, or give a passphrase for a passphrase-encrypted file");
 }
 
 bool opens(const Stanza& stanza, const Credential& credential, const SecretBytes& file_key,

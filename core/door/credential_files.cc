@@ -38,9 +38,9 @@ constexpr std::size_t kKeyFileReadLimit = std::size_t{64} * 1024;
 
 // A missing key file: encrypting, a new one can be made; decrypting, a new key opens nothing.
 std::string missing_key_file_hint(const std::string& path, KeyFileUse use) {
-  if (use == KeyFileUse::encrypt) return "create one with 'pcrypt keygen -o " + path + "'";
-  return "check the path: only the key file the data was encrypted with opens it ('pcrypt info FILE' lists "
-         "what does)";
+  if (use == KeyFileUse::encrypt) return "create a new key file at " + path;
+  return "check the path: only the key file the data was encrypted with opens it (the file's description "
+         "lists what does)";
 }
 
 // The passphrase of a protected OpenSSH key, from the caller (as age asks on the terminal), or a refusal.
@@ -92,11 +92,9 @@ std::vector<core::Identity> encrypted_identity_file(std::span<const std::uint8_t
 }  // namespace
 
 void refuse_protected_ssh_key(const std::string& key_name) {
-  throw Error(
-      ErrorKind::usage,
-      "SSH key " + key_name + " is protected by a passphrase and there is no terminal to ask for it",
-      "run pcrypt from a terminal, or decrypt a copy of the key: cp KEY copy && ssh-keygen -p -N '' -f "
-      "copy");
+  throw Error(ErrorKind::usage, "SSH key " + key_name + " is protected by a passphrase and none was given",
+              "answer with its passphrase (ssh_key_passphrase), or decrypt a copy of the key: cp KEY copy && "
+              "ssh-keygen -p -N '' -f copy");
 }
 
 Credential read_key_file(const std::string& path, KeyFileUse use) {
@@ -106,7 +104,7 @@ Credential read_key_file(const std::string& path, KeyFileUse use) {
   // `-k secret.pcrypt` (the file to decrypt given as the key) is a common slip; say so plainly.
   if (len >= kMagic.size() && std::memcmp(text.data(), kMagic.data(), kMagic.size()) == 0)
     throw Error(ErrorKind::usage, path + " is an encrypted pcrypt file, not a key file",
-                "give it as the FILE to decrypt, and its key file with -k KEYFILE");
+                "open it as the encrypted file, with its key file among the key files");
   // An identity, a public key or an age file given to -k: name it and the option that takes it.
   if (const auto other = recognise_other_file(text.span().first(len));
       other && other->kind != OtherFile::Kind::pcrypt_key_file)
@@ -136,7 +134,7 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
   for (const std::string& path : recipient_files) {
     if (path == "-" && data_from_stdin)
       throw core::Error(core::ErrorKind::usage,
-                        "-R - reads recipients from standard input, which is the data",
+                        "the recipients file \"-\" reads recipients from standard input, which is the data",
                         "give the data as FILE, or the recipients in a file");
     SecretBytes buf(kTextFileLimit);
     const std::size_t len = read_secret_file(source_path(path), "recipients file", buf.data(), buf.size());
@@ -167,7 +165,7 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
   for (const std::string& path : paths) {
     SecretBytes buf(kTextFileLimit);
     const std::size_t len = read_secret_file(source_path(path), "identity file", buf.data(), buf.size(),
-                                             "create one with 'pcrypt keygen --identity -o " + path + "'");
+                                             "create a new identity at " + path);
     if (is_age_file(as_text(buf, len))) {
       for (core::Identity& id : encrypted_identity_file(buf.span().first(len), path, reading))
         out.push_back(std::move(id));
@@ -177,7 +175,7 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
     const auto other = core::recognise_other_file(buf.span().first(len));
     if (other && other->kind == core::OtherFile::Kind::pcrypt_key_file)
       throw core::Error(core::ErrorKind::usage, path + " is a pcrypt key file, not an identity",
-                        "give a key file with -k KEYFILE");
+                        "give it as a key file (key_files)");
     if (other && other->kind == core::OtherFile::Kind::age_file)
       throw core::Error(core::ErrorKind::usage, path + " is " + other->what + ", not an identity",
                         other->hint);

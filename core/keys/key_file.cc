@@ -21,7 +21,7 @@ constexpr std::size_t kEncodedChars = 48;  // base64 of 36 bytes, no padding
 constexpr std::size_t kMaxKeyFileBytes = 4096;
 constexpr std::string_view kComment =
     "# pcrypt key file: anyone holding it can decrypt files made with it; keep it secret and backed up.\n";
-constexpr const char* kKeygenHint = "create a key file with `pcrypt keygen`";
+constexpr const char* kKeygenHint = "create a new key file";
 
 std::array<std::uint8_t, kChecksumBytes> checksum(const std::uint8_t* key) {
   std::array<std::uint8_t, crypto_hash_sha256_BYTES> digest{};

@@ -152,7 +152,7 @@ bool is_supported_ssh_type(std::string_view type) {
 Error unsupported_ssh_type(std::string_view type, const std::string& what) {
   return Error(ErrorKind::usage, what + ": SSH key type " + std::string(type) + " is not supported",
                "pcrypt encrypts to ssh-ed25519 and ssh-rsa keys and age/pcrypt X25519 recipients (age1...); "
-               "create one with ssh-keygen -t ed25519 or pcrypt keygen --identity");
+               "create one with ssh-keygen -t ed25519, or a new identity");
 }
 
 std::vector<std::uint8_t> decode_ssh_blob(std::string_view b64, const std::string& what) {
@@ -221,7 +221,7 @@ Recipient parse_line(std::string_view line, const std::string& what, bool allow_
   }
   if (starts_with_ci(line, "age-secret-key-1") || starts_with_ci(line, "age-secret-key-pq-1"))
     throw Error(ErrorKind::usage, what + " is a secret identity, not a recipient",
-                "give the public key instead (pcrypt recipient FILE, or age-keygen -y FILE); keep the "
+                "give the public key instead (the identity's recipient, or age-keygen -y FILE); keep the "
                 "identity secret");
   const std::size_t first_end = line.find_first_of(" \t");
   const std::string_view first = line.substr(0, first_end);
@@ -338,10 +338,9 @@ Identity locked_identity(std::string_view content, const std::string& file, cons
     throw Error(ErrorKind::usage, what + ": key type " + std::string(type) + " is not supported",
                 "pcrypt reads ssh-ed25519 and ssh-rsa keys; create one with ssh-keygen -t ed25519");
   if (!prompt)
-    throw Error(ErrorKind::usage,
-                what + " is protected by a passphrase, which pcrypt asks for only on a terminal",
-                "run pcrypt from a terminal, or decrypt a copy of the key: cp KEY copy && ssh-keygen -p -N "
-                "'' -f copy");
+    throw Error(ErrorKind::usage, what + " is protected by a passphrase and none was given",
+                "answer with its passphrase (ssh_key_passphrase), or decrypt a copy of the key: cp KEY "
+                "copy && ssh-keygen -p -N '' -f copy");
   // The public key as the recipient line would give it, checked like one.
   const Recipient public_half = recipient_from_blob(type, part.blob, what);
   Identity id;
@@ -415,10 +414,9 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
   for_each_entry(content, [&](std::string_view line, std::size_t lineno) {
     const std::string what = "identity file '" + file + "' line " + std::to_string(lineno);
     if (starts_with_ci(line, "age1") || line.starts_with("ssh-") || line.starts_with("ecdsa-"))
-      throw Error(
-          ErrorKind::usage, what + " holds a public key (recipient), not a secret identity",
-          "-i needs the secret key file (e.g. the file from pcrypt keygen --identity or age-keygen, or "
-          "~/.ssh/id_ed25519 rather than id_ed25519.pub)");
+      throw Error(ErrorKind::usage, what + " holds a public key (recipient), not a secret identity",
+                  "an identity file is the secret key file (e.g. a new identity's file or age-keygen's, or "
+                  "~/.ssh/id_ed25519 rather than id_ed25519.pub)");
     if (starts_with_ci(line, "age-secret-key-pq-1")) {
       const auto seed = decode_key32(line, hybrid_identity_hrp, what);
       SecretBytes s(seed);

@@ -90,28 +90,27 @@ std::optional<OtherFile> recognise_other_file(std::span<const std::uint8_t> star
     using Kind = OtherFile::Kind;
     if (line.starts_with("PCRYPT-KEY-"))
       return OtherFile{Kind::pcrypt_key_file, "a pcrypt key file, not an encrypted file",
-                       "use it with -k to encrypt or decrypt; 'pcrypt info' describes encrypted files"};
+                       "use it as a key file (key_files) to encrypt or decrypt"};
     // AGE-SECRET-KEY-1 (X25519), AGE-SECRET-KEY-PQ-1 (post-quantum), AGE-PLUGIN-NAME-1 (a plugin's).
     if (line.starts_with("AGE-SECRET-KEY-") || line.starts_with("AGE-PLUGIN-"))
       return OtherFile{Kind::identity, "an age identity (secret key) file",
-                       "use it with -i to decrypt files encrypted to it (or to encrypt to yourself); "
-                       "'pcrypt recipient FILE' prints its public key"};
+                       "use it as an identity file (identity_files) to decrypt files encrypted to it (or to "
+                       "encrypt to yourself); its recipient is its public key"};
     if (line.starts_with("age1"))
       return OtherFile{Kind::recipient, "an age recipient (public key)",
-                       "encrypt to it with -r age1... or -R FILE"};
+                       "encrypt to it (recipients, recipient_files)"};
     if (line.starts_with("age-encryption.org/"))
       return OtherFile{Kind::age_file, "an age-encrypted file",
-                       "give it as the FILE to 'pcrypt decrypt' (pcrypt reads age files)"};
+                       "open it as the encrypted file (pcrypt reads age files)"};
     if (line.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----"))
       return OtherFile{Kind::ssh_private_key, "an OpenSSH private key",
-                       "use it with -i to decrypt files encrypted to its public key; "
-                       "'pcrypt recipient FILE' prints that public key"};
+                       "use it as an identity file (identity_files) to decrypt files encrypted to its public "
+                       "key; its recipient is that public key"};
     for (std::string_view type : {"ssh-ed25519 ", "ssh-rsa ", "ecdsa-sha2-", "sk-ssh-ed25519"})
       if (line.starts_with(type))
-        return OtherFile{
-            Kind::ssh_public_key, "an OpenSSH public key",
-            "encrypt to it with -R FILE or -r \"ssh-... AAAA...\"; decrypting needs the private key "
-            "(-i)"};
+        return OtherFile{Kind::ssh_public_key, "an OpenSSH public key",
+                         "encrypt to it (recipients, recipient_files); decrypting needs the private key "
+                         "(identity_files)"};
     return std::nullopt;
   }
   return std::nullopt;

@@ -169,7 +169,7 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
                     std::to_string(header.slots.size()),
                 header.slots.empty()
                     ? std::string()
-                    : std::string("the age format has no such limit: encrypt with --format age "
+                    : std::string("the age format has no such limit: encrypt in the age format "
                                   "(recipients only; key files have no age form)"));
   const auto passphrases = std::count_if(header.slots.begin(), header.slots.end(),
                                          [](const KeySlot& s) { return s.kind == SlotKind::passphrase; });

@@ -52,11 +52,10 @@ KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, con
     return slot;
   }
   if (credential.kind == Credential::Kind::identity || credential.kind == Credential::Kind::recipient)
-    throw Error(ErrorKind::usage, "an identity cannot encrypt; give its recipient (pcrypt recipient FILE)");
+    throw Error(ErrorKind::usage, "an identity cannot encrypt; give its recipient instead");
   if (credential.kind == Credential::Kind::key_file) {
     if (credential.secret.size() != kKeyFileKeyBytes)
-      throw Error(ErrorKind::usage, "a key file key must be 32 bytes",
-                  "create key files with `pcrypt keygen`");
+      throw Error(ErrorKind::usage, "a key file key must be 32 bytes", "create a new key file");
     slot.kind = SlotKind::key_file;
     kek = derive_subkey(credential.secret.span(), kLabelKeyFileKek);
   } else {

@@ -32,7 +32,7 @@ SecretBytes passphrase_kek(std::span<const std::uint8_t> passphrase,
     throw Error(ErrorKind::io,
                 "Argon2id failed with " + format_bytes(memory_bytes) + " and " + std::to_string(ops) +
                     " passes (out of memory?)",
-                "free some memory, or choose a smaller --kdf-memory when encrypting");
+                "free some memory, or choose a smaller Argon2id memory cost when encrypting");
   return derive_subkey(stretched.span(), kLabelPassphraseKek);
 }
 

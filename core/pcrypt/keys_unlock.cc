@@ -26,7 +26,7 @@ Error over_ceiling(const KeySlot& slot, std::size_t index, const KdfLimits& ceil
                    std::to_string(slot.kdf_ops) + " passes, above the limit of " +
                    format_bytes(ceiling.memlimit_bytes) + " and " + std::to_string(ceiling.opslimit) +
                    " passes",
-               "if you trust this file, raise the limit with --max-kdf-memory / --max-kdf-ops");
+               "if you trust this file, raise the Argon2id memory and passes limits");
 }
 
 }  // namespace

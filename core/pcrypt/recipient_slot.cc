@@ -71,13 +71,13 @@ void refuse_age_only(const Recipient& recipient) {
   if (const auto* plugin = std::get_if<PluginRecipient>(&recipient))
     throw Error(ErrorKind::usage,
                 "age plugin recipients (age1" + plugin->plugin + "1...) work only in the age format",
-                "add --format age (the plugin age-plugin-" + plugin->plugin + " makes the age stanza)");
+                "use the age format (the plugin age-plugin-" + plugin->plugin + " makes the age stanza)");
   if (is_tag_recipient(recipient))
     throw Error(
         ErrorKind::usage,
         "tag recipients (age1tag1..., age1tagpq1...) can only be used in age files: the pcrypt format "
         "has no slot kind for them",
-        "add --format age, or encrypt to an age1... / age1pq1... recipient");
+        "use the age format, or encrypt to an age1... / age1pq1... recipient");
 }
 
 void check_file_key(const SecretBytes& file_key) {

@@ -56,13 +56,13 @@ void check_slot_counts(const std::vector<KeySlot>& slots) {
     throw Error(ErrorKind::usage,
                 "the result would have " + std::to_string(slots.size()) + " slots; the format allows " +
                     std::to_string(kMaxSlots),
-                "remove slots with --remove-slot N in the same run; for a larger team, decrypt and encrypt "
-                "again with --format age, which has no such limit");
+                "remove slots (remove_slots) in the same rekey; for a larger team, decrypt and encrypt "
+                "again in the age format, which has no such limit");
   if (passphrases > kMaxPassphraseSlots)
     throw Error(ErrorKind::usage,
                 "the result would have " + std::to_string(passphrases) +
                     " passphrase slots; the format allows " + std::to_string(kMaxPassphraseSlots),
-                "remove a passphrase slot with --remove-slot N in the same run");
+                "remove a passphrase slot (remove_slots) in the same rekey");
 }
 
 }  // namespace
@@ -73,7 +73,7 @@ std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretB
     throw Error(ErrorKind::header, "the header does not authenticate under this file key");
   if (changes.changes_nothing())
     throw Error(ErrorKind::usage, "nothing to change",
-                "add a slot with --add-key/--add-passphrase, or remove one with --remove-slot N");
+                "add a slot (add_key_files, add_passphrase) or remove one (remove_slots)");
 
   const std::vector<KeySlot>& old_slots = parsed.header.slots;
   const PcryptSlots questions(parsed, file_key, changes.kek_cache);
@@ -85,7 +85,7 @@ std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretB
     if (!remove[i]) header.slots.push_back(old_slots[i]);
   if (header.slots.empty() && changes.add.empty())
     throw Error(ErrorKind::usage, "refusing to remove the last slot: nothing could open the file any more",
-                "add another credential in the same run (--add-key, --add-passphrase)");
+                "add another credential in the same rekey (add_key_files, add_passphrase)");
   // Counted before any Argon2id runs for the new slots.
   std::vector<KeySlot> counted = header.slots;
   for (const Credential& c : changes.add) {

@@ -227,22 +227,22 @@ std::string options_for_slots(const FileHeader& header) {
     if (!present) continue;
     switch (kind) {
       case SlotKind::key_file:
-        add("-k KEYFILE");
+        add("a key file (key_files)");
         break;
       case SlotKind::passphrase:
-        add("-p");
+        add("the passphrase (passphrase)");
         break;
       case SlotKind::x25519:
-        add("-i IDENTITY (an X25519 identity)");
+        add("an X25519 identity (identity_files)");
         break;
       case SlotKind::ssh_ed25519:
-        add("-i SSH-KEY (the ed25519 key" + tags_note(tags) + ")");  // hints get no file name
+        add("the SSH ed25519 key" + tags_note(tags) + " (identity_files)");  // hints get no file name
         break;
       case SlotKind::mlkem768_x25519:
-        add("-i IDENTITY (a post-quantum identity)");
+        add("a post-quantum identity (identity_files)");
         break;
       case SlotKind::ssh_rsa:
-        add("-i SSH-KEY (the RSA key" + tags_note(tags) + ")");
+        add("the SSH RSA key" + tags_note(tags) + " (identity_files)");
         break;
     }
   }

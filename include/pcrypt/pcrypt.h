@@ -39,10 +39,14 @@
 #include <string_view>
 #include <vector>
 
+#include <pcrypt/secret_bytes.h>
+
+#ifndef PCRYPT_API  // also defined by <pcrypt/secret_bytes.h> and <pcrypt/pcrypt_c.h>, the same way
 #if defined(PCRYPT_BUILDING_LIBRARY) || !defined(PCRYPT_STATIC)
 #define PCRYPT_API __attribute__((visibility("default")))
 #else
 #define PCRYPT_API
+#endif
 #endif
 
 namespace pcrypt {
@@ -217,8 +221,12 @@ class PCRYPT_API Keys {
   // and wraps to it (age-plugin-batchpass: a passphrase from the environment). A recipient, as
   // add_recipients' are.
   void add_plugin_recipient(const std::string& name);
-  // A passphrase (ErrorKind::usage when empty).
+  // A passphrase (ErrorKind::usage when empty), copied into the library's guarded memory. The SecretBytes
+  // form leaves no copy in ordinary memory (the caller's std::string is the caller's to wipe): a program that
+  // reads passphrases into SecretBytes hands them over with it, and passes them to encrypt()
+  // (Recipients::keys), unlock() (Credentials::keys) and rekey() (RekeyRequest::add_keys) through this Keys.
   void add_passphrase(const std::string& passphrase);
+  void add_passphrase(const SecretBytes& passphrase);
   // The recipient of each identity held, in order ("age1…", or an SSH key's public line): what
   // `pcrypt recipient` prints.
   std::vector<std::string> recipients() const;
@@ -259,7 +267,10 @@ struct Credentials {
   std::vector<std::string> identities;      // identity text: "AGE-SECRET-KEY-1…" lines (in memory)
   std::vector<std::string> key_files;  // pcrypt key files; an age file has no slot they open (they are read
                                        // and tried, and open nothing: wrong_credential if nothing else does)
-  // The passphrase, asked for when the file has a passphrase slot; nullopt: none.
+  // The passphrase, asked for when the file has a passphrase slot; nullopt: none. The library copies the
+  // returned string into guarded memory and wipes it (as every secret a callback returns: the OpenSSH key
+  // passphrases below and in Keys, a plugin's PIN); a passphrase known beforehand can be given instead as
+  // SecretBytes through `keys` (Keys::add_passphrase), which is tried whatever the file's slots.
   std::function<std::optional<std::string>()> passphrase;
   // The passphrase of a protected OpenSSH key (named), asked for only when its slot is tried.
   std::function<std::optional<std::string>(const std::string& key_name)> ssh_key_passphrase;

@@ -1,8 +1,8 @@
 """pcrypt's errors as Python exceptions.
 
 Every failure of libpcrypt arrives as one of these, carrying the message the CLI prints after
-``pcrypt: error:``, its hint (``pcrypt: hint:``), both worded for Python (``keys=`` where the CLI says
-``-k``), the file it concerns (``path``, also named in the message: one bad file among thousands in a Dask
+``pcrypt: error:``, its hint (``pcrypt: hint:``), both worded for Python (``keys=`` where the library
+says ``key_files`` and the CLI ``-k``), the file it concerns (``path``, also named in the message: one bad file among thousands in a Dask
 job is findable), and the exit code the CLI would return for it (the table in ``pcrypt --help``), so
 scripts can tell a wrong key from a damaged file as the shell can.
 """
@@ -51,6 +51,27 @@ class AuthenticationError(PcryptError):
 
 _BY_EXIT_CODE = {1: PcryptError, 2: UsageError, 3: HeaderError, 4: AuthenticationError}
 
+# The library's words (docs/LIBRARY.md, "Words": its C++ API's fields and concepts) for what a Python caller
+# passes as an argument, replaced first; the longer phrases before the field names they contain.
+_LIBRARY_PHRASES = [
+    ("key files cannot be used in the age format", 'keys= cannot be used with format="age"'),
+    ("encrypt to a recipient (age1..., an identity's recipient) or with a passphrase",
+     'encrypt to a recipient (recipients=["age1..."], made by pcrypt.keygen(path, identity=True)) or with '
+     "passphrase="),
+    ("use a passphrase alone, or recipients alone, in the age format",
+     'use passphrase= alone, or recipients= alone, with format="age"'),
+    ("in the age format", 'with format="age"'),
+    ("create a new key file at ", "create one with pcrypt.keygen(path) at "),
+    ("create a new identity at ", "create one with pcrypt.keygen(path, identity=True) at "),
+    ("create a new key file", "create one with pcrypt.keygen(path)"),
+    ("give it as a key file (key_files)", "give it as keys="),
+    ("a key file (key_files)", "keys="),
+    ("the passphrase (passphrase)", "passphrase="),
+    ("(recipients, recipient_files)", "(recipients=, recipient_files=)"),
+    ("key_files", "keys="),
+    ("identity_files", "identities="),
+]
+
 # The CLI's words for what a Python caller passes as an argument (a flag not followed by a letter, digit or
 # dash: "-k" but not "-key" or "-----BEGIN").
 _PYTHON_WORDS = [
@@ -85,8 +106,13 @@ def _python_word(match):
 
 
 def python_words(text):
-    """``text`` with the CLI's options replaced by the Python arguments that do the same."""
-    return _FLAG.sub(_python_word, text) if text else text
+    """``text`` with the library's words and the CLI's options replaced by the Python arguments that do the
+    same."""
+    if not text:
+        return text
+    for phrase, words in _LIBRARY_PHRASES:
+        text = text.replace(phrase, words)
+    return _FLAG.sub(_python_word, text)
 
 
 def from_core(exit_code, message, hint):

@@ -890,3 +890,84 @@ TEST_CASE("libpcrypt: an object store is asked once for a long range, at most tw
     CHECK(store.requests <= 16);
   }
 }
+
+TEST_CASE("libpcrypt: passphrases handed over as SecretBytes (guarded memory) encrypt, open and rekey") {
+  // The type itself: zeroed on allocation, copied in, moved out (the source left empty), read as text.
+  pcrypt::SecretBytes room(16);
+  CHECK(room.size() == 16);
+  CHECK(std::all_of(room.data(), room.data() + room.size(), [](std::uint8_t b) { return b == 0; }));
+  pcrypt::SecretBytes typed = pcrypt::SecretBytes::copy_of("correct horse");
+  CHECK(typed.text() == "correct horse");
+  pcrypt::SecretBytes moved = std::move(typed);
+  CHECK(moved.text() == "correct horse");
+  CHECK(typed.empty());  // NOLINT(bugprone-use-after-move): a moved-from SecretBytes is empty, by contract
+  CHECK(pcrypt::SecretBytes(moved.span().first(7)).text() == "correct");
+
+  const std::vector<std::uint8_t> plain = random_bytes(150'000, 21);
+  for (const pcrypt::Format format : {pcrypt::Format::pcrypt, pcrypt::Format::age}) {
+    CAPTURE(format == pcrypt::Format::age ? "age" : "pcrypt");
+    pcrypt::Keys keys;
+    keys.add_passphrase(pcrypt::SecretBytes::copy_of("correct horse"));
+    CHECK(keys.size() == 1);
+    pcrypt::Recipients to;
+    to.keys = &keys;
+    pcrypt::EncryptOptions options;
+    options.format = format;
+    options.argon2id_memory_bytes = 1 << 20;  // cheap Argon2id (pcrypt)
+    options.argon2id_passes = 1;
+    std::vector<std::uint8_t> file;
+    pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(file), to, options);
+    const auto opens_with = [&](const pcrypt::Credentials& given) {
+      pcrypt::Credentials by = given;
+      by.max_argon2id_memory_bytes = 2 << 20;
+      by.max_argon2id_passes = 1;
+      pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+      opened.unlock(by);
+      std::vector<std::uint8_t> out;
+      opened.decrypt(pcrypt::Sink::memory(out));
+      return out == plain;
+    };
+    // The same passphrase as SecretBytes (Credentials::keys), and through the callback, opens it.
+    pcrypt::Keys same;
+    same.add_passphrase(pcrypt::SecretBytes::copy_of("correct horse"));
+    pcrypt::Credentials by_keys;
+    by_keys.keys = &same;
+    CHECK(opens_with(by_keys));
+    pcrypt::Credentials by_callback;
+    by_callback.passphrase = [] { return std::optional<std::string>("correct horse"); };
+    CHECK(opens_with(by_callback));
+    // Another passphrase does not.
+    pcrypt::Keys wrong;
+    wrong.add_passphrase(pcrypt::SecretBytes::copy_of("correct horsf"));
+    pcrypt::Credentials by_wrong;
+    by_wrong.keys = &wrong;
+    CHECK(error_of([&] { (void)opens_with(by_wrong); }).kind() == pcrypt::ErrorKind::wrong_credential);
+
+    // Rekey: a passphrase added as SecretBytes (RekeyRequest::add_keys) opens the new header.
+    if (format == pcrypt::Format::pcrypt) {
+      pcrypt::Keys added;
+      added.add_passphrase(pcrypt::SecretBytes::copy_of("battery staple"));
+      pcrypt::RekeyRequest request;
+      request.add_keys = &added;
+      request.argon2id_memory_bytes = 1 << 20;
+      request.argon2id_passes = 1;
+      pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+      by_keys.max_argon2id_memory_bytes = 2 << 20;
+      by_keys.max_argon2id_passes = 1;
+      opened.unlock(by_keys);
+      std::vector<std::uint8_t> rekeyed;
+      opened.rekey(request, pcrypt::Sink::memory(rekeyed));
+      file = rekeyed;
+      CHECK(opens_with(by_callback));  // the old passphrase's slot is kept
+      pcrypt::Keys new_one;
+      new_one.add_passphrase(pcrypt::SecretBytes::copy_of("battery staple"));
+      pcrypt::Credentials by_new;
+      by_new.keys = &new_one;
+      CHECK(opens_with(by_new));
+    }
+  }
+  // An empty passphrase is refused, as the std::string form refuses it.
+  pcrypt::Keys keys;
+  CHECK(error_of([&] { keys.add_passphrase(pcrypt::SecretBytes()); }).kind() == pcrypt::ErrorKind::usage);
+  CHECK(error_of([&] { keys.add_passphrase(pcrypt::SecretBytes(0)); }).kind() == pcrypt::ErrorKind::usage);
+}
