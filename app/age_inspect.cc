@@ -116,11 +116,7 @@ int run_age_inspect(int argc, char** argv) {
   flags.add_bool("version", &version);
   flags.add_bool("json", &json);
   const GoFlags::Outcome parsed = flags.parse(argc, argv);
-  if (parsed.kind != GoFlags::Outcome::Kind::parsed) {
-    if (parsed.kind == GoFlags::Outcome::Kind::error) std::fprintf(stderr, "%s\n", parsed.error.c_str());
-    std::fprintf(stderr, "%s\n", kUsage);
-    return parsed.kind == GoFlags::Outcome::Kind::help ? 0 : 2;
-  }
+  if (const std::optional<int> code = usage_exit_code(parsed, kUsage)) return *code;
   try {
     if (version) {
       std::printf("v%s\n", pcrypt::version().c_str());

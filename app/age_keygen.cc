@@ -158,11 +158,7 @@ int run_age_keygen(int argc, char** argv) {
   flags.add_string("o", &output);
   flags.add_string("output", &output);
   const GoFlags::Outcome parsed = flags.parse(argc, argv);
-  if (parsed.kind != GoFlags::Outcome::Kind::parsed) {
-    if (parsed.kind == GoFlags::Outcome::Kind::error) std::fprintf(stderr, "%s\n", parsed.error.c_str());
-    std::fprintf(stderr, "%s\n", kUsage);
-    return parsed.kind == GoFlags::Outcome::Kind::help ? 0 : 2;
-  }
+  if (const std::optional<int> code = usage_exit_code(parsed, kUsage)) return *code;
   try {
     if (version) {
       std::printf("v%s\n", pcrypt::version().c_str());

@@ -1,5 +1,7 @@
 #include "app/go_flags.h"
 
+#include <cstdio>
+
 namespace pcrypt::app {
 
 std::optional<bool> parse_go_bool(const std::string& text) {
@@ -65,6 +67,13 @@ GoFlags::Outcome GoFlags::parse(int argc, char** argv) const {
   }
   for (; i < argc; ++i) outcome.arguments.emplace_back(argv[i]);
   return outcome;
+}
+
+std::optional<int> usage_exit_code(const GoFlags::Outcome& parsed, const char* usage) {
+  if (parsed.kind == GoFlags::Outcome::Kind::parsed) return std::nullopt;
+  if (parsed.kind == GoFlags::Outcome::Kind::error) std::fprintf(stderr, "%s\n", parsed.error.c_str());
+  std::fprintf(stderr, "%s\n", usage);
+  return parsed.kind == GoFlags::Outcome::Kind::help ? 0 : 2;
 }
 
 }  // namespace pcrypt::app

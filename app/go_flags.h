@@ -33,6 +33,10 @@ class GoFlags {
   std::vector<Flag> flags_;
 };
 
+// How a Go command ends a parse that did not reach its arguments: the error line (if any) and `usage` on
+// stderr, then exit 0 for -h/-help and 2 for an error. nullopt when the flags parsed.
+std::optional<int> usage_exit_code(const GoFlags::Outcome& parsed, const char* usage);
+
 // Go's strconv.ParseBool: 1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False.
 std::optional<bool> parse_go_bool(const std::string& text);
 
