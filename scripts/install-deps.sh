@@ -59,10 +59,10 @@ fi
 
 sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
 if [[ $purpose == arm64 ]]; then
-  dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
+  [[ $'\n'$(dpkg --print-foreign-architectures)$'\n' == *$'\n'arm64$'\n'* ]] || $sudo dpkg --add-architecture arm64
 fi
 missing=()
-for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
+for p in "${pkgs[@]}"; do [[ $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) == 'install ok installed' ]] || missing+=("$p"); done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

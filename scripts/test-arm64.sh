@@ -110,7 +110,7 @@ for way in x86:arm arm:x86; do
   if [[ $way == x86:arm ]]; then sealer=("${x86[@]}") opener=("${arm[@]}"); else sealer=("${arm[@]}") opener=("${x86[@]}"); fi
   f=$work/$way.age
   "${sealer[@]}" encrypt -f --format age -r "$age_recipient" -o "$f" "$work/plain"
-  head -c 22 "$f" | grep -q '^age-encryption.org/v1' || fail "$way: $f is not an age file"
+  [[ $(head -c 22 "$f") == age-encryption.org/v1* ]] || fail "$way: $f is not an age file"
   "${opener[@]}" decrypt -f -i "$work/age.key" -o "$f.out" "$f"
   cmp -s "$work/plain" "$f.out" || fail "$way, age format: decrypted file differs"
   "${opener[@]}" decrypt -i "$work/age.key" --offset 1MiB --length 100KiB "$f" > "$f.part"

@@ -35,14 +35,14 @@ archive=$(find "$prefix" -name libpcrypt.a | head -1)
 [[ -f $prefix/include/pcrypt/pcrypt.h && -f $prefix/include/pcrypt/encryptor.h ]] || fail "headers"
 pc=$(dirname "$(find "$prefix" -name pcrypt.pc | head -1)")
 export PKG_CONFIG_PATH=$pc
-pkg-config --static --libs pcrypt | grep -q -e '-lsodium' || fail "pkg-config --static names no libsodium"
-pkg-config --static --libs pcrypt | grep -q -e '-lcrypto' || fail "pkg-config --static names no libcrypto"
+[[ " $(pkg-config --static --libs pcrypt) " == *' -lsodium '* ]] || fail "pkg-config --static names no libsodium"
+[[ " $(pkg-config --static --libs pcrypt) " == *' -lcrypto '* ]] || fail "pkg-config --static names no libcrypto"
 
 echo "check: examples/decrypt_range.cc links with pkg-config --static"
 # shellcheck disable=SC2046 # pkg-config's words are separate arguments
 g++ -std=c++20 -O1 "$root/examples/decrypt_range.cc" -o "$scratch/decrypt_range" \
   $(pkg-config --static --cflags pcrypt) $(pkg-config --static --libs pcrypt) || fail "compile with pkg-config --static"
-if ldd "$scratch/decrypt_range" | grep -q libpcrypt; then fail "the program needs libpcrypt.so"; fi
+if [[ $(ldd "$scratch/decrypt_range") == *libpcrypt* ]]; then fail "the program needs libpcrypt.so"; fi
 
 echo "check: ... and with find_package(pcrypt), which brings the static library's dependencies"
 mkdir "$scratch/proj"

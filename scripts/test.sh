@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the layering (scripts/check-layering.sh: includes that break docs/ARCHITECTURE.md's map fail before
-# anything is built), then installs what the tests use (scripts/install-deps.sh --test), builds (warnings are
-# errors) and runs the whole test suite.
+# anything is built) and the shell scripts (scripts/check-shell.sh: no `| grep -q` under pipefail), then
+# installs what the tests use (scripts/install-deps.sh --test), builds (warnings are errors) and runs the
+# whole test suite.
 # Usage: scripts/test.sh [BUILD_DIR]
 # The default build directory is build-test, so build/ stays the Release build of scripts/demo.sh. The build
 # is Release too (-O3, where GCC finds the most warnings, and the code users run): CI's GCC Release -Werror
@@ -10,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-test}
 scripts/check-layering.sh
+scripts/check-shell.sh
 scripts/install-deps.sh --test
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DPCRYPT_WERROR=ON -DPCRYPT_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" -j2

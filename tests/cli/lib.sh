@@ -55,6 +55,10 @@ fail() {
   exit 1
 }
 exists() { [[ -e $1 || -L $1 ]]; }
+# finds GREP-OPTION... PATTERN: grep -q that reads its whole input, for `cmd | finds PATTERN`. With pipefail,
+# `cmd | grep -q` fails at random: grep exits at the first match and cmd, still writing, dies of SIGPIPE
+# (CI lost a run to `ldd pcrypt | grep -q libfuse3`). scripts/check-shell.sh refuses the `| grep -q` form.
+finds() { grep "$@" > /dev/null; }
 
 # expect STATUS CMD...: runs CMD with stderr captured in ./stderr, fails unless it exits with STATUS.
 expect() {

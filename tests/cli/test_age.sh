@@ -18,7 +18,7 @@ for n in "${sizes[@]}"; do head -c "$n" /dev/urandom > "plain.$n"; done
 check "X25519: pcrypt -> age and age -> pcrypt at sizes ${sizes[*]}"
 for n in "${sizes[@]}"; do
   "$PCRYPT" encrypt --format age -r "$recipient" "plain.$n" -o "p.$n.age"
-  head -c 22 "p.$n.age" | grep -q '^age-encryption.org/v1' || fail "p.$n.age is not an age file"
+  head -c 22 "p.$n.age" | finds '^age-encryption.org/v1' || fail "p.$n.age is not an age file"
   age -d -i age.key "p.$n.age" > "p.$n.out" || fail "age cannot decrypt pcrypt's file of $n bytes"
   same "p.$n.out" "plain.$n"
   age -r "$recipient" -o "a.$n.age" "plain.$n"
@@ -88,7 +88,7 @@ expect_one_error "no identity given opens this age file"
 check "armor: both directions, default output name NAME.age, decrypt strips .age"
 for n in 0 1 65536 $((3 * 65536 + 7)); do
   "$PCRYPT" encrypt --format age -a -r "$recipient" "plain.$n" -o "arm.$n.age"
-  head -1 "arm.$n.age" | grep -qx -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "not armored"
+  head -1 "arm.$n.age" | finds -x -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "not armored"
   age -d -i age.key "arm.$n.age" > "arm.$n.out" || fail "age cannot read pcrypt's armor ($n bytes)"
   same "arm.$n.out" "plain.$n"
   age -a -r "$recipient" -o "aarm.$n.age" "plain.$n"
@@ -106,7 +106,7 @@ check "info and decrypt detect the format from the first bytes (binary and armor
 "$PCRYPT" info a.65537.age > info.txt
 grep -q '^format: age v1' info.txt || fail "info: $(cat info.txt)"
 grep -q 'plaintext size: 65537 bytes in 2 chunks' info.txt || fail "info: $(cat info.txt)"
-"$PCRYPT" info aarm.1.age | grep -q 'ASCII armored' || fail "info does not see the armor"
+"$PCRYPT" info aarm.1.age | finds 'ASCII armored' || fail "info does not see the armor"
 "$PCRYPT" decrypt -i age.key -o - < a.65537.age > stdin.out
 same stdin.out plain.65537
 

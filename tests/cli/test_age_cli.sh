@@ -88,7 +88,7 @@ expect_age_error 'no identity matched any of the recipients'
 [[ ! -s out ]] || fail "output on a failure"
 check "armor: -a writes age's PEM armor, decrypted without -a; blank lines around it are fine"
 expect_quiet "$AGE" -a -r "$R" -o armored.age input
-head -1 armored.age | grep -qx -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "not armored"
+head -1 armored.age | finds -x -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "not armored"
 { printf '\n   \n\n'; cat armored.age; printf '\n   \n'; } > padded.age
 expect_quiet "$AGE" -d -i key.txt padded.age > out
 same out input

@@ -71,7 +71,7 @@ check "no TEXT placeholder in any --help"
 for c in "" encrypt decrypt verify keygen recipient info rekey bench "bench keystream" "bench throughput" \
   "bench engines"; do
   # shellcheck disable=SC2086
-  ! "$PCRYPT" $c --help | grep -q 'TEXT' || fail "'pcrypt $c --help' shows TEXT"
+  ! "$PCRYPT" $c --help | finds 'TEXT' || fail "'pcrypt $c --help' shows TEXT"
 done
 
 if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then

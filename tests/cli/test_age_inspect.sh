@@ -84,7 +84,7 @@ done
 
 check "--json is indented by four spaces, as age's encoder writes it"
 "$inspect" --json x.age > out.json
-sed -n 2p out.json | grep -q '^    "version": "age-encryption.org/v1",$' || fail "$(cat out.json)"
+sed -n 2p out.json | finds '^    "version": "age-encryption.org/v1",$' || fail "$(cat out.json)"
 grep -q '^        "header": [0-9]*,$' out.json || fail "$(cat out.json)"
 
 check "post-quantum: yes for ML-KEM and scrypt, no for X25519 and SSH"

@@ -22,10 +22,10 @@ umask 077
 # age_key_lines FILE PREFIX SECRET: FILE is an age key file: created line (RFC 3339), public key, secret.
 age_key_lines() {
   [[ $(wc -l < "$1") == 3 ]] || fail "$1 is not three lines: $(cat "$1")"
-  sed -n 1p "$1" | grep -qE '^# created: 20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9](Z|[+-][0-2][0-9]:[0-5][0-9])$' ||
+  sed -n 1p "$1" | finds -E '^# created: 20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9](Z|[+-][0-2][0-9]:[0-5][0-9])$' ||
     fail "$1: no RFC 3339 created line: $(sed -n 1p "$1")"
-  sed -n 2p "$1" | grep -qE "^# public key: $2[0-9a-z]+\$" || fail "$1: no public key line"
-  sed -n 3p "$1" | grep -qE "^$3[0-9A-Z]+\$" || fail "$1: no secret key line"
+  sed -n 2p "$1" | finds -E "^# public key: $2[0-9a-z]+\$" || fail "$1: no public key line"
+  sed -n 3p "$1" | finds -E "^$3[0-9A-Z]+\$" || fail "$1: no secret key line"
 }
 
 check "age-keygen to a pipe: the key on stdout, its public key on stderr as 'Public key: age1...'"

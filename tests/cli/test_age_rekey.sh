@@ -86,7 +86,7 @@ expect 3 "$PCRYPT" decrypt --passphrase-file pw1 p.age -o p2.out
 check "an armored file stays armored, and age opens it"
 age -a -r "$A" -o arm.age plain
 "$PCRYPT" rekey -i a.key --add-recipient "$B" arm.age
-head -1 arm.age | grep -qx -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "the armor was lost"
+head -1 arm.age | finds -x -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "the armor was lost"
 opens_with_age arm.age b.key || fail "age cannot open the rekeyed armored file with b.key"
 opens_with_age arm.age a.key || fail "age cannot open the rekeyed armored file with a.key"
 
@@ -101,7 +101,7 @@ opens_with_age n.age ed.key && fail "ed.key still opens after --new-file-key"
 after_header n.age | cmp -s - n.payload && fail "the payload was not re-encrypted"
 age -a -r "$A" -o na.age plain
 "$PCRYPT" rekey -i a.key --new-file-key --add-recipient "$B" na.age
-head -1 na.age | grep -qx -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "the armor was lost"
+head -1 na.age | finds -x -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "the armor was lost"
 opens_with_age na.age b.key || fail "b.key cannot open the re-encrypted armored file"
 check "--new-file-key on a damaged payload fails (exit 4) and leaves the file as it was"
 age -r "$A" -o d.age plain

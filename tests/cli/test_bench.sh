@@ -112,7 +112,7 @@ elif grep -qw avx2 /proc/cpuinfo; then
 fi
 for col in keystream_size keystream_bytes calls data_bytes seconds_mean seconds_stddev seconds_min seconds_max \
   samples rate_mbps; do
-  grep '^keystream_size,' "$tmp/keystream.csv" | grep -Eq "(^|,)$col(,|\$)" || fail "keystream csv lacks column $col"
+  grep '^keystream_size,' "$tmp/keystream.csv" | grep -E "(^|,)$col(,|\$)" > /dev/null || fail "keystream csv lacks column $col"
 done
 
 # Throughput: per-run rows and a summary; every decrypted run checked OK.
@@ -186,10 +186,10 @@ expect_refusal() {
   "$pc" bench "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
   [[ $rc -eq $want ]] || fail "bench $* exited $rc, expected $want: $(cat "$tmp/err")"
   [[ ! -s $tmp/out ]] || fail "bench $* printed before its error: $(head -c 200 "$tmp/out")"
-  head -1 "$tmp/err" | grep -q '^pcrypt: error: .' || fail "bench $*: first line is not an error: $(cat "$tmp/err")"
+  [[ $(head -1 "$tmp/err") == 'pcrypt: error: '?* ]] || fail "bench $*: first line is not an error: $(cat "$tmp/err")"
   if [[ $(wc -l <"$tmp/err") -gt 1 ]]; then
     [[ $(wc -l <"$tmp/err") -eq 2 ]] || fail "bench $*: more than an error and a hint: $(cat "$tmp/err")"
-    sed -n 2p "$tmp/err" | grep -q '^pcrypt: hint: .' || fail "bench $*: second line is not a hint: $(cat "$tmp/err")"
+    [[ $(sed -n 2p "$tmp/err") == 'pcrypt: hint: '?* ]] || fail "bench $*: second line is not a hint: $(cat "$tmp/err")"
   fi
 }
 expect_usage() { expect_refusal 2 "$@"; }

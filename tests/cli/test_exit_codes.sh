@@ -130,9 +130,9 @@ check "sizes: K/KiB/M/MiB are powers of 1024, kB is 1000, B and plain numbers ar
 for s in 64KiB 65536 64K 1MiB 1M 64kB 64kb 4096B; do
   "$PCRYPT" encrypt -k key --chunk-size "$s" plain -o "size.$s.pcrypt"
 done
-"$PCRYPT" info size.64kB.pcrypt | grep -qF 'chunk size: 64000 ' || fail "64kB is not 64000 bytes"
-"$PCRYPT" info size.64K.pcrypt | grep -qF 'chunk size: 65536 ' || fail "64K is not 65536 bytes"
-"$PCRYPT" info size.64kb.pcrypt | grep -qF 'chunk size: 64000 ' || fail "64kb (units ignore case) is not 64000 bytes"
+"$PCRYPT" info size.64kB.pcrypt | finds -F 'chunk size: 64000 ' || fail "64kB is not 64000 bytes"
+"$PCRYPT" info size.64K.pcrypt | finds -F 'chunk size: 65536 ' || fail "64K is not 65536 bytes"
+"$PCRYPT" info size.64kb.pcrypt | finds -F 'chunk size: 64000 ' || fail "64kb (units ignore case) is not 64000 bytes"
 
 check "unreadable key file / missing input -> 1"
 expect 1 "$PCRYPT" encrypt -k missing-key plain -o x.pcrypt

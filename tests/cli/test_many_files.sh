@@ -51,9 +51,9 @@ printf '\x01' | dd of=c.bad.pcrypt bs=1 seek=$((size - 5)) conv=notrunc status=n
 mkdir out && cp a.log.pcrypt b.bad.pcrypt c.bad.pcrypt out/ && cd out
 expect 4 "$PCRYPT" decrypt -k ../key missing.pcrypt b.bad.pcrypt a.log.pcrypt c.bad.pcrypt
 [[ $(grep -c '^pcrypt: error: ' stderr) == 3 ]] || fail "expected three error lines"
-grep '^pcrypt: error: ' stderr | grep -q 'missing.pcrypt' || fail "no error line for missing.pcrypt"
-grep '^pcrypt: error: ' stderr | grep -q 'b.bad.pcrypt' || fail "no error line for b.bad.pcrypt"
-grep '^pcrypt: error: ' stderr | grep -q 'c.bad.pcrypt' || fail "no error line for c.bad.pcrypt"
+grep '^pcrypt: error: ' stderr | finds 'missing.pcrypt' || fail "no error line for missing.pcrypt"
+grep '^pcrypt: error: ' stderr | finds 'b.bad.pcrypt' || fail "no error line for b.bad.pcrypt"
+grep '^pcrypt: error: ' stderr | finds 'c.bad.pcrypt' || fail "no error line for c.bad.pcrypt"
 same a.log ../a.orig
 ! exists b.bad && ! exists c.bad || fail "a failed file left output"
 expect 3 "$PCRYPT" decrypt -k ../key b.bad.pcrypt a.log.pcrypt -f

@@ -32,8 +32,8 @@ mount_pid() {
   local p
   for p in /proc/[0-9]*; do
     # (A process may end between the listing and the read.)
-    { tr '\0' '\n' < "$p/cmdline" | tail -1 | grep -qxF "$1"; } 2> /dev/null || continue
-    { tr '\0' ' ' < "$p/cmdline" | grep -q ' mount '; } 2> /dev/null && { echo "${p#/proc/}"; return 0; }
+    { tr '\0' '\n' < "$p/cmdline" | tail -1 | finds -xF "$1"; } 2> /dev/null || continue
+    { tr '\0' ' ' < "$p/cmdline" | finds ' mount '; } 2> /dev/null && { echo "${p#/proc/}"; return 0; }
   done
   return 1
 }
@@ -216,16 +216,16 @@ not_mounted mnt || fail "still mounted after -f's SIGTERM"
 
 check "default FUSE permissions: only the mounting user; --allow-other when asked"
 expect 0 timeout 60 "$PCRYPT" mount -k key src mnt
-grep " $WORK/mnt " /proc/mounts | grep -q "default_permissions" || fail "no default_permissions"
-grep " $WORK/mnt " /proc/mounts | grep -q "allow_other" && fail "allow_other without --allow-other"
-grep " $WORK/mnt " /proc/mounts | grep -q " fuse.pcrypt ro," || fail "not a read-only fuse.pcrypt mount"
+grep " $WORK/mnt " /proc/mounts | finds "default_permissions" || fail "no default_permissions"
+grep " $WORK/mnt " /proc/mounts | finds "allow_other" && fail "allow_other without --allow-other"
+grep " $WORK/mnt " /proc/mounts | finds " fuse.pcrypt ro," || fail "not a read-only fuse.pcrypt mount"
 if command -v setpriv > /dev/null && [[ $(id -u) == 0 ]]; then
   chmod 755 "$WORK"
   setpriv --reuid=65534 --regid=65534 --clear-groups ls "$WORK/mnt" > /dev/null 2>&1 &&
     fail "another user lists the mount"
   expect 0 "$PCRYPT" unmount mnt
   expect 0 timeout 60 "$PCRYPT" mount --allow-other -k key src mnt
-  grep " $WORK/mnt " /proc/mounts | grep -q "allow_other" || fail "no allow_other with --allow-other"
+  grep " $WORK/mnt " /proc/mounts | finds "allow_other" || fail "no allow_other with --allow-other"
 fi
 expect 0 "$PCRYPT" unmount mnt
 

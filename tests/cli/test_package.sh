@@ -39,7 +39,7 @@ is_stripped() {
     sections=$(readelf -S "$1")
     if grep -qE '\.symtab|\.debug_info' <<< "$sections"; then return 1; fi
   else
-    file "$1" | grep -q ', stripped'
+    file "$1" | finds ', stripped'
   fi
 }
 
@@ -91,16 +91,16 @@ for f in include/pcrypt/pcrypt.h include/pcrypt/pcrypt_c.h /pkgconfig/pcrypt.pc 
   'libpcrypt\.so -> ' examples/read_stream.cc examples/c/decrypt_stream.c examples/c/encrypt_stream.c; do
   grep -q "$f" dev_contents || fail "libpcrypt-dev lacks $f"
 done
-dpkg-deb -f "${dev[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "libpcrypt-dev does not depend on its libpcrypt0"
-dpkg-deb -f "${debs[0]}" Depends | grep -q 'libpcrypt0 (= ' || fail "pcrypt does not depend on its libpcrypt0"
+dpkg-deb -f "${dev[0]}" Depends | finds 'libpcrypt0 (= ' || fail "libpcrypt-dev does not depend on its libpcrypt0"
+dpkg-deb -f "${debs[0]}" Depends | finds 'libpcrypt0 (= ' || fail "pcrypt does not depend on its libpcrypt0"
 # `pcrypt mount` links libfuse3 where it was built with it: dpkg-shlibdeps must have said so, and fuse3
 # (fusermount3) is recommended.
-if ldd "$PCRYPT" | grep -q 'libfuse3\.so'; then
-  dpkg-deb -f "${debs[0]}" Depends | grep -q 'libfuse3-' || fail "pcrypt links libfuse3 but does not depend on it"
-  dpkg-deb -f "${debs[0]}" Recommends | grep -qw 'fuse3' || fail "pcrypt does not recommend fuse3"
+if ldd "$PCRYPT" | finds 'libfuse3\.so'; then
+  dpkg-deb -f "${debs[0]}" Depends | finds 'libfuse3-' || fail "pcrypt links libfuse3 but does not depend on it"
+  dpkg-deb -f "${debs[0]}" Recommends | finds -w 'fuse3' || fail "pcrypt does not recommend fuse3"
 else
   echo "(this pcrypt was built without FUSE: no libfuse3 dependency expected)"
-  dpkg-deb -f "${debs[0]}" Depends | grep -q 'libfuse3' && fail "pcrypt depends on libfuse3 without linking it"
+  dpkg-deb -f "${debs[0]}" Depends | finds 'libfuse3' && fail "pcrypt depends on libfuse3 without linking it"
 fi
 dpkg-deb -c "${debs[0]}" | awk '{ print $NF }' | sed 's|^\./||' > contents
 for f in "${expected[@]}"; do grep -qxF "$f" contents || fail "the .deb lacks $f"; done
@@ -121,7 +121,7 @@ for deb in "${debs[0]}" "${lib[0]}" "${dev[0]}"; do
   [[ -n $(dpkg-deb -f "$deb" Maintainer) ]] || fail "$name: no Maintainer"
   dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/doc/$name/copyright" > copyright 2> /dev/null ||
     fail "$name: no /usr/share/doc/$name/copyright"
-  head -1 copyright | grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+  head -1 copyright | finds -x 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
     fail "$name: the copyright file is not in the machine-readable format"
   grep -qx 'License: Expat or Apache-2.0' copyright || fail "$name: the copyright file does not grant MIT OR Apache-2.0"
   for license in Expat Apache-2.0; do

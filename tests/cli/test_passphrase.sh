@@ -37,7 +37,7 @@ same win.out plain
 
 check "key file and passphrase in one file: either opens it"
 PCRYPT_PASSPHRASE='both' "$PCRYPT" encrypt -k key -p "${CHEAP_KDF[@]}" plain -o mixed.pcrypt
-"$PCRYPT" info mixed.pcrypt | grep -qF 'key slots: 2' || fail "mixed file does not have 2 slots"
+"$PCRYPT" info mixed.pcrypt | finds -F 'key slots: 2' || fail "mixed file does not have 2 slots"
 "$PCRYPT" decrypt -k key mixed.pcrypt -o m1
 PCRYPT_PASSPHRASE='both' "$PCRYPT" decrypt -p mixed.pcrypt -o m2
 same m1 plain

@@ -29,11 +29,11 @@ grep -q 'X25519 recipient (anonymous)' info.txt || fail "info does not show the 
 check "a file without recipients stays version 1"
 "$PCRYPT" keygen -o k.key
 "$PCRYPT" encrypt -k k.key plain -o v1.pcrypt
-"$PCRYPT" info v1.pcrypt | grep -q 'pcrypt v1$' || fail "key-file-only file is not version 1"
+"$PCRYPT" info v1.pcrypt | finds 'pcrypt v1$' || fail "key-file-only file is not version 1"
 
 check "info counts recipient slots as recipients, not as key files"
 "$PCRYPT" encrypt -k k.key -r "$me" plain -o mixed.pcrypt
-"$PCRYPT" info mixed.pcrypt | grep -qx 'unlocked by: a key file (1 key-file slot) or an X25519 identity (1 X25519 recipient slot)' ||
+"$PCRYPT" info mixed.pcrypt | finds -x 'unlocked by: a key file (1 key-file slot) or an X25519 identity (1 X25519 recipient slot)' ||
   fail "info: $("$PCRYPT" info mixed.pcrypt | grep unlocked)"
 
 check "-R file with comments, blank lines, CRLF; mixed with -k and -p: each credential alone opens"
@@ -101,7 +101,7 @@ if command -v ssh-keygen > /dev/null; then
   "$PCRYPT" encrypt -R id_ed25519.pub plain -o ssh.pcrypt
   "$PCRYPT" decrypt -i id_ed25519 ssh.pcrypt -o ssh.out
   same ssh.out plain
-  "$PCRYPT" info ssh.pcrypt | grep -Eq 'SSH ed25519 recipient, tag [0-9a-f]{8}$' || fail "info lacks the SSH tag"
+  "$PCRYPT" info ssh.pcrypt | finds -E 'SSH ed25519 recipient, tag [0-9a-f]{8}$' || fail "info lacks the SSH tag"
   [[ $("$PCRYPT" recipient id_ed25519) == "$(cut -d' ' -f1-2 id_ed25519.pub)" ]] ||
     fail "recipient of the OpenSSH key differs from id_ed25519.pub"
   ssh-keygen -q -t ed25519 -N '' -f other_ed25519

@@ -30,7 +30,7 @@ check "add a key: both the new and the old key decrypt; payload bytes identical"
 "$PCRYPT" decrypt -k k1 f.pcrypt -o out1 && same out1 plain
 payload_of f.pcrypt > payload.after
 same payload.before payload.after
-mode_of f.pcrypt | grep -qx 600 || fail "rekeyed file is not 0600"
+mode_of f.pcrypt | finds -x 600 || fail "rekeyed file is not 0600"
 
 check "add a passphrase (opened with the new key), then open with the passphrase"
 "$PCRYPT" rekey f.pcrypt -k k2 --add-passphrase-file pw "${CHEAP_KDF[@]}"
@@ -150,7 +150,7 @@ check "--new-file-key: re-encrypted (payload differs), slots only for the creden
 cp n.pcrypt n.orig
 "$PCRYPT" rekey n.pcrypt -k k1 --add-key k3 --new-file-key -j 2
 [[ $("$PCRYPT" info n.pcrypt | grep -c '^slot [0-9]*: ') == 2 ]] || fail "expected 2 slots (k1, k3)"
-"$PCRYPT" info n.pcrypt | grep -q '^chunk size: 65536' || fail "chunk size not kept"
+"$PCRYPT" info n.pcrypt | finds '^chunk size: 65536' || fail "chunk size not kept"
 "$PCRYPT" decrypt -k k1 n.pcrypt -o - | cmp - plain
 "$PCRYPT" decrypt -k k3 n.pcrypt -o - | cmp - plain
 expect 3 "$PCRYPT" decrypt -k k2 n.pcrypt -o -
@@ -177,8 +177,8 @@ check "--add-recipient on a key-file file: version 2 with a recipient slot, -i d
 payload_len=$(($(stat -c %s r.pcrypt) - $(header_len r.pcrypt)))
 tail -c "$payload_len" r.pcrypt > r.payload.before
 "$PCRYPT" rekey r.pcrypt -k k1 --add-recipient "$("$PCRYPT" recipient id)"
-"$PCRYPT" info r.pcrypt | grep -q '^format: pcrypt v2' || fail "not version 2"
-"$PCRYPT" info r.pcrypt | grep -q '^slot 2: X25519 recipient' || fail "no recipient slot"
+"$PCRYPT" info r.pcrypt | finds '^format: pcrypt v2' || fail "not version 2"
+"$PCRYPT" info r.pcrypt | finds '^slot 2: X25519 recipient' || fail "no recipient slot"
 "$PCRYPT" decrypt -i id r.pcrypt -o - | cmp - plain
 "$PCRYPT" decrypt -k k1 r.pcrypt -o - | cmp - plain
 tail -c "$payload_len" r.pcrypt > r.payload.after && same r.payload.before r.payload.after
@@ -194,7 +194,7 @@ tail -c "$payload_len" r.pcrypt > r.payload.after && same r.payload.before r.pay
 
 check "removing the recipient slots goes back to version 1; -i no longer opens (exit 3)"
 "$PCRYPT" rekey r.pcrypt -k k1 --remove-slot 2 --remove-slot 4
-"$PCRYPT" info r.pcrypt | grep -q '^format: pcrypt v1' || fail "not version 1"
+"$PCRYPT" info r.pcrypt | finds '^format: pcrypt v1' || fail "not version 1"
 expect 3 "$PCRYPT" decrypt -i id r.pcrypt -o -
 "$PCRYPT" decrypt -k k2 r.pcrypt -o - | cmp - plain
 

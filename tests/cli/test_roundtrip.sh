@@ -76,8 +76,8 @@ done
 
 check "PCRYPT_ENGINE chooses the engine unless --engine is given"
 last="${engines[${#engines[@]}-1]}"
-PCRYPT_ENGINE="$last" "$PCRYPT" info --engines | grep -q "^$last  *selected" || fail "PCRYPT_ENGINE=$last not selected"
-PCRYPT_ENGINE=rot13 "$PCRYPT" info --engines | grep -q "^(PCRYPT_ENGINE: unknown engine 'rot13'" ||
+PCRYPT_ENGINE="$last" "$PCRYPT" info --engines | finds "^$last  *selected" || fail "PCRYPT_ENGINE=$last not selected"
+PCRYPT_ENGINE=rot13 "$PCRYPT" info --engines | finds "^(PCRYPT_ENGINE: unknown engine 'rot13'" ||
   fail "a bad PCRYPT_ENGINE is not reported under the engine list"
 PCRYPT_ENGINE=rot13 "$PCRYPT" encrypt -k key --engine "$last" plain -o env.pcrypt
 "$PCRYPT" decrypt -k key env.pcrypt -o env.out
@@ -88,7 +88,7 @@ check "info prints the header fields"
 for field in 'format: pcrypt v1' 'chunk size: 4096' 'key slots: 1' 'slot 1: key file' 'header length: 120'; do
   grep -qF "$field" info.txt || fail "info output lacks '$field'"
 done
-"$PCRYPT" info < two.pcrypt | grep -qF 'key slots: 2' || fail "info on stdin does not see 2 slots"
+"$PCRYPT" info < two.pcrypt | finds -F 'key slots: 2' || fail "info on stdin does not see 2 slots"
 
 check "--version prints the version and lists the engines"
 "$PCRYPT" --version > version.txt
