@@ -8,7 +8,7 @@
 #   are cross-built; CI runs the engines, pipeline and formats this way (.ci/run). Default: the whole suite.
 #   BUILD_DIR: the cross build (default build-arm64; kept between runs, so reruns are incremental).
 #   HOST_BUILD_DIR: an x86-64 build whose pcrypt makes and opens the cross-architecture files (default
-#   BUILD_DIR/host, configured here; CI can pass the build-test/ that scripts/test.sh already built).
+#   BUILD_DIR/host, configured here; CI can pass the build/ that scripts/test.sh already built).
 # Timings under qemu mean nothing (docs/benchmarks/arm64.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -21,7 +21,7 @@ if command -v ccache > /dev/null; then
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root} CCACHE_NOHASHDIR=1
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
-# The flags of scripts/test.sh's build-test/ (warnings as errors included): the same compiler command lines.
+# The flags of scripts/test.sh's build/ (warnings as errors included): the same compiler command lines.
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" -DPCRYPT_WERROR=ON \
   -DPCRYPT_SHARED_LIBRARY=OFF "${launcher[@]}" > "$scratch/configure.log" || { cat "$scratch/configure.log"; fail "configure"; }
 cmake --build "$build" -j"${JOBS:-2}" --target pcrypt_lib pcrypt_man > "$scratch/build.log" || { tail -50 "$scratch/build.log"; fail "build"; }

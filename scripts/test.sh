@@ -4,12 +4,14 @@
 # installs what the tests use (scripts/install-deps.sh --test), builds (warnings are errors) and runs the
 # whole test suite.
 # Usage: scripts/test.sh [BUILD_DIR]
-# The default build directory is build-test, so build/ stays the Release build of scripts/demo.sh. The build
-# is Release too (-O3, where GCC finds the most warnings, and the code users run): CI's GCC Release -Werror
-# build is this one, in its fresh Debian stage, not a second compilation of the same thing (.ci/run).
+# The default build directory is scripts/demo.sh's build/, configured the same way (Release, warnings as
+# errors) with the tests added, so that after the quick start's first command this one compiles only the
+# tests, the bench and the Python module: pcrypt's core and CLI are demo's objects (the same command lines).
+# The build is Release (-O3, where GCC finds the most warnings, and the code users run): CI's GCC Release
+# -Werror build is this one, in its fresh Debian stage, not a second compilation of the same thing (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build-test}
+build=${1:-build}
 scripts/check-layering.sh
 scripts/check-shell.sh
 scripts/install-deps.sh --test
