@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Our shell scripts run with `set -o pipefail`, where `cmd | grep -q PATTERN` fails at random: grep exits at
-# the first match, and cmd, if it still has output to write, dies of SIGPIPE, so the pipeline's status is
-# 141 although the pattern was found. (CI lost a run to `ldd pcrypt | grep -q libfuse3` in the fresh chroot.)
-# This refuses the form in every tracked shell script that sets pipefail: one line per use,
+# Two forms that make a shell test fail at random, refused in every tracked shell script: one line per use,
 #   path:line: the line
-# and exit 1. The tests write `cmd | finds PATTERN` (tests/cli/lib.sh: grep that reads all its input); a
-# script compares strings instead: [[ $(cmd) == *text* ]].
+# and exit 1.
+# - `cmd | grep -q PATTERN` where pipefail is set: grep exits at the first match, and cmd, if it still has
+#   output to write, dies of SIGPIPE, so the pipeline's status is 141 although the pattern was found (CI lost
+#   a run to `ldd pcrypt | grep -q libfuse3` in the fresh chroot). The tests write `cmd | finds PATTERN`
+#   (tests/cli/lib.sh: grep that reads all its input); a script compares strings: [[ $(cmd) == *text* ]].
+# - `printf '\xNN' | dd of=FILE ... conv=notrunc`, a fixed byte written over a file to damage it: where the
+#   byte was random ciphertext it is already NN once in 256 runs, nothing is damaged, and the test expecting a
+#   failure fails. The tests write `flip_byte FILE OFFSET` (tests/cli/lib.sh), which changes the byte.
 # Usage: scripts/check-shell.sh [--root DIR]   (DIR defaults to this repository; grep only, < 1 s)
 set -euo pipefail
 
@@ -34,14 +37,18 @@ bad=0
 for f in "${scripts[@]}"; do
   # These two name the form: the checker, and its test that plants it in fake trees.
   [[ $f != scripts/check-shell.sh && $f != tests/cli/test_check_shell.sh ]] || continue
-  grep -q 'pipefail' "$f" || continue
-  # A pipe (not ||) into grep whose options include -q, on a line that is not a comment.
-  hits=$(grep -nE '(^|[^|])\|[[:space:]]*grep[[:space:]]+(-[[:alnum:]]*q|--quiet|--silent)' "$f" |
-    grep -vE '^[0-9]+:[[:space:]]*#' || true)
+  hits=""
+  if grep -q 'pipefail' "$f"; then
+    # A pipe (not ||) into grep whose options include -q.
+    hits=$(grep -nE '(^|[^|])\|[[:space:]]*grep[[:space:]]+(-[[:alnum:]]*q|--quiet|--silent)' "$f" || true)
+  fi
+  # A fixed byte (printf '\xNN' or '\NNN') piped into dd that overwrites in place.
+  hits+=$'\n'$(grep -nE "printf[[:space:]]+'\\\\(x[[:xdigit:]]{1,2}|[0-7]{1,3})'[[:space:]]*\\|[[:space:]]*dd[[:space:]].*conv=notrunc" "$f" || true)
+  hits=$(grep -vE '^([0-9]+:[[:space:]]*#|$)' <<< "$hits" || true) # not comments
   [[ -z $hits ]] || { sed "s|^|$f:|" <<< "$hits"; bad=1; }
 done
 if [[ $bad -ne 0 ]]; then
-  echo "check-shell: '| grep -q' under pipefail above: use finds (tests/cli/lib.sh) or [[ \$(cmd) == *text* ]]" >&2
+  echo "check-shell: the forms above fail at random (the top of scripts/check-shell.sh says why and what to write)" >&2
   exit 1
 fi
-echo "check-shell: ${#scripts[@]} shell scripts, no '| grep -q' under pipefail"
+echo "check-shell: ${#scripts[@]} shell scripts, no '| grep -q' under pipefail, no fixed byte written over a file"

@@ -55,6 +55,15 @@ fail() {
   exit 1
 }
 exists() { [[ -e $1 || -L $1 ]]; }
+# flip_byte FILE OFFSET: changes the byte at OFFSET (its lowest bit), in place. Writing a fixed byte instead
+# (printf '\x01' | dd ... conv=notrunc) leaves random ciphertext unchanged once in 256 runs, and the test
+# expecting a failure fails at random; scripts/check-shell.sh refuses that form.
+flip_byte() {
+  local byte
+  byte=$(od -An -tu1 -j "$2" -N1 "$1" 2> /dev/null | tr -d ' ') || byte=""
+  [[ -n $byte ]] || fail "flip_byte: $1 has no byte at offset $2"
+  printf "\\$(printf '%03o' $((byte ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
 # finds GREP-OPTION... PATTERN: grep -q that reads its whole input, for `cmd | finds PATTERN`. With pipefail,
 # `cmd | grep -q` fails at random: grep exits at the first match and cmd, still writing, dies of SIGPIPE
 # (CI lost a run to `ldd pcrypt | grep -q libfuse3`). scripts/check-shell.sh refuses the `| grep -q` form.

@@ -157,7 +157,7 @@ expect_one_error "-a/--armor is for age files"
 check "tampering: a flipped payload byte or header byte is refused by pcrypt and by age; nothing is written"
 cp a.$((3 * 65536 + 7)).age t.age
 size=$(stat -c %s t.age)
-printf '\x55' | dd of=t.age bs=1 seek=$((size - 100)) conv=notrunc status=none
+flip_byte t.age $((size - 100))
 expect 4 "$PCRYPT" decrypt -i age.key t.age -o t.out
 expect_one_error "payload authentication failed"
 ! exists t.out || fail "t.out written after a payload failure"

@@ -49,7 +49,7 @@ header_bytes=$(grep -abo -m1 $'^--- ' bin.age | cut -d: -f1)
 header_bytes=$((header_bytes + $(grep -a -m1 '^--- ' bin.age | wc -c)))
 record3=$((header_bytes + 16 + 3 * (chunk + 16)))
 cp bin.age damaged.age
-printf '\x55' | dd of=damaged.age bs=1 seek=$((record3 + 100)) conv=notrunc status=none
+flip_byte damaged.age $((record3 + 100))
 
 check "a range over a damaged chunk fails (exit 4) and leaves nothing at the output path"
 expect 4 "$PCRYPT" decrypt -i age.key --offset $((3 * chunk)) --length 10 damaged.age -o out

@@ -105,7 +105,7 @@ head -1 na.age | finds -x -- '-----BEGIN AGE ENCRYPTED FILE-----' || fail "the a
 opens_with_age na.age b.key || fail "b.key cannot open the re-encrypted armored file"
 check "--new-file-key on a damaged payload fails (exit 4) and leaves the file as it was"
 age -r "$A" -o d.age plain
-printf '\x55' | dd of=d.age bs=1 seek=$(($(stat -c %s d.age) - 50)) conv=notrunc status=none
+flip_byte d.age $(($(stat -c %s d.age) - 50))
 cp d.age d.before
 expect 4 "$PCRYPT" rekey -i a.key --new-file-key d.age
 cmp -s d.age d.before || fail "a failed --new-file-key changed the file"

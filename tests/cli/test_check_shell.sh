@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/check-shell.sh itself, on fake trees outside git: `| grep -q` (and -Eq, --quiet) in a script that
-# sets pipefail fails naming the file and line; the same in a comment, after `||`, in a script without
-# pipefail, and `| finds` pass. Then the real tree is checked (scripts/test.sh runs it first as well).
+# sets pipefail, and a fixed byte piped into `dd ... conv=notrunc` in any script, fail naming the file and
+# line; the same in a comment, `| grep -q` after `||` or without pipefail, flip_byte and `| finds` pass. Then
+# the real tree is checked (scripts/test.sh runs it first as well). And flip_byte changes every byte value.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -34,6 +35,26 @@ done
 put .ci/run '#!/usr/bin/env bash' 'set -euo pipefail' 'dpkg-query -W x | grep -q ok'
 "$checker" --root "$tree" > out 2> err && fail "an extensionless bash script was not checked"
 grep -xF '.ci/run:3:dpkg-query -W x | grep -q ok' out > /dev/null || fail "no file:line report: $(cat out err)"
+
+check "refused: a fixed byte written over a file (hex or octal escape), with or without pipefail"
+for form in "printf '\\x01' | dd of=f bs=1 seek=100 conv=notrunc status=none" \
+  "printf '\\0' |dd of=f bs=1 seek=\$((size - 5)) conv=notrunc 2> /dev/null"; do
+  put tests/bad.sh 'set -eu' "$form"
+  "$checker" --root "$tree" > out 2> err && fail "not refused: $form"
+  grep -xF "tests/bad.sh:2:$form" out > /dev/null || fail "no file:line report for $form: $(cat out err)"
+done
+put tests/ok.sh 'set -euo pipefail' 'flip_byte f 100' "printf 'x' > f" '# printf '"'"'\x01'"'"' | dd of=f conv=notrunc'
+"$checker" --root "$tree" > out || fail "flip_byte or a comment was refused: $(cat out)"
+
+check "flip_byte changes the byte at the offset, and only it, whatever its value (0-255)"
+for ((v = 0; v < 256; v++)); do printf "\\$(printf '%03o' $v)"; done > all
+[[ $(od -An -v -tu1 all | tr -s ' \n' ' ') == " $(seq -s ' ' 0 255) " ]] || fail "test bug: all is not bytes 0-255"
+cp all flipped
+for ((v = 0; v < 256; v++)); do flip_byte flipped $v; done
+want=$(for ((v = 0; v < 256; v++)); do printf ' %d' $((v ^ 1)); done)
+[[ $(od -An -v -tu1 flipped | tr -s ' \n' ' ') == "$want " ]] || fail "flip_byte: $(od -An -v -tu1 flipped | head -3)"
+(flip_byte all 256) 2> stderr && fail "flip_byte past the end did not fail"
+finds 'no byte at offset 256' stderr || fail "flip_byte past the end: $(cat stderr)"
 
 check "the real tree"
 "$checker" > out || fail "$(cat out)"

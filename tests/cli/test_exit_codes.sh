@@ -15,10 +15,8 @@ files=(key other plain good.pcrypt)
 
 # Writes to $1 a copy of good.pcrypt with the lowest bit of the byte at offset $2 inverted.
 flip() {
-  local old
-  old=$(od -An -tu1 -j "$2" -N1 good.pcrypt)
   cp good.pcrypt "$1"
-  printf "\\x$(printf %02x $((old ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+  flip_byte "$1" "$2"
   ! cmp -s good.pcrypt "$1" || fail "test bug: flip did not change byte $2"
 }
 

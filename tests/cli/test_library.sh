@@ -96,7 +96,7 @@ done
 check "decrypt_range on a damaged chunk: one error line (and its hint), exit 4, nothing on stdout"
 cp byage.age damaged.age
 size=$(stat -c %s damaged.age)
-printf '\x00' | dd of=damaged.age bs=1 seek=$((size - 200)) conv=notrunc 2> /dev/null
+flip_byte damaged.age $((size - 200))
 expect_out 4 ./dr_pc id.txt damaged.age 299000 1000
 [[ ! -s stdout ]] || fail "bytes of a damaged chunk were written"
 [[ $(grep -c '^decrypt_range: error: payload authentication failed' stderr) -eq 1 &&

@@ -44,10 +44,10 @@ expect 2 "$PCRYPT" encrypt -k key a.log - b.log
 check "one failing file does not stop the others; one error line each, naming it; highest exit code"
 "$PCRYPT" encrypt -k key a.log b.log c.log
 cp b.log.pcrypt b.bad.pcrypt
-printf '\x01' | dd of=b.bad.pcrypt bs=1 seek=100 conv=notrunc status=none   # header: exit 3
+flip_byte b.bad.pcrypt 100   # header: exit 3
 cp c.log.pcrypt c.bad.pcrypt
 size=$(stat -c %s c.bad.pcrypt)
-printf '\x01' | dd of=c.bad.pcrypt bs=1 seek=$((size - 5)) conv=notrunc status=none   # payload: exit 4
+flip_byte c.bad.pcrypt $((size - 5))   # payload: exit 4
 mkdir out && cp a.log.pcrypt b.bad.pcrypt c.bad.pcrypt out/ && cd out
 expect 4 "$PCRYPT" decrypt -k ../key missing.pcrypt b.bad.pcrypt a.log.pcrypt c.bad.pcrypt
 [[ $(grep -c '^pcrypt: error: ' stderr) == 3 ]] || fail "expected three error lines"

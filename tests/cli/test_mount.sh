@@ -172,7 +172,7 @@ mkdir -p src4 mnt4
 "$PCRYPT" encrypt -k key --chunk-size 64KiB -o src4/eight.pcrypt plain.eight
 header=$(( $(stat -c %s src4/eight.pcrypt) - 8 * (65536 + 16) ))
 # A byte in record 3's ciphertext.
-printf '\x55' | dd of=src4/eight.pcrypt bs=1 seek=$((header + 3 * (65536 + 16) + 100)) conv=notrunc status=none
+flip_byte src4/eight.pcrypt $((header + 3 * (65536 + 16) + 100))
 expect 0 timeout 60 "$PCRYPT" mount -k key src4 mnt4
 dd if=mnt4/eight of=got.3 bs=64K skip=3 count=1 status=none 2> stderr && fail "the damaged record was read"
 grep -q "Input/output error" stderr || fail "not EIO: $(cat stderr)"

@@ -71,7 +71,7 @@ expect_one_error "--offset"
 check "a damaged chunk outside the range does not matter; inside it, exit 4"
 cp enc damaged
 header=$(("$(stat -c %s enc)" - (3 * (cs + 16) + 7 + 16)))
-printf '\x01' | dd of=damaged bs=1 seek=$((header + cs + 16 + 100)) conv=notrunc status=none # chunk 1
+flip_byte damaged $((header + cs + 16 + 100)) # chunk 1
 expect 0 "$PCRYPT" decrypt -k key -o /dev/null --offset 0 --length $cs damaged
 expect 0 "$PCRYPT" decrypt -k key -o /dev/null --offset $((2 * cs)) damaged
 expect 4 "$PCRYPT" decrypt -k key -o /dev/null --offset $((cs + 5)) --length 1 damaged

@@ -99,7 +99,7 @@ rm p.pcrypt pa pb pc pd pe
 
 check "a tampered header is refused with exit 3 and the file is left as it was"
 cp f.pcrypt t.pcrypt
-printf '\x01' | dd of=t.pcrypt bs=1 seek=100 conv=notrunc status=none
+flip_byte t.pcrypt 100
 cp t.pcrypt t.orig
 expect 3 "$PCRYPT" rekey t.pcrypt -k k2 --add-key k3
 expect_one_error "t.pcrypt"
@@ -164,7 +164,7 @@ expect_one_error "--remove-slot"
 check "--new-file-key on a damaged payload: exit 4, original intact"
 cp n.orig d.pcrypt
 size=$(stat -c %s d.pcrypt)
-printf '\x01' | dd of=d.pcrypt bs=1 seek=$((size - 100)) conv=notrunc status=none
+flip_byte d.pcrypt $((size - 100))
 cp d.pcrypt d.orig
 expect 4 "$PCRYPT" rekey d.pcrypt -k k1 --new-file-key
 expect_one_error "d.pcrypt"
