@@ -15,11 +15,14 @@ build=${1:-build}
 scripts/check-layering.sh
 scripts/check-shell.sh
 scripts/install-deps.sh --test
+installed=$SECONDS
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DPCRYPT_WERROR=ON -DPCRYPT_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" -j2
+built=$SECONDS
 ctest --test-dir "$build" --output-on-failure -j2 --no-tests=error
 # The static libpcrypt.a (scripts/test-static-library.sh) is not built here: it would compile the whole core a
 # second time (a static build is another configuration), which on a fresh machine without a compiler cache
 # was the largest part of this script's time. CI runs it in its own stage, where the compiler cache stage 1
 # filled hands the core's objects back (.ci/run).
-echo "scripts/test.sh: passed in $((SECONDS / 60)) min $((SECONDS % 60)) s"
+echo "scripts/test.sh: passed in $((SECONDS / 60)) min $((SECONDS % 60)) s (checks and packages $installed s," \
+  "build $((built - installed)) s, tests $((SECONDS - built)) s)"
