@@ -39,15 +39,8 @@
 #include <string_view>
 #include <vector>
 
+#include <pcrypt/export.h>
 #include <pcrypt/secret_bytes.h>
-
-#ifndef PCRYPT_API  // also defined by <pcrypt/secret_bytes.h> and <pcrypt/pcrypt_c.h>, the same way
-#if defined(PCRYPT_BUILDING_LIBRARY) || !defined(PCRYPT_STATIC)
-#define PCRYPT_API __attribute__((visibility("default")))
-#else
-#define PCRYPT_API
-#endif
-#endif
 
 namespace pcrypt {
 inline namespace v0 {

@@ -39,13 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef PCRYPT_API
-#if defined(PCRYPT_BUILDING_LIBRARY) || !defined(PCRYPT_STATIC)
-#define PCRYPT_API __attribute__((visibility("default")))
-#else
-#define PCRYPT_API
-#endif
-#endif
+#include <pcrypt/export.h>
 
 #ifdef __cplusplus
 extern "C" {

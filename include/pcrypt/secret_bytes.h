@@ -23,13 +23,7 @@
 #include <span>
 #include <string_view>
 
-#ifndef PCRYPT_API
-#if defined(PCRYPT_BUILDING_LIBRARY) || !defined(PCRYPT_STATIC)
-#define PCRYPT_API __attribute__((visibility("default")))
-#else
-#define PCRYPT_API
-#endif
-#endif
+#include <pcrypt/export.h>
 
 namespace pcrypt {
 inline namespace v0 {
