@@ -118,11 +118,7 @@ int run_age_inspect(int argc, char** argv) {
   const GoFlags::Outcome parsed = flags.parse(argc, argv);
   if (const std::optional<int> code = usage_exit_code(parsed, kUsage)) return *code;
   try {
-    if (version) {
-      std::printf("v%s\n", pcrypt::version().c_str());
-      flush_stdout();
-      return 0;
-    }
+    if (version) return print_age_version();
     if (parsed.arguments.size() > 1) return usage_error();
     return inspect(parsed.arguments.empty() ? std::string() : parsed.arguments[0], json);
   } catch (const AgeToolError& e) {

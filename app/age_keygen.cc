@@ -160,11 +160,7 @@ int run_age_keygen(int argc, char** argv) {
   const GoFlags::Outcome parsed = flags.parse(argc, argv);
   if (const std::optional<int> code = usage_exit_code(parsed, kUsage)) return *code;
   try {
-    if (version) {
-      std::printf("v%s\n", pcrypt::version().c_str());
-      flush_stdout();
-      return 0;
-    }
+    if (version) return print_age_version();
     const std::vector<std::string>& args = parsed.arguments;
     if ((!to_recipients && !args.empty()) || args.size() > 1) throw AgeToolError{"too many arguments"};
     if (post_quantum && to_recipients) throw AgeToolError{"-pq cannot be used with -y"};

@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include <pcrypt/pcrypt.h>
+
 #include "app/cli_words.h"
+#include "app/endpoints.h"
 
 namespace pcrypt::app {
 
@@ -18,6 +21,12 @@ std::string go_open_error(const std::string& path, int error_number) {
 int report_age_error(const char* name, const std::string& message) {
   std::fprintf(stderr, "%s: error: %s\n", name, in_cli_words(message, CliPersonality::age).c_str());
   return 1;
+}
+
+int print_age_version() {
+  std::printf("v%s\n", pcrypt::version().c_str());
+  flush_stdout();
+  return 0;
 }
 
 }  // namespace pcrypt::app
