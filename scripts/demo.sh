@@ -19,7 +19,8 @@ size_mib=${1:-256}
 scripts/install-deps.sh --demo
 # The configuration of scripts/test.sh (build/, Release, warnings as errors: none on Debian 12's GCC, which CI
 # builds with every run), so that the test command after this one compiles only what this one did not (the
-# tests, the bench, the Python module), not pcrypt's core again. Elsewhere, docs/BUILDING.md's plain cmake.
+# tests, the library's examples, the Python module), not pcrypt's core again. Elsewhere, docs/BUILDING.md's
+# plain cmake.
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPCRYPT_WERROR=ON -DPCRYPT_BUILD_TESTS=OFF > /dev/null
 cmake --build build -j"$(nproc)" --target pcrypt
 pcrypt=$(realpath build/app/pcrypt)

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Checks the layering (scripts/check-layering.sh: includes that break docs/ARCHITECTURE.md's map fail before
-# anything is built) and the shell scripts (scripts/check-shell.sh: no `| grep -q` under pipefail), then
+# anything is built) and the shell scripts (scripts/check-shell.sh: two forms that make tests fail at random), then
 # installs what the tests use (scripts/install-deps.sh --test), builds (warnings are errors) and runs the
 # whole test suite.
 # Usage: scripts/test.sh [BUILD_DIR]
 # The default build directory is scripts/demo.sh's build/, configured the same way (Release, warnings as
 # errors) with the tests added, so that after the quick start's first command this one compiles only the
-# tests, the bench and the Python module: pcrypt's core and CLI are demo's objects (the same command lines).
+# tests, the library's examples and the Python module: pcrypt's core, library, CLI and bench are demo's
+# objects (the same command lines).
 # The build is Release (-O3, where GCC finds the most warnings, and the code users run): CI's GCC Release
 # -Werror build is this one, in its fresh Debian stage, not a second compilation of the same thing (.ci/run).
 set -euo pipefail
