@@ -64,6 +64,16 @@ flip_byte() {
   [[ -n $byte ]] || fail "flip_byte: $1 has no byte at offset $2"
   printf "\\$(printf '%03o' $((byte ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
+# personality NAME: makes ./NAME run pcrypt as age's NAME command (age-keygen, age-inspect). pcrypt picks
+# its personality by the name it runs under, so a link of that name; under an emulator (cross builds) $PCRYPT
+# is a wrapper script that a link would not name, so a script running `pcrypt NAME`, the subcommand spelling.
+personality() {
+  if [[ -n ${PCRYPT_TEST_EMULATOR:-} ]]; then
+    printf '#!/bin/sh\nexec "%s" %s "$@"\n' "$PCRYPT" "$1" > "$1" && chmod +x "$1"
+  else
+    ln -s "$PCRYPT" "$1"
+  fi
+}
 # finds GREP-OPTION... PATTERN: grep -q that reads its whole input, for `cmd | finds PATTERN`. With pipefail,
 # `cmd | grep -q` fails at random: grep exits at the first match and cmd, still writing, dies of SIGPIPE
 # (CI lost a run to `ldd pcrypt | grep -q libfuse3`). scripts/check-shell.sh refuses the `| grep -q` form.

@@ -7,11 +7,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-if [[ -n ${PCRYPT_TEST_EMULATOR:-} ]]; then
-  printf '#!/bin/sh\nexec "%s" age-inspect "$@"\n' "$PCRYPT" > age-inspect && chmod +x age-inspect
-else
-  ln -s "$PCRYPT" age-inspect
-fi
+personality age-inspect
 inspect=$PWD/age-inspect
 expect_py=$SOURCE_DIR/tests/cli/inspect_expect.py
 

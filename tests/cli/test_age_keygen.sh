@@ -7,13 +7,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-# The personality is chosen by the name it is run under: a link named age-keygen. Under an emulator (cross
-# builds) $PCRYPT is a wrapper script, so the link would not carry the name: the subcommand spelling then.
-if [[ -n ${PCRYPT_TEST_EMULATOR:-} ]]; then
-  printf '#!/bin/sh\nexec "%s" age-keygen "$@"\n' "$PCRYPT" > age-keygen && chmod +x age-keygen
-else
-  ln -s "$PCRYPT" age-keygen
-fi
+personality age-keygen
 keygen=$PWD/age-keygen
 mkdir out && cd out
 # Files redirected to are private unless a check says otherwise (age warns about world-readable keys).
