@@ -6,10 +6,11 @@ Usage: answer_pty.py KEY=ANSWER [KEY=ANSWER...] -- CMD [ARG...]; exits with CMD'
 CMD's terminal output (prompts included, never the typed answers, which pcrypt does not echo) goes to stderr,
 so a test can count the prompts.
 """
-import os
-import pty
 import re
 import sys
+from typing import Optional
+
+import pty_answer
 
 PROMPT = re.compile(rb"Enter passphrase for SSH key (\S+): ?$")
 
@@ -17,28 +18,19 @@ PROMPT = re.compile(rb"Enter passphrase for SSH key (\S+): ?$")
 def main() -> int:
     split = sys.argv.index("--")
     answers = dict(pair.split("=", 1) for pair in sys.argv[1:split])
-    command = sys.argv[split + 1:]
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execvp(command[0], command)
     pending = b""
-    while True:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        sys.stderr.buffer.write(chunk)
-        sys.stderr.buffer.flush()
-        pending += chunk
+
+    def answer(piece: bytes) -> Optional[bytes]:
+        nonlocal pending
+        pending += piece
         pending = pending[pending.rfind(b"\n") + 1:]  # the line being written, prompts have no line end
         match = PROMPT.search(pending)
-        if match:
-            os.write(fd, answers.get(match.group(1).decode(), "").encode() + b"\n")
-            pending = b""
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status)
+        if not match:
+            return None
+        pending = b""
+        return answers.get(match.group(1).decode(), "").encode() + b"\n"
+
+    return pty_answer.run(sys.argv[split + 1:], answer)
 
 
 if __name__ == "__main__":
