@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/aes/engine.h"
+#include "tests/source_dir.h"
 #include "tests/test_bytes.h"
 
 namespace aes_test {
@@ -91,7 +92,7 @@ inline std::string to_hex(const Bytes& b) {
 }
 
 inline std::string read_vector_file(const std::string& name) {
-  const std::string path = std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/aes/" + name;
+  const std::string path = std::string(pcrypt::test::source_dir()) + "/tests/vectors/aes/" + name;
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot open " + path);
   std::ostringstream ss;

@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "core/keys/recipient.h"
 #include "io/memory_stream.h"
+#include "tests/source_dir.h"
 
 namespace {
 
@@ -161,7 +162,8 @@ bool is_hybrid(const Vector& v) {
 }  // namespace
 
 TEST_CASE("every CCTV age vector gives exactly its expect:", "[age][cctv]") {
-  const std::filesystem::path dir = std::filesystem::path(PCRYPT_SOURCE_DIR) / "tests/vectors/age/cctv";
+  const std::filesystem::path dir =
+      std::filesystem::path(pcrypt::test::source_dir()) / "tests/vectors/age/cctv";
   std::vector<std::filesystem::path> paths;
   for (const auto& e : std::filesystem::directory_iterator(dir)) paths.push_back(e.path());
   std::sort(paths.begin(), paths.end());

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/keys/bech32.h"
 #include "core/keys/recipient.h"
+#include "tests/source_dir.h"
 
 using namespace pcrypt;
 namespace age = core::age;
@@ -20,7 +21,7 @@ namespace age = core::age;
 namespace {
 
 std::string seed(const std::string& name) {
-  std::ifstream in(std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/recipients/seeds/" + name);
+  std::ifstream in(std::string(pcrypt::test::source_dir()) + "/tests/vectors/recipients/seeds/" + name);
   std::string line;
   std::getline(in, line);
   REQUIRE_FALSE(line.empty());

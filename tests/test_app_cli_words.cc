@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/cli_words.h"
+#include "tests/source_dir.h"
 
 namespace {
 
@@ -27,7 +28,7 @@ using pcrypt::app::CliPhrase;
 using pcrypt::app::in_cli_words;
 
 std::string vector_path(const std::string& name) {
-  return std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/" + name;
+  return std::string(pcrypt::test::source_dir()) + "/tests/vectors/" + name;
 }
 
 std::string read_text(const std::string& path) {

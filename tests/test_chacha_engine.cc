@@ -22,6 +22,7 @@
 #include "core/aes/sodium_init.h"
 #include "core/chacha/chacha20poly1305.h"
 #include "tests/aes_vectors.h"
+#include "tests/source_dir.h"
 #include "tests/test_bytes.h"
 
 #if defined(PCRYPT_ENGINES_X86_64)
@@ -114,9 +115,9 @@ struct WycheproofCase {
 // Wycheproof's file as it is upstream (tests/vectors/chacha/README.md): the 96-bit-nonce tests, all of them
 // checked to be read (numberOfTests) and counted (256 valid, 60 invalid, as the README says).
 std::vector<WycheproofCase> wycheproof_cases() {
-  std::ifstream file(
-      std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/chacha/wycheproof_chacha20_poly1305_test.json",
-      std::ios::binary);
+  std::ifstream file(std::string(pcrypt::test::source_dir()) +
+                         "/tests/vectors/chacha/wycheproof_chacha20_poly1305_test.json",
+                     std::ios::binary);
   REQUIRE(file);
   std::ostringstream text;
   text << file.rdbuf();

@@ -15,6 +15,7 @@
 #include "core/pcrypt/keys.h"
 #include "core/pcrypt/recipient_slot.h"
 #include "core/records.h"
+#include "tests/source_dir.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;
@@ -23,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kDir = fs::path(PCRYPT_SOURCE_DIR) / "tests" / "vectors" / "files";
+const fs::path kDir = fs::path(pcrypt::test::source_dir()) / "tests" / "vectors" / "files";
 
 Bytes read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -12,6 +12,7 @@
 #include "core/keys/recipient.h"
 #include "core/pq/hpke.h"
 #include "core/pq/xwing.h"
+#include "tests/source_dir.h"
 #include "tests/test_bytes.h"
 
 using namespace pcrypt;
@@ -27,7 +28,7 @@ std::span<const std::uint8_t> bytes(std::string_view s) {
 }
 
 std::vector<std::pair<std::string, std::string>> read_pairs(const std::string& name) {
-  std::ifstream in(std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/mlkem/" + name);
+  std::ifstream in(std::string(pcrypt::test::source_dir()) + "/tests/vectors/mlkem/" + name);
   REQUIRE(in.good());
   std::vector<std::pair<std::string, std::string>> out;
   std::string line;

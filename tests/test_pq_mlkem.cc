@@ -13,6 +13,7 @@
 #include "core/pq/mlkem768.h"
 #include "core/pq/mlkem_poly.h"
 #include "core/pq/sha3.h"
+#include "tests/source_dir.h"
 #include "tests/test_bytes.h"
 
 namespace mlkem768 = pcrypt::pq::mlkem768;
@@ -23,7 +24,7 @@ using pcrypt::test::to_hex;
 namespace {
 
 std::string vector_path(const std::string& name) {
-  return std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/mlkem/" + name;
+  return std::string(pcrypt::test::source_dir()) + "/tests/vectors/mlkem/" + name;
 }
 
 // "name = hex" lines (the CCTV text format); a line with another name overwrites nothing else.

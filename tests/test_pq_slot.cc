@@ -14,6 +14,7 @@
 #include "core/pcrypt/format.h"
 #include "core/pcrypt/recipient_slot.h"
 #include "io/memory_stream.h"
+#include "tests/source_dir.h"
 #include "tests/test_bytes.h"
 
 using namespace pcrypt::core;
@@ -29,7 +30,7 @@ Bytes bytes_of(std::span<const std::uint8_t> s) {
 }
 
 std::map<std::string, std::string> read_kat() {
-  std::ifstream in(std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/mlkem/slot_kind5.txt");
+  std::ifstream in(std::string(pcrypt::test::source_dir()) + "/tests/vectors/mlkem/slot_kind5.txt");
   REQUIRE(in.good());
   std::map<std::string, std::string> kv;
   std::string line;
@@ -163,7 +164,7 @@ TEST_CASE("kind 5: never in one header with X25519 or SSH recipients (no silent 
 }
 
 TEST_CASE("kind 5: never in one header with an SSH RSA recipient (kind 6 is classical too)") {
-  std::ifstream in(std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/recipients/ssh_rsa.key.pub");
+  std::ifstream in(std::string(pcrypt::test::source_dir()) + "/tests/vectors/recipients/ssh_rsa.key.pub");
   REQUIRE(in.good());
   std::string line;
   std::getline(in, line);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/pq/mlkem768.h"
+#include "tests/source_dir.h"
 #include "tests/test_bytes.h"
 
 namespace mlkem768 = pcrypt::pq::mlkem768;
@@ -24,7 +25,7 @@ using Record = std::map<std::string, std::string>;
 
 // "name = value" lines; a blank line ends a record; '#' lines are comments.
 std::vector<Record> read_records(const std::string& relative) {
-  std::ifstream in(std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/" + relative);
+  std::ifstream in(std::string(pcrypt::test::source_dir()) + "/tests/vectors/" + relative);
   REQUIRE(in.good());
   std::vector<Record> records;
   Record current;

@@ -8,6 +8,7 @@
 
 #include "core/keys/recipient.h"
 #include "core/pcrypt/format.h"
+#include "tests/source_dir.h"
 #include "tests/test_crypt_support.h"
 
 using namespace pcrypt;
@@ -19,7 +20,7 @@ namespace {
 // The SSH ed25519 identity from tests/vectors/files (an OpenSSH private key made with ssh-keygen).
 core::Identity ssh_identity() {
   static const std::string text = [] {
-    const std::string path = std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/files/ssh_ed25519.key";
+    const std::string path = std::string(pcrypt::test::source_dir()) + "/tests/vectors/files/ssh_ed25519.key";
     std::FILE* f = std::fopen(path.c_str(), "rb");
     REQUIRE(f != nullptr);
     std::string out(4096, '\0');

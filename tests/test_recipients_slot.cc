@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/keys/recipient.h"
 #include "core/pcrypt/recipient_slot.h"
+#include "tests/source_dir.h"
 #include "tests/test_bytes.h"
 
 using namespace pcrypt::core;
@@ -47,7 +48,7 @@ std::pair<Identity, Recipient> ssh_pair() {
 }
 
 std::map<std::string, std::string> load_vector(const std::string& name) {
-  std::ifstream in(std::string(PCRYPT_SOURCE_DIR) + "/tests/vectors/recipients/" + name);
+  std::ifstream in(std::string(pcrypt::test::source_dir()) + "/tests/vectors/recipients/" + name);
   REQUIRE(in);
   std::map<std::string, std::string> v;
   std::string line;

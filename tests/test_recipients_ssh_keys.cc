@@ -21,6 +21,7 @@
 #include "core/keys/ssh_rsa.h"
 #include "core/keys/ssh_wire.h"
 #include "core/pcrypt/recipient_slot.h"
+#include "tests/source_dir.h"
 #include "tests/test_bytes.h"
 #include "tests/test_files.h"
 
@@ -32,7 +33,8 @@ using pcrypt::test::from_hex;
 
 namespace {
 
-const std::filesystem::path kDir = std::filesystem::path(PCRYPT_SOURCE_DIR) / "tests/vectors/recipients";
+const std::filesystem::path kDir =
+    std::filesystem::path(pcrypt::test::source_dir()) / "tests/vectors/recipients";
 
 std::string read_all(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -474,7 +476,8 @@ TEST_CASE("an RSA private key's d and iqmp are checked exactly: e·d = 1 mod p-1
 
 TEST_CASE("RSA public exponents: odd e from 3 to 2^24 - 1 is the rule, for recipients and identities") {
   // Crafted keys of tests/vectors/rsa_exponents/ (made by its make_keys.py): every edge of FORMAT.md §10.7.
-  const std::filesystem::path dir = std::filesystem::path(PCRYPT_SOURCE_DIR) / "tests/vectors/rsa_exponents";
+  const std::filesystem::path dir =
+      std::filesystem::path(pcrypt::test::source_dir()) / "tests/vectors/rsa_exponents";
   const std::string rule = "pcrypt accepts an odd e from 3 to 16777215 (2^24 - 1), as age does";
   for (const char* name : {"rsa2048_e3", "rsa2048_e65537", "rsa2048_e16777215", "rsa4096_e16777215"}) {
     INFO(name);
