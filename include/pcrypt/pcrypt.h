@@ -24,9 +24,10 @@
 // number changes with any incompatible change to these declarations (docs/LIBRARY.md, "Stability").
 #pragma once
 
-#if __cplusplus < 202002L
-#error "libpcrypt needs C++20 or later: compile with -std=c++20 (or a later standard)"
-#endif
+// First: secret_bytes.h stops a compilation older than C++20 with one clear line, before the standard
+// headers below fail in their own words.
+#include <pcrypt/export.h>
+#include <pcrypt/secret_bytes.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -38,9 +39,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <pcrypt/export.h>
-#include <pcrypt/secret_bytes.h>
 
 namespace pcrypt {
 inline namespace v0 {

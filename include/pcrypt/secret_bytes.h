@@ -14,6 +14,7 @@
 // ABI: part of libpcrypt.so.0 (docs/LIBRARY.md, "Stability"): its layout (a pointer and a size) is fixed.
 #pragma once
 
+// The one check of the language version, for every C++ header of the library (they all include this one).
 #if __cplusplus < 202002L
 #error "libpcrypt needs C++20 or later: compile with -std=c++20 (or a later standard)"
 #endif
