@@ -51,6 +51,16 @@ std::vector<std::uint8_t> decode_arg(const Stanza& s, std::size_t i, std::size_t
   return *v;
 }
 
+// scrypt's salt in age: the label, then the stanza's 16 random bytes. Sized once, then filled: GCC 12 for
+// aarch64 misreads an insert() at the end of the label's copy (-Wstringop-overflow, -Warray-bounds: "writing
+// 16 bytes into a region of size 0").
+std::vector<std::uint8_t> labelled_scrypt_salt(std::span<const std::uint8_t> salt) {
+  std::vector<std::uint8_t> full_salt(kScryptLabel.size() + salt.size());
+  std::copy(kScryptLabel.begin(), kScryptLabel.end(), full_salt.begin());
+  std::copy(salt.begin(), salt.end(), full_salt.begin() + static_cast<std::ptrdiff_t>(kScryptLabel.size()));
+  return full_salt;
+}
+
 void check_body(const Stanza& s) {
   if (s.body.size() != kFileKeyBytes + kAeadTagBytes)
     bad_stanza(s.args[0], "the wrapped file key is " + std::to_string(s.body.size()) + " bytes, not 32");
@@ -184,12 +194,7 @@ Unwrapped unwrap_scrypt(const Stanza& s, const SecretBytes& passphrase, unsigned
         "the passphrase's scrypt work factor 2^" + std::to_string(*log2) + " exceeds the limit 2^" +
             std::to_string(max_log2),
         "if you trust this file, raise the scrypt work-factor limit (log2 N) to " + std::to_string(*log2));
-  // Sized once, then filled: GCC 12 for aarch64 misreads an insert() at the end of the label's copy here
-  // (-Wstringop-overflow, -Warray-bounds: "writing 16 bytes into a region of size 0").
-  std::vector<std::uint8_t> full_salt(kScryptLabel.size() + salt.size());
-  std::copy(kScryptLabel.begin(), kScryptLabel.end(), full_salt.begin());
-  std::copy(salt.begin(), salt.end(), full_salt.begin() + static_cast<std::ptrdiff_t>(kScryptLabel.size()));
-  return open_body(scrypt(passphrase.span(), full_salt, *log2), s);
+  return open_body(scrypt(passphrase.span(), labelled_scrypt_salt(salt), *log2), s);
 }
 
 std::string_view text_of(const SecretBytes& secret) {
@@ -307,13 +312,8 @@ Stanza wrap_mlkem768p256tag(const SecretBytes& file_key, const HybridTagRecipien
 Stanza wrap_scrypt(const SecretBytes& file_key, const SecretBytes& passphrase, unsigned log2) {
   std::array<std::uint8_t, 16> salt{};
   randombytes_buf(salt.data(), salt.size());
-  // Sized once, then filled: GCC 12 for aarch64 misreads an insert() at the end of the label's copy here
-  // (-Wstringop-overflow, -Warray-bounds: "writing 16 bytes into a region of size 0").
-  std::vector<std::uint8_t> full_salt(kScryptLabel.size() + salt.size());
-  std::copy(kScryptLabel.begin(), kScryptLabel.end(), full_salt.begin());
-  std::copy(salt.begin(), salt.end(), full_salt.begin() + static_cast<std::ptrdiff_t>(kScryptLabel.size()));
   return seal_body({"scrypt", encode_base64_raw(salt), std::to_string(log2)},
-                   scrypt(passphrase.span(), full_salt, log2), file_key);
+                   scrypt(passphrase.span(), labelled_scrypt_salt(salt), log2), file_key);
 }
 
 }  // namespace
