@@ -1,7 +1,8 @@
-// The symmetric primitives age is built on (C2SP age.md "Conventions"), from OpenSSL 3.0's libcrypto (HKDF,
-// HMAC, scrypt): HKDF-SHA-256 with 32-byte output, HMAC-SHA-256, scrypt with r = 8 and p = 1, and the
-// one-shot ChaCha20-Poly1305 that wraps a stanza's file key. ChaCha20-Poly1305 itself is an engine of its
-// own, core/chacha/ (OpenSSL or libsodium), which the payload runs the record rules of core/records.h over.
+// The symmetric primitives age is built on (C2SP age.md "Conventions"), from libsodium (HMAC, and HKDF over
+// it) and OpenSSL 3.0's libcrypto (scrypt): HKDF-SHA-256 with 32-byte output, HMAC-SHA-256, scrypt with r = 8
+// and p = 1, and the one-shot ChaCha20-Poly1305 that wraps a stanza's file key. ChaCha20-Poly1305 itself is
+// an engine of its own, core/chacha/ (OpenSSL or libsodium), which the payload runs the record rules of
+// core/records.h over.
 #pragma once
 
 #include <array>

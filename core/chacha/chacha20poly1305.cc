@@ -66,45 +66,6 @@ int as_int(std::size_t n) {
   return static_cast<int>(n);
 }
 
-class OpenSslChaCha final : public core::Aead {
- public:
-  explicit OpenSslChaCha(std::span<const std::uint8_t, kKeyBytes> key) : key_(kKeyBytes) {
-    std::memcpy(key_.data(), key.data(), kKeyBytes);
-  }
-  void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
-            std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
-    EVP_CIPHER_CTX* ctx = thread_ctx();
-    int n = 0;
-    if (EVP_EncryptInit_ex(ctx, nullptr, nullptr, key_.data(), nonce.data()) != 1)
-      openssl_failed("ChaCha20-Poly1305 init");
-    if (len > 0 && EVP_EncryptUpdate(ctx, out, &n, in, as_int(len)) != 1) openssl_failed("ChaCha20-Poly1305");
-    if (EVP_EncryptFinal_ex(ctx, out + len, &n) != 1 ||
-        EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, kAeadTagBytes, tag) != 1)
-      openssl_failed("ChaCha20-Poly1305 final");
-  }
-  bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
-            std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
-    EVP_CIPHER_CTX* ctx = thread_ctx();
-    int n = 0;
-    std::uint8_t tag_copy[kAeadTagBytes];
-    std::memcpy(tag_copy, tag, kAeadTagBytes);
-    if (EVP_DecryptInit_ex(ctx, nullptr, nullptr, key_.data(), nonce.data()) != 1)
-      openssl_failed("ChaCha20-Poly1305 init");
-    if (len > 0 && EVP_DecryptUpdate(ctx, out, &n, in, as_int(len)) != 1) openssl_failed("ChaCha20-Poly1305");
-    if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, kAeadTagBytes, tag_copy) != 1)
-      openssl_failed("ChaCha20-Poly1305 tag");
-    // OpenSSL compares the tag in constant time; on a mismatch the plaintext it wrote must never be released.
-    if (EVP_DecryptFinal_ex(ctx, out + len, &n) != 1) {
-      if (len > 0) sodium_memzero(out, len);
-      return false;
-    }
-    return true;
-  }
-
- private:
-  SecretBytes key_;
-};
-
 class SodiumChaCha final : public core::Aead {
  public:
   explicit SodiumChaCha(std::span<const std::uint8_t, kKeyBytes> key) : key_(kKeyBytes) {
@@ -133,6 +94,49 @@ class SodiumChaCha final : public core::Aead {
 
  private:
   SecretBytes key_;
+};
+
+// Messages shorter than kOpenSslFromBytes go to libsodium (chacha20poly1305.h says why).
+class OpenSslChaCha final : public core::Aead {
+ public:
+  explicit OpenSslChaCha(std::span<const std::uint8_t, kKeyBytes> key) : key_(kKeyBytes), short_(key) {
+    std::memcpy(key_.data(), key.data(), kKeyBytes);
+  }
+  void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
+            std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
+    if (len < kOpenSslFromBytes) return short_.seal(out, tag, in, len, nonce);
+    EVP_CIPHER_CTX* ctx = thread_ctx();
+    int n = 0;
+    if (EVP_EncryptInit_ex(ctx, nullptr, nullptr, key_.data(), nonce.data()) != 1)
+      openssl_failed("ChaCha20-Poly1305 init");
+    if (len > 0 && EVP_EncryptUpdate(ctx, out, &n, in, as_int(len)) != 1) openssl_failed("ChaCha20-Poly1305");
+    if (EVP_EncryptFinal_ex(ctx, out + len, &n) != 1 ||
+        EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, kAeadTagBytes, tag) != 1)
+      openssl_failed("ChaCha20-Poly1305 final");
+  }
+  bool open(std::uint8_t* out, const std::uint8_t* in, std::size_t len, const std::uint8_t* tag,
+            std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
+    if (len < kOpenSslFromBytes) return short_.open(out, in, len, tag, nonce);
+    EVP_CIPHER_CTX* ctx = thread_ctx();
+    int n = 0;
+    std::uint8_t tag_copy[kAeadTagBytes];
+    std::memcpy(tag_copy, tag, kAeadTagBytes);
+    if (EVP_DecryptInit_ex(ctx, nullptr, nullptr, key_.data(), nonce.data()) != 1)
+      openssl_failed("ChaCha20-Poly1305 init");
+    if (len > 0 && EVP_DecryptUpdate(ctx, out, &n, in, as_int(len)) != 1) openssl_failed("ChaCha20-Poly1305");
+    if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, kAeadTagBytes, tag_copy) != 1)
+      openssl_failed("ChaCha20-Poly1305 tag");
+    // OpenSSL compares the tag in constant time; on a mismatch the plaintext it wrote must never be released.
+    if (EVP_DecryptFinal_ex(ctx, out + len, &n) != 1) {
+      if (len > 0) sodium_memzero(out, len);
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  SecretBytes key_;
+  SodiumChaCha short_;
 };
 
 }  // namespace
