@@ -1,40 +1,23 @@
 #include "core/age/primitives.h"
 
 #include <openssl/evp.h>
-#include <sodium.h>
 
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 
 #include "core/aes/sodium_init.h"
 #include "core/error.h"
+#include "core/hmac_sha256.h"
 
 namespace pcrypt::core::age {
 
-// HMAC-SHA-256 and HKDF are libsodium's HMAC (RFC 2104), not OpenSSL's: OpenSSL 3's first EVP call in a
-// process sets up its provider tables, about 3 ms, which was a quarter of `age -r` on a small file (with
+// HMAC-SHA-256 and HKDF are libsodium's HMAC (core/hmac_sha256.h), not OpenSSL's: OpenSSL 3's first EVP call
+// in a process sets up its provider tables, about 3 ms, which was a quarter of `age -r` on a small file (with
 // libsodium's ChaCha20-Poly1305 for short messages, core/chacha/chacha20poly1305.cc, such a run no longer
 // calls OpenSSL at all). tests/test_age_primitives.cc holds both to RFC 4231 and 5869 and to OpenSSL.
 namespace {
 
 constexpr std::uint8_t kZeroNonce[kAeadNonceBytes] = {};
-
-// libsodium reads neither pointer when its length is 0, but declares them non-null.
-const std::uint8_t* nonnull(std::span<const std::uint8_t> bytes) {
-  static const std::uint8_t kNothing = 0;
-  return bytes.empty() ? &kNothing : bytes.data();
-}
-
-void hmac_sha256_into(std::span<const std::uint8_t> key,
-                      std::initializer_list<std::span<const std::uint8_t>> parts, std::uint8_t* out) {
-  crypto_auth_hmacsha256_state state;
-  crypto_auth_hmacsha256_init(&state, nonnull(key), key.size());
-  for (const std::span<const std::uint8_t> part : parts)
-    crypto_auth_hmacsha256_update(&state, nonnull(part), part.size());
-  crypto_auth_hmacsha256_final(&state, out);
-  sodium_memzero(&state, sizeof state);
-}
 
 }  // namespace
 
@@ -43,14 +26,14 @@ SecretBytes hkdf_sha256(std::span<const std::uint8_t> ikm, std::span<const std::
   // RFC 5869 for one block of output: PRK = HMAC(salt, IKM); OKM = T(1) = HMAC(PRK, info || 0x01). An empty
   // salt stands for HashLen zero bytes (§2.2), which HMAC's zero padding of its key makes the same key.
   require_sodium();
-  SecretBytes prk(crypto_auth_hmacsha256_BYTES);
-  hmac_sha256_into(salt, {ikm}, prk.data());
+  SecretBytes prk(32);
+  core::hmac_sha256(salt, {ikm}, prk.span().first<32>());
   SecretBytes okm(32);
   static constexpr std::uint8_t kFirstBlock = 1;
-  hmac_sha256_into(prk.span(),
-                   {std::span(reinterpret_cast<const std::uint8_t*>(info.data()), info.size()),
-                    std::span(&kFirstBlock, 1)},
-                   okm.data());
+  core::hmac_sha256(prk.span(),
+                    {std::span(reinterpret_cast<const std::uint8_t*>(info.data()), info.size()),
+                     std::span(&kFirstBlock, 1)},
+                    okm.span().first<32>());
   return okm;
 }
 
@@ -58,7 +41,7 @@ std::array<std::uint8_t, 32> hmac_sha256(std::span<const std::uint8_t> key,
                                          std::span<const std::uint8_t> message) {
   require_sodium();
   std::array<std::uint8_t, 32> out{};
-  hmac_sha256_into(key, {message}, out.data());
+  core::hmac_sha256(key, {message}, out);
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include "core/age/plugin.h"
 #include "core/age/primitives.h"
 #include "core/error.h"
+#include "core/hmac_sha256.h"
 #include "core/keys/ssh_rsa.h"
 #include "core/pq/hpke.h"
 #include "core/pq/mlkem768p256.h"
@@ -266,12 +267,8 @@ std::array<std::uint8_t, 4> recipient_tag(std::span<const std::uint8_t> enc,
                                           std::span<const std::uint8_t> key_bytes, std::string_view label) {
   std::array<std::uint8_t, crypto_hash_sha256_BYTES> key_hash{};
   crypto_hash_sha256(key_hash.data(), key_bytes.data(), key_bytes.size());
-  crypto_auth_hmacsha256_state st;
-  crypto_auth_hmacsha256_init(&st, reinterpret_cast<const std::uint8_t*>(label.data()), label.size());
-  crypto_auth_hmacsha256_update(&st, enc.data(), enc.size());
-  crypto_auth_hmacsha256_update(&st, key_hash.data(), 4);
-  std::array<std::uint8_t, crypto_auth_hmacsha256_BYTES> prk{};
-  crypto_auth_hmacsha256_final(&st, prk.data());
+  std::array<std::uint8_t, 32> prk{};
+  core::hmac_sha256(bytes_of(label), {enc, std::span(key_hash).first<4>()}, prk);
   std::array<std::uint8_t, 4> tag{};
   std::copy(prk.begin(), prk.begin() + 4, tag.begin());
   return tag;

@@ -1,6 +1,6 @@
 // RFC 9180 §4 (LabeledExtract / LabeledExpand), §5.1 (KeySchedule, mode_base) and §5.2 (single-shot seal and
-// open with seq = 0) for the suite in hpke.h. HKDF-SHA256 is HMAC-SHA256 (RFC 5869) from libsodium; every
-// Expand here asks for at most 32 bytes, so it is one HMAC block T(1).
+// open with seq = 0) for the suite in hpke.h. HKDF-SHA256 is HMAC-SHA256 (RFC 5869), core/hmac_sha256.h;
+// every Expand here asks for at most 32 bytes, so it is one HMAC block T(1).
 #include "core/pq/hpke.h"
 
 #include <sodium.h>
@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <string_view>
 
+#include "core/hmac_sha256.h"
 #include "core/pq/p256.h"
 #include "core/pq/wiped.h"
 
@@ -46,19 +47,11 @@ const std::uint8_t* nonnull(Bytes b) {
   return b.empty() ? &none : b.data();
 }
 
-void hmac(Bytes key, std::initializer_list<Bytes> parts, std::span<std::uint8_t, 32> out) {
-  crypto_auth_hmacsha256_state st;
-  crypto_auth_hmacsha256_init(&st, nonnull(key), key.size());
-  for (Bytes p : parts) crypto_auth_hmacsha256_update(&st, nonnull(p), p.size());
-  crypto_auth_hmacsha256_final(&st, out.data());
-  sodium_memzero(&st, sizeof st);
-}
-
 // LabeledExtract(salt, label, ikm) = HKDF-Extract(salt, "HPKE-v1" || suite_id || label || ikm). An empty salt
 // is HMAC's zero-padded key, the same as RFC 5869's string of HashLen zeros.
 void labeled_extract(Bytes suite, Bytes salt, std::string_view label, Bytes ikm,
                      std::span<std::uint8_t, 32> out) {
-  hmac(salt, {text("HPKE-v1"), suite, text(label), ikm}, out);
+  core::hmac_sha256(salt, {text("HPKE-v1"), suite, text(label), ikm}, out);
 }
 
 // LabeledExpand(prk, label, info, L) for L <= 32: HMAC(prk, I2OSP(L, 2) || "HPKE-v1" || suite_id || label ||
@@ -67,7 +60,7 @@ void labeled_expand(Bytes suite, Bytes prk, std::string_view label, Bytes info, 
   const std::uint8_t length[2] = {0, static_cast<std::uint8_t>(out.size())};
   const std::uint8_t counter[1] = {1};
   WipedBytes<32> t;
-  hmac(prk, {length, text("HPKE-v1"), suite, text(label), info, counter}, t.span());
+  core::hmac_sha256(prk, {length, text("HPKE-v1"), suite, text(label), info, counter}, t.span());
   std::memcpy(out.data(), t.data(), out.size());
 }
 
