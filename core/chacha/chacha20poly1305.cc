@@ -91,23 +91,23 @@ class SodiumChaCha final : public core::Aead {
     if (len > 0) sodium_memzero(out, len);
     return false;
   }
+  const std::uint8_t* key() const { return key_.data(); }
 
  private:
   SecretBytes key_;
 };
 
-// Messages shorter than kOpenSslFromBytes go to libsodium (chacha20poly1305.h says why).
+// Messages shorter than kOpenSslFromBytes go to libsodium (chacha20poly1305.h says why), whose object also
+// holds the one copy of the key.
 class OpenSslChaCha final : public core::Aead {
  public:
-  explicit OpenSslChaCha(std::span<const std::uint8_t, kKeyBytes> key) : key_(kKeyBytes), short_(key) {
-    std::memcpy(key_.data(), key.data(), kKeyBytes);
-  }
+  explicit OpenSslChaCha(std::span<const std::uint8_t, kKeyBytes> key) : short_(key) {}
   void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
             std::span<const std::uint8_t, kAeadNonceBytes> nonce) const override {
     if (len < kOpenSslFromBytes) return short_.seal(out, tag, in, len, nonce);
     EVP_CIPHER_CTX* ctx = thread_ctx();
     int n = 0;
-    if (EVP_EncryptInit_ex(ctx, nullptr, nullptr, key_.data(), nonce.data()) != 1)
+    if (EVP_EncryptInit_ex(ctx, nullptr, nullptr, short_.key(), nonce.data()) != 1)
       openssl_failed("ChaCha20-Poly1305 init");
     if (len > 0 && EVP_EncryptUpdate(ctx, out, &n, in, as_int(len)) != 1) openssl_failed("ChaCha20-Poly1305");
     if (EVP_EncryptFinal_ex(ctx, out + len, &n) != 1 ||
@@ -121,7 +121,7 @@ class OpenSslChaCha final : public core::Aead {
     int n = 0;
     std::uint8_t tag_copy[kAeadTagBytes];
     std::memcpy(tag_copy, tag, kAeadTagBytes);
-    if (EVP_DecryptInit_ex(ctx, nullptr, nullptr, key_.data(), nonce.data()) != 1)
+    if (EVP_DecryptInit_ex(ctx, nullptr, nullptr, short_.key(), nonce.data()) != 1)
       openssl_failed("ChaCha20-Poly1305 init");
     if (len > 0 && EVP_DecryptUpdate(ctx, out, &n, in, as_int(len)) != 1) openssl_failed("ChaCha20-Poly1305");
     if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, kAeadTagBytes, tag_copy) != 1)
@@ -135,7 +135,6 @@ class OpenSslChaCha final : public core::Aead {
   }
 
  private:
-  SecretBytes key_;
   SodiumChaCha short_;
 };
 

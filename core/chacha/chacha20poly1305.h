@@ -24,7 +24,7 @@ inline constexpr std::size_t kKeyBytes = 32;
 enum class ChaChaBackend { openssl, sodium, avx512ifma };
 // The openssl backend hands messages shorter than this (the final chunk of an age payload, a whole small
 // file) to libsodium. OpenSSL 3's first EVP call of a process sets up its provider tables, about 3 ms on
-// a 2.9 GHz Zen 3, where libsodium seals 64 KiB in 0.06 ms: with it, `age -r` of a small file took 13 ms
+// a 2.9 GHz Zen 3, where libsodium seals 64 KiB in 0.06 ms: with it, `age -r` of a small file took 14 ms
 // against 10 (docs/benchmarks/age-format.md); a large file still gives every full 64 KiB chunk to OpenSSL,
 // which is twice as fast as libsodium at that size.
 inline constexpr std::size_t kOpenSslFromBytes = 64 * 1024;
