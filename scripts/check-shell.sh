@@ -27,26 +27,38 @@ if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
 else
   mapfile -t files < <(find . -type f -not -path './.git/*' | sed 's|^\./||')
 fi
+# One process per check over all the scripts, not a few per file: the tests run this on a tree of ~900 files.
 scripts=()
 for f in "${files[@]}"; do
   [[ -f $f ]] || continue
-  if [[ $f == *.sh ]] || head -c 64 "$f" | grep -E '^#!.*\b(ba)?sh\b' > /dev/null; then scripts+=("$f"); fi
+  # (By name, or a bash or sh shebang: its first line, read without a process.)
+  first=""
+  [[ $f == *.sh ]] || IFS= read -r -n 64 first < "$f" 2> /dev/null || true
+  if [[ $f == *.sh || $first =~ ^'#!'.*(^|[^[:alnum:]_])(ba)?sh([^[:alnum:]_]|$) ]]; then scripts+=("$f"); fi
 done
 
-bad=0
+# These two name the form: the checker, and its test that plants it in fake trees.
+checked=()
 for f in "${scripts[@]}"; do
-  # These two name the form: the checker, and its test that plants it in fake trees.
-  [[ $f != scripts/check-shell.sh && $f != tests/cli/test_check_shell.sh ]] || continue
-  hits=""
-  if grep -q 'pipefail' "$f"; then
-    # A pipe (not ||) into grep whose options include -q.
-    hits=$(grep -nE '(^|[^|])\|[[:space:]]*grep[[:space:]]+(-[[:alnum:]]*q|--quiet|--silent)' "$f" || true)
+  if [[ $f != scripts/check-shell.sh && $f != tests/cli/test_check_shell.sh ]]; then checked+=("$f"); fi
+done
+hits=""
+if [[ ${#checked[@]} -gt 0 ]]; then
+  # A pipe (not ||) into grep whose options include -q, in the scripts that set pipefail.
+  mapfile -t piped < <(grep -l 'pipefail' "${checked[@]}" || true)
+  if [[ ${#piped[@]} -gt 0 ]]; then
+    hits=$(grep -nHE '(^|[^|])\|[[:space:]]*grep[[:space:]]+(-[[:alnum:]]*q|--quiet|--silent)' "${piped[@]}" || true)
   fi
   # A fixed byte (printf '\xNN' or '\NNN') piped into dd that overwrites in place.
-  hits+=$'\n'$(grep -nE "printf[[:space:]]+'\\\\(x[[:xdigit:]]{1,2}|[0-7]{1,3})'[[:space:]]*\\|[[:space:]]*dd[[:space:]].*conv=notrunc" "$f" || true)
-  hits=$(grep -vE '^([0-9]+:[[:space:]]*#|$)' <<< "$hits" || true) # not comments
-  [[ -z $hits ]] || { sed "s|^|$f:|" <<< "$hits"; bad=1; }
-done
+  hits+=$'\n'$(grep -nHE "printf[[:space:]]+'\\\\(x[[:xdigit:]]{1,2}|[0-7]{1,3})'[[:space:]]*\\|[[:space:]]*dd[[:space:]].*conv=notrunc" "${checked[@]}" || true)
+fi
+# One line per use, path:line: the line, by path and line; not comments.
+hits=$(grep -vE '^[^:]*:[0-9]+:([[:space:]]*#|$)|^$' <<< "$hits" | sort -t: -k1,1 -k2,2n -s || true)
+bad=0
+if [[ -n $hits ]]; then
+  printf '%s\n' "$hits"
+  bad=1
+fi
 if [[ $bad -ne 0 ]]; then
   echo "check-shell: the forms above fail at random (the top of scripts/check-shell.sh says why and what to write)" >&2
   exit 1

@@ -47,7 +47,7 @@ put tests/ok.sh 'set -euo pipefail' 'flip_byte f 100' "printf 'x' > f" '# printf
 "$checker" --root "$tree" > out || fail "flip_byte or a comment was refused: $(cat out)"
 
 check "flip_byte changes the byte at the offset, and only it, whatever its value (0-255)"
-for ((v = 0; v < 256; v++)); do printf "\\$(printf '%03o' $v)"; done > all
+for ((v = 0; v < 256; v++)); do printf -v octal '\\%03o' $v && printf "$octal"; done > all
 [[ $(od -An -v -tu1 all | tr -s ' \n' ' ') == " $(seq -s ' ' 0 255) " ]] || fail "test bug: all is not bytes 0-255"
 cp all flipped
 for ((v = 0; v < 256; v++)); do flip_byte flipped $v; done
