@@ -58,11 +58,14 @@ exists() { [[ -e $1 || -L $1 ]]; }
 # flip_byte FILE OFFSET: changes the byte at OFFSET (its lowest bit), in place. Writing a fixed byte instead
 # (printf '\x01' | dd ... conv=notrunc) leaves random ciphertext unchanged once in 256 runs, and the test
 # expecting a failure fails at random; scripts/check-shell.sh refuses that form.
+# (Three processes, od, printf's subshell and dd: tests call it in loops.)
 flip_byte() {
-  local byte
-  byte=$(od -An -tu1 -j "$2" -N1 "$1" 2> /dev/null | tr -d ' ') || byte=""
+  local byte flipped
+  byte=$(od -An -tu1 -j "$2" -N1 "$1" 2> /dev/null) || byte=""
+  byte=${byte//[[:space:]]/}
   [[ -n $byte ]] || fail "flip_byte: $1 has no byte at offset $2"
-  printf "\\$(printf '%03o' $((byte ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+  printf -v flipped '\\%03o' $((byte ^ 1))
+  printf "$flipped" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 # personality NAME: makes ./NAME run pcrypt as age's NAME command (age-keygen, age-inspect). pcrypt picks
 # its personality by the name it runs under, so a link of that name; under an emulator (cross builds) $PCRYPT
