@@ -389,6 +389,20 @@ RangeResult decrypt_range_into(const io::PositionalReader& file, const KeyedPayl
   return result;
 }
 
+AuthenticatedSize authenticated_size(const io::PositionalReader& file, const KeyedPayload& payload) {
+  RangeResult sized;
+  const RangePlan plan = plan_range(file, payload.layout, ByteRange{0, 0}, sized);
+  RangeOptions one_thread;
+  one_thread.threads = 1;
+  // An empty range at the end: only the final record is read (one byte further, to see the file did not
+  // grow) and opened.
+  const RangeResult end = decrypt_range_into(file, payload, sized.plaintext_bytes, {}, one_thread);
+  if (end.plaintext_bytes != sized.plaintext_bytes)
+    throw Error(ErrorKind::payload, "the file changed size while its final chunk was read (" +
+                                        counted(plan.file_bytes, "byte") + " before)");
+  return AuthenticatedSize{plan.file_bytes, sized.plaintext_bytes};
+}
+
 RangeResult decrypt_range_stream(io::Reader& in, const KeyedPayload& payload, const ByteRange& range,
                                  io::Writer& out, const RangeOptions& options) {
   const PayloadLayout& layout = payload.layout;

@@ -66,6 +66,18 @@ RangeResult decrypt_range_into(const io::PositionalReader& file, const KeyedPayl
                                std::uint64_t offset, std::span<std::uint8_t> out,
                                const RangeOptions& options);
 
+// A seekable file's size, authenticated before anyone is told it (as age's DecryptReaderAt does): the final
+// record is read and opened with its last flag. A file cut at any length (to one whose records look complete,
+// such as a header and one tag: an empty file's length) is Error(payload) here, not a shorter plaintext; so
+// is a file that changed size while it was read. For callers that report a size before they read a range
+// (read_at, a mount, the Python reader); decrypt_range checks the final record itself when a range reaches
+// it.
+struct AuthenticatedSize {
+  std::uint64_t file_bytes = 0;       // the file, header included, when its final record was opened
+  std::uint64_t plaintext_bytes = 0;  // the whole plaintext
+};
+AuthenticatedSize authenticated_size(const io::PositionalReader& file, const KeyedPayload& payload);
+
 // The same for an input that can only be read in order (a pipe), positioned at the payload (after
 // unlock_header): the records before the range are read and discarded without being authenticated, the ones
 // that hold it are authenticated, and reading stops after the range's last record (plus one byte, to know

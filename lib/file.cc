@@ -55,13 +55,22 @@ void File::Impl::unlocked() const {
     throw core::Error(core::ErrorKind::usage, "the file is not unlocked: call unlock() first");
 }
 
-const core::KeyedPayload& File::Impl::keyed_payload() {
+const File::Impl::RandomAccess& File::Impl::random_access() {
   unlocked();
-  if (const core::KeyedPayload* made = payload.load(std::memory_order_acquire)) return *made;
-  const std::lock_guard lock(payload_mutex);
-  if (payload.load(std::memory_order_relaxed) == nullptr)
-    payload.store(&file->payload(), std::memory_order_release);
-  return *payload.load(std::memory_order_relaxed);
+  if (const RandomAccess* made = random_access_ready.load(std::memory_order_acquire)) return *made;
+  const std::lock_guard lock(random_access_mutex);
+  if (const RandomAccess* made = random_access_ready.load(std::memory_order_relaxed)) return *made;
+  if (description.armored)
+    throw core::Error(core::ErrorKind::usage, "an armored age file cannot be read by ranges",
+                      "decrypt it whole, or remove the armor");
+  if (positional == nullptr)
+    throw core::Error(core::ErrorKind::usage,
+                      "read_at and plaintext_size need a source with random access (a file, memory or a "
+                      "callback)");
+  const core::KeyedPayload& payload = file->payload();
+  random_access_made.emplace(RandomAccess{&payload, core::authenticated_size(*positional, payload)});
+  random_access_ready.store(&*random_access_made, std::memory_order_release);
+  return *random_access_made;
 }
 
 detail::CallbackFailure* Access::failure(const File& f) {
@@ -225,35 +234,25 @@ RangeRead File::read_range(std::uint64_t offset, std::optional<std::uint64_t> le
 std::size_t File::read_at(std::uint64_t offset, std::span<std::uint8_t> out) const {
   return detail::guarded(detail::Phase::other, [&] {
     Impl& impl = Access::of(*this);
-    const core::KeyedPayload& payload = impl.keyed_payload();
-    if (impl.description.armored)
-      throw core::Error(core::ErrorKind::usage, "an armored age file cannot be read by ranges",
-                        "decrypt it whole, or remove the armor");
-    if (impl.positional == nullptr)
-      throw core::Error(core::ErrorKind::usage,
-                        "read_at needs a source with random access (a file, memory or a callback)");
-    if (offset >= plaintext_size()) return std::size_t{0};  // as pread at or past the end
+    const Impl::RandomAccess& access = impl.random_access();
+    if (offset >= access.size.plaintext_bytes) return std::size_t{0};  // as pread at or past the end
+    // The size reported was the one authenticated: a source cut or grown since is not read by its new size.
+    if (const std::uint64_t now = impl.positional->size(); now != access.size.file_bytes)
+      throw core::Error(core::ErrorKind::payload,
+                        "the file changed size since it was opened (" +
+                            std::to_string(access.size.file_bytes) + " bytes then, " + std::to_string(now) +
+                            " now)",
+                        "read it again once nothing writes to it");
     core::RangeOptions options;
     options.threads = 1;  // the caller's threads are the parallelism
     return static_cast<std::size_t>(
-        core::decrypt_range_into(*impl.positional, payload, offset, out, options).bytes_written);
+        core::decrypt_range_into(*impl.positional, *access.payload, offset, out, options).bytes_written);
   });
 }
 
 std::uint64_t File::plaintext_size() const {
-  return detail::guarded(detail::Phase::other, [&] {
-    Impl& impl = Access::of(*this);
-    const core::KeyedPayload& payload = impl.keyed_payload();
-    if (impl.positional == nullptr)
-      throw core::Error(core::ErrorKind::usage, "the plaintext size needs a source whose size is known");
-    const std::uint64_t size = impl.positional->size();
-    const std::uint64_t offset = payload.layout.payload_offset;
-    const std::optional<std::uint64_t> plain =
-        payload.layout.plaintext_bytes(size > offset ? size - offset : 0);
-    if (!plain)
-      throw core::Error(core::ErrorKind::payload, "truncated payload: a length no complete file has");
-    return *plain;
-  });
+  return detail::guarded(detail::Phase::other,
+                         [&] { return Access::of(*this).random_access().size.plaintext_bytes; });
 }
 
 void File::rekey(const RekeyRequest& request, Sink sink) {

@@ -88,13 +88,21 @@ struct PCRYPT_HIDDEN File::Impl {
   std::vector<core::Credential> credentials;  // given to unlock(): kept, as the door's rekey asks them
   bool is_unlocked = false;
   io::PositionalReader* positional = nullptr;
-  // The keyed payload for read_at(), made by the first call that needs it (from any thread): not at
-  // unlock(), since an input read in order (armor, a pipe) would then be past the header a rekey needs.
-  std::mutex payload_mutex;
-  std::atomic<const core::KeyedPayload*> payload{nullptr};
+  // What read_at() and plaintext_size() read by: the keyed payload and the size, authenticated (the final
+  // record opened, core::authenticated_size), made by the first call that needs them (from any thread): not
+  // at unlock(), since an input read in order (armor, a pipe) would then be past the header a rekey needs.
+  struct RandomAccess {
+    const core::KeyedPayload* payload = nullptr;
+    core::AuthenticatedSize size;
+  };
+  std::mutex random_access_mutex;
+  std::optional<RandomAccess> random_access_made;
+  std::atomic<const RandomAccess*> random_access_ready{nullptr};
 
   void unlocked() const;
-  const core::KeyedPayload& keyed_payload();
+  // Error(usage) for an armored file or a source without random access; the final record's failure as
+  // Error(payload), again on every call.
+  const RandomAccess& random_access();
 };
 
 // The library's own way into the public classes' hidden parts. A moved-from object has none: every call on

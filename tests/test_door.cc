@@ -176,6 +176,41 @@ TEST_CASE("the door reads ranges from one unlocked payload on 8 threads, in both
   }
 }
 
+TEST_CASE("the size a random-access reader reports is authenticated: no cut of a file has one") {
+  // Every length from the header's end to the whole file, in both formats: a cut that leaves a length some
+  // payload has (a header and one tag: an empty file's; a record boundary; inside a record) must fail as a
+  // damaged payload, not report the shorter plaintext. Two records of age's 64 KiB; three of pcrypt's 4 KiB.
+  const core::Credential id = core::Credential::of(core::generate_x25519_identity());
+  for (const Case& c : {kCases[0], kCases[1]}) {
+    INFO(c.name);
+    const Bytes plain = test::random_bytes(c.format == Format::age ? 65'536 + 100 : 2 * 4096 + 100);
+    const Bytes file = encrypt(c.format, plain, one(core::Credential::of(core::recipient_of(*id.identity))));
+    io::MemoryReader in(file, io::MemoryAccess::positional);
+    core::door::EncryptedFile opened(in);
+    opened.unlock(one(test::copy(id)), cheap_limits());
+    const core::KeyedPayload& payload = opened.payload();
+    const std::uint64_t header = opened.description().header_bytes;
+    const io::MemoryReader whole(file, io::MemoryAccess::positional);
+    const core::AuthenticatedSize full = core::authenticated_size(whole, payload);
+    CHECK(full.plaintext_bytes == plain.size());
+    CHECK(full.file_bytes == file.size());
+    std::size_t accepted = 0, refused = 0;
+    for (std::size_t length = header; length < file.size(); ++length) {
+      const io::MemoryReader cut(std::span<const std::uint8_t>(file.data(), length),
+                                 io::MemoryAccess::positional);
+      try {
+        (void)core::authenticated_size(cut, payload);
+        ++accepted;
+        UNSCOPED_INFO("accepted a cut to " << length << " of " << file.size() << " bytes");
+      } catch (const core::Error& e) {
+        refused += e.kind() == core::ErrorKind::payload ? 1 : 0;
+      }
+    }
+    CHECK(accepted == 0);
+    CHECK(refused == file.size() - header);
+  }
+}
+
 TEST_CASE("the door's rekey: one policy, the same answers for pcrypt and age") {
   const core::Credential a = core::Credential::of(core::generate_x25519_identity());
   const core::Credential b = core::Credential::of(core::generate_x25519_identity());

@@ -411,8 +411,9 @@ class PCRYPT_API File {
   // the range, adjacent records in one read of the source, with positional reads: any number of threads may
   // call it at once. Not for armored age files (ErrorKind::usage): their offsets are not the payload's.
   std::size_t read_at(std::uint64_t offset, std::span<std::uint8_t> out) const;
-  // The plaintext's size, from the source's size (ErrorKind::damaged_payload for a length no complete file
-  // has).
+  // The plaintext's size, authenticated: the first call of this or read_at() reads and opens the final record
+  // (as age's DecryptReaderAt), so a file cut at any length is ErrorKind::damaged_payload, never a shorter
+  // file. read_at() of a source whose size changed since is damaged_payload too.
   std::uint64_t plaintext_size() const;
 
   // A new header (or with new_file_key, a re-encrypted file) into `sink`: the kept slots, then the added

@@ -223,6 +223,9 @@ PCRYPT_API int pcrypt_file_verify(pcrypt_file* file, const pcrypt_options* optio
  * (PCRYPT_ERROR_USAGE). */
 PCRYPT_API int pcrypt_file_read_at(const pcrypt_file* file, uint64_t offset, void* buffer, size_t size,
                                    size_t* bytes_read);
+/* The plaintext's size, authenticated: the first call of this or pcrypt_file_read_at() reads and opens the
+ * final record, so a file cut at any length is PCRYPT_ERROR_DAMAGED_PAYLOAD from both, never a shorter or
+ * empty file. */
 PCRYPT_API int pcrypt_file_plaintext_size(const pcrypt_file* file, uint64_t* size);
 
 /* ---- Reading as a stream ----------------------------------------------------------------------------- */

@@ -61,13 +61,17 @@ def test_damaged_age_chunk_raises_and_armor_cannot_be_read_by_ranges(pcrypt, cli
     data = pseudo_random(3 * AGE_CHUNK, seed=9)
     path = age_encrypt(cli, recipient, data, tmp_path / "d.age")
     raw = bytearray(open(path, "rb").read())
-    raw[-100] ^= 1  # inside the final chunk
+    raw[-100 - (AGE_CHUNK + 16)] ^= 1  # inside chunk 1, of 3
     open(path, "wb").write(raw)
     with pcrypt.open(path, identities=[identity]) as f:
         assert f.read(10) == data[:10]  # chunk 0 is whole
-        f.seek(len(data) - 10)
+        f.seek(2 * AGE_CHUNK - 10)
         with pytest.raises(pcrypt.AuthenticationError):
             f.read(10)
+    raw[-100] ^= 1  # inside the final chunk, which authenticates the size: nothing can be read by ranges
+    open(path, "wb").write(raw)
+    with pytest.raises(pcrypt.AuthenticationError):
+        pcrypt.open(path, identities=[identity])
     armored = age_encrypt(cli, recipient, data, tmp_path / "a.age", armor=True)
     with pytest.raises(pcrypt.UsageError) as raised:
         pcrypt.open(armored, identities=[identity])
@@ -135,3 +139,17 @@ def test_age_rules_from_python(pcrypt, age_identity, tmp_path):
     with pytest.raises(pcrypt.UsageError, match="unknown format"):
         pcrypt.encrypt(tmp_path / "plain", tmp_path / "o.x", recipients=[recipient], format="gpg")
     assert not (tmp_path / "o.age").exists()
+
+
+def test_no_cut_of_an_age_file_opens_as_a_shorter_one(pcrypt, cli, age_identity, tmp_path):
+    identity, recipient = age_identity
+    data = pseudo_random(2 * AGE_CHUNK + 100, seed=11)
+    path = age_encrypt(cli, recipient, data, tmp_path / "whole.age")
+    raw = open(path, "rb").read()
+    header = len(raw) - 3 * 16 - len(data)  # the payload nonce included
+    for length in (header + 16, header + 2 * (AGE_CHUNK + 16), header + AGE_CHUNK + 500):
+        cut = tmp_path / f"cut{length}.age"
+        cut.write_bytes(raw[:length])
+        with pytest.raises(pcrypt.AuthenticationError):
+            with pcrypt.open(cut, identities=[identity]) as f:
+                f.read()

@@ -172,3 +172,20 @@ def test_open_reads_a_header_larger_than_the_first_probe(pcrypt, cli, tmp_path):
     assert os.path.getsize(tmp_path / "team.age") - len(data) > pcrypt._pcrypt.HEADER_PROBE_BYTES
     with pcrypt.open(tmp_path / "team.age", identities=[tmp_path / "pq11.key"]) as f:
         assert f.read() == data
+
+
+def test_no_cut_of_a_file_opens_as_a_shorter_one(pcrypt, cli, key, tmp_path):
+    # Cut to its header and one tag (an empty file's length), at a record boundary, inside a record: each
+    # once opened as a valid shorter file (the first as an empty one); the size is authenticated first now.
+    data = pseudo_random(3 * CHUNK + 100, seed=9)
+    path = encrypt_with_cli(cli, key, data, tmp_path / "whole.pcrypt")
+    raw = open(path, "rb").read()
+    header = len(raw) - 4 * 16 - len(data)
+    for length in (header + 16, header + CHUNK + 16, header + 2 * (CHUNK + 16), header + CHUNK + 500):
+        cut = tmp_path / f"cut{length}.pcrypt"
+        cut.write_bytes(raw[:length])
+        with pytest.raises(pcrypt.AuthenticationError):
+            with pcrypt.open(cut, keys=[key]) as f:
+                f.read()
+    with pcrypt.open(path, keys=[key]) as f:
+        assert f.read() == data

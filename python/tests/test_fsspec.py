@@ -59,7 +59,8 @@ def test_random_4k_read_asks_the_target_for_one_record(pcrypt, key, encrypted):
     fs = fsspec.filesystem("pcrypt", fs=mem, keys=[key])
     with fs.open("/c/d.pcrypt", "rb") as f:
         header_requests = list(mem.requests)
-        assert len(header_requests) == 1  # the header, once
+        # The header, once, and the final record, which authenticates the size reported.
+        assert len(header_requests) == 2 and header_requests[1][1] == len(mem.cat_file("/c/d.pcrypt"))
         mem.requests.clear()
         f.seek(23 * CHUNK + 1000)
         assert f.read(4096) == data[23 * CHUNK + 1000:23 * CHUNK + 5096]
@@ -125,3 +126,17 @@ def test_threads_read_ranges_of_one_file_at_once(pcrypt, key, encrypted):
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         assert sorted(pool.map(reads, range(8))) == list(range(8))
     assert len(fs._headers) == 1
+
+
+def test_a_cut_file_has_no_size_and_no_bytes(pcrypt, key, encrypted):
+    # Cut to its header and one tag (an empty file's length): once size 0 and b"" here.
+    data, path = encrypted
+    raw = open(path, "rb").read()
+    header = len(raw) - 51 * 16 - len(data)
+    mem = CountingMemoryFileSystem()
+    mem.pipe("/c/cut.pcrypt", raw[:header + 16])
+    fs = fsspec.filesystem("pcrypt", fs=mem, keys=[key])
+    with pytest.raises(pcrypt.AuthenticationError):
+        fs.size("/c/cut.pcrypt")
+    with pytest.raises(pcrypt.AuthenticationError):
+        fs.cat_file("/c/cut.pcrypt")

@@ -189,6 +189,28 @@ dd if=mnt4/eight of=got bs=64K skip=4 status=none
 tail -c $((4 * 65536)) plain.eight > want && same got want
 expect 0 "$PCRYPT" unmount mnt4
 
+check "a cut file is never shown as a shorter valid one (an empty one at an empty file's length): EIO, both formats"
+mkdir -p src5 mnt5
+head -c $((2 * 65536 + 100)) /dev/urandom > plain.three
+"$PCRYPT" encrypt -k key --chunk-size 64KiB -o whole.pcrypt plain.three
+"$PCRYPT" encrypt --format age -r "$recipient" -o whole.age plain.three
+for format in pcrypt age; do
+  header=$(($(stat -c %s whole.$format) - 3 * 16 - 2 * 65536 - 100)) # age's: its payload nonce included
+  # Its header and one tag (an empty file's length), two full records (neither sealed last), inside a record.
+  for length in $((header + 16)) $((header + 2 * (65536 + 16))) $((header + 65536 + 16 + 500)); do
+    head -c $length whole.$format > src5/cut$length.$format
+  done
+done
+cp whole.age src5/whole.age
+expect 0 timeout 60 "$PCRYPT" mount -k key -i id src5 "$WORK/mnt5"
+[[ $(grep -c "shown unreadable" stderr) == 6 ]] || fail "not every cut file is shown unreadable: $(cat stderr)"
+same mnt5/whole plain.three
+for shown in mnt5/cut*; do
+  cat "$shown" > got 2> stderr && fail "$shown (a cut file) was read: $(stat -c %s got) bytes, exit 0"
+  grep -q "Input/output error" stderr || fail "$shown: not EIO: $(cat stderr)"
+done
+expect 0 "$PCRYPT" unmount mnt5
+
 check "unmount ends the process: pcrypt unmount, fusermount3 -u, SIGTERM, SIGINT, and -f in the foreground"
 pid=$(mount_pid "$WORK/mnt") || fail "no process serves the mount"
 expect 0 "$PCRYPT" unmount mnt

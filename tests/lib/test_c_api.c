@@ -486,16 +486,18 @@ static void test_error_paths(const char* identity, const char* recipient) {
   pcrypt_file_free(file);
   pcrypt_source_free(source);
 
-  /* a damaged record: decrypt and verify fail with damaged payload; a range of an intact record reads */
+  /* a damaged record (chunk 3 of 5; the final one, which authenticates the size, is read by every range):
+   * decrypt and verify fail with damaged payload; a range of an intact record reads */
   damaged = read_file(path_in("mine.age"), &damaged_size);
-  damaged[damaged_size - 200] ^= 1;
+  damaged[damaged_size - (plain_size - 4 * 65536 + 16) - 200] ^= 1;
   source = pcrypt_source_memory(damaged, damaged_size);
   by = pcrypt_credentials_new();
   OK(pcrypt_credentials_add_identity_file(by, identity));
   OK(pcrypt_file_open(&file, source));
   OK(pcrypt_file_unlock(file, by));
-  FAILS(pcrypt_file_read_at(file, plain_size - 1000, buffer, sizeof buffer, &got),
-        PCRYPT_ERROR_DAMAGED_PAYLOAD, 0);
+  FAILS(pcrypt_file_read_at(file, 4 * 65536 - 1000, buffer, sizeof buffer, &got), PCRYPT_ERROR_DAMAGED_PAYLOAD,
+        0);
+  OK(pcrypt_file_read_at(file, plain_size - 1000, buffer, sizeof buffer, &got));
   OK(pcrypt_file_read_at(file, 0, buffer, sizeof buffer, &got));
   CHECK(got == sizeof buffer && memcmp(buffer, plain, sizeof buffer) == 0);
   FAILS(pcrypt_file_verify(file, NULL, NULL), PCRYPT_ERROR_DAMAGED_PAYLOAD, 0);
@@ -793,6 +795,61 @@ static void test_reader(const char *identity) {
   free(out);
 }
 
+/* A file cut to a length some payload has once read as a shorter valid file: cut to its header and one tag
+ * (an empty file's length) it read as an empty one (plaintext size 0, read_at PCRYPT_OK with 0 bytes), while
+ * verify said damaged payload. Both formats; that cut, one at a record boundary and one inside a record. */
+static void test_cut_files(const char* identity, const char* recipient) {
+  static const pcrypt_format formats[] = {PCRYPT_FORMAT_AGE, PCRYPT_FORMAT_PCRYPT};
+  size_t f, c;
+  for (f = 0; f < 2; ++f) {
+    pcrypt_source* from = pcrypt_source_memory(plain, plain_size);
+    pcrypt_sink* into = pcrypt_sink_memory();
+    pcrypt_recipients* to = pcrypt_recipients_new();
+    pcrypt_options* options = pcrypt_options_new();
+    pcrypt_credentials* by = pcrypt_credentials_new();
+    const uint8_t* whole;
+    size_t whole_size = 0;
+    pcrypt_file* file = NULL;
+    pcrypt_source* source;
+    uint64_t header, cuts[3];
+    OK(pcrypt_recipients_add(to, recipient));
+    OK(pcrypt_options_set(options, PCRYPT_OPTION_FORMAT, (uint64_t)formats[f]));
+    OK(pcrypt_options_set(options, PCRYPT_OPTION_CHUNK_SIZE, 65536));
+    OK(pcrypt_encrypt(from, into, to, options, NULL));
+    whole = pcrypt_sink_memory_data(into, &whole_size);
+    OK(pcrypt_credentials_add_identity_file(by, identity));
+    source = pcrypt_source_memory(whole, whole_size);
+    OK(pcrypt_file_open(&file, source));
+    header = pcrypt_file_header_bytes(file);
+    pcrypt_file_free(file);
+    pcrypt_source_free(source);
+    cuts[0] = header + 16;               /* an empty file's length */
+    cuts[1] = header + 2 * (65536 + 16); /* a record boundary: two full records, neither sealed last */
+    cuts[2] = header + 65536 + 16 + 1000;
+    for (c = 0; c < 3; ++c) {
+      uint8_t buffer[10];
+      size_t got = 77;
+      uint64_t size = 77;
+      file = NULL;
+      source = pcrypt_source_memory(whole, (size_t)cuts[c]);
+      OK(pcrypt_file_open(&file, source));
+      OK(pcrypt_file_unlock(file, by));
+      FAILS(pcrypt_file_read_at(file, 0, buffer, 10, &got), PCRYPT_ERROR_DAMAGED_PAYLOAD, 0);
+      FAILS(pcrypt_file_plaintext_size(file, &size), PCRYPT_ERROR_DAMAGED_PAYLOAD, 0);
+      FAILS(pcrypt_file_verify(file, NULL, NULL), PCRYPT_ERROR_DAMAGED_PAYLOAD, 0);
+      CHECK(got == 77 && size == 77); /* out-parameters untouched on failure */
+      if (got != 77 || size != 77) fprintf(stderr, "  format %d cut to %lu bytes\n", (int)f, (unsigned long)cuts[c]);
+      pcrypt_file_free(file);
+      pcrypt_source_free(source);
+    }
+    pcrypt_credentials_free(by);
+    pcrypt_options_free(options);
+    pcrypt_recipients_free(to);
+    pcrypt_sink_free(into);
+    pcrypt_source_free(from);
+  }
+}
+
 int main(int argc, char** argv) {
   char identity[256], recipient[128];
   age_binary = argc > 1 && argv[1][0] != '\0' ? argv[1] : NULL;
@@ -808,6 +865,7 @@ int main(int argc, char** argv) {
   test_status_names();
   test_callback_source_and_threads(identity, recipient);
   test_error_paths(identity, recipient);
+  test_cut_files(identity, recipient);
   test_passphrase();
   test_key_file();
   if (age_binary != NULL) {

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -167,14 +168,15 @@ TEST_CASE("libpcrypt: every error kind, with the CLI's exit code and words") {
           pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(nothing), with_key, {});
         }).kind() != pcrypt::ErrorKind::damaged_payload);
 
-  // damaged_payload: a flipped byte in a record; the range that holds it fails, one elsewhere does not.
-  file[file.size() - 100] ^= 1;
+  // damaged_payload: a flipped byte in a record (record 2 of 4: the final one, which authenticates the size,
+  // is read by every range); the range that holds it fails, one elsewhere does not.
+  file[file.size() - (plain.size() - 3 * 65536 + 16) - 100] ^= 1;
   pcrypt::File damaged = pcrypt::File::open(pcrypt::Source::memory(file));
   pcrypt::Credentials by;
   by.identities = {id.file_text};
   damaged.unlock(by);
   std::vector<std::uint8_t> tail(1000);
-  const pcrypt::Error bad = error_of([&] { (void)damaged.read_at(plain.size() - 1000, tail); });
+  const pcrypt::Error bad = error_of([&] { (void)damaged.read_at(3 * 65536 - 500, tail); });
   CHECK(bad.kind() == pcrypt::ErrorKind::damaged_payload);
   CHECK(bad.exit_code() == 4);
   std::vector<std::uint8_t> head(1000);
@@ -867,7 +869,7 @@ TEST_CASE("libpcrypt: an exception a callback throws reaches the caller unchange
   CHECK(code_of([&] { locked.unlock(asking); }) == 10);
 }
 
-TEST_CASE("libpcrypt: an object store is asked once for a long range, at most twice to open a file") {
+TEST_CASE("libpcrypt: an object store is asked once for a long range, at most three times to open a file") {
   const pcrypt::NewIdentity id = pcrypt::generate_identity();
   const std::vector<std::uint8_t> plain = random_bytes(12u << 20, 26);
   for (const pcrypt::Format format : {pcrypt::Format::age, pcrypt::Format::pcrypt}) {
@@ -877,7 +879,8 @@ TEST_CASE("libpcrypt: an object store is asked once for a long range, at most tw
     pcrypt::File opened = pcrypt::File::open(store.source());
     opened.unlock(identity_credentials(id));
     CHECK(opened.plaintext_size() == plain.size());
-    CHECK(store.requests <= 2);  // the header (and, for age, its payload nonce)
+    // The header (and, for age, its payload nonce), then the final record, which authenticates the size.
+    CHECK(store.requests <= 3);
     store.reset();
     std::vector<std::uint8_t> part(4u << 20);
     CHECK(opened.read_at(3'000'000, part) == part.size());
@@ -970,4 +973,55 @@ TEST_CASE("libpcrypt: passphrases handed over as SecretBytes (guarded memory) en
   pcrypt::Keys keys;
   CHECK(error_of([&] { keys.add_passphrase(pcrypt::SecretBytes()); }).kind() == pcrypt::ErrorKind::usage);
   CHECK(error_of([&] { keys.add_passphrase(pcrypt::SecretBytes(0)); }).kind() == pcrypt::ErrorKind::usage);
+}
+
+TEST_CASE("libpcrypt: no cut of a file reads as a valid file through read_at or plaintext_size") {
+  // A file cut to a length some payload has (its header and one tag: an empty file's; a record boundary;
+  // inside a record) once read as a shorter valid file: an empty one at the shortest cut (plaintext_size 0,
+  // read_at 0 bytes). Every length near the header, each record boundary and the end, and a sample between.
+  const pcrypt::NewIdentity id = pcrypt::generate_identity();
+  const std::vector<std::uint8_t> plain = random_bytes(2 * pcrypt_test::kRecordSize + 100, 31);
+  for (const pcrypt::Format format : {pcrypt::Format::age, pcrypt::Format::pcrypt}) {
+    INFO((format == pcrypt::Format::age ? "age" : "pcrypt"));
+    const std::vector<std::uint8_t> file = encrypted(format, plain, id.recipient);
+    const std::uint64_t header = pcrypt::File::open(pcrypt::Source::memory(file)).describe().header_bytes;
+    const std::uint64_t record = pcrypt_test::kRecordSize + 16;
+    std::vector<std::uint64_t> cuts;
+    for (std::uint64_t length = header; length < file.size(); ++length) {
+      const std::uint64_t into = length - header;
+      const bool near_boundary = into % record < 40 || record - into % record <= 40;
+      if (into < 64 || near_boundary || file.size() - length <= 40 || into % 509 == 0) cuts.push_back(length);
+    }
+    std::size_t accepted = 0;
+    for (const std::uint64_t length : cuts) {
+      const std::span<const std::uint8_t> cut(file.data(), length);
+      pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(cut));
+      opened.unlock(identity_credentials(id));
+      std::vector<std::uint8_t> buf(10, 0xA5);
+      const auto damaged = [](auto call) {
+        try {
+          call();
+        } catch (const pcrypt::Error& e) {
+          return e.kind() == pcrypt::ErrorKind::damaged_payload;
+        }
+        return false;
+      };
+      if (!damaged([&] { (void)opened.plaintext_size(); }) ||
+          !damaged([&] { (void)opened.read_at(0, buf); })) {
+        ++accepted;
+        UNSCOPED_INFO("a cut to " << length << " of " << file.size() << " bytes was read");
+      }
+    }
+    CHECK(accepted == 0);
+    // The same through an object store, and the whole file still reads.
+    const std::vector<std::uint8_t> shortest(file.begin(),
+                                             file.begin() + static_cast<std::ptrdiff_t>(header + 16));
+    CountingStore store(shortest);
+    pcrypt::File remote = pcrypt::File::open(store.source());
+    remote.unlock(identity_credentials(id));
+    CHECK(error_of([&] { (void)remote.plaintext_size(); }).kind() == pcrypt::ErrorKind::damaged_payload);
+    pcrypt::File whole = pcrypt::File::open(pcrypt::Source::memory(file));
+    whole.unlock(identity_credentials(id));
+    CHECK(whole.plaintext_size() == plain.size());
+  }
 }
