@@ -1,15 +1,19 @@
 #include "io/atomic_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
-#include <limits.h>  // NAME_MAX
-#include <stdio.h>   // renameat2
-#include <stdlib.h>  // mkostemp
+#include <limits.h>    // NAME_MAX
+#include <stdio.h>     // renameat2
+#include <stdlib.h>    // mkostemp
+#include <sys/file.h>  // flock
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <map>
+#include <mutex>
 #include <random>
 #include <string_view>
 #include <vector>
@@ -115,14 +119,88 @@ void rename_no_replace(const std::string& temp, const std::string& path) {
   ::unlink(temp.c_str());
 }
 
-// Makes the rename itself durable. Some file systems cannot fsync a directory (EINVAL): nothing more to do.
-void sync_directory(const std::string& dir, const std::string& path) {
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0) return;
+// The output's directory, opened before anything is published: a directory that cannot be opened or synced
+// (EACCES, EIO, or EINVAL where the file system cannot sync directories) is refused while the target is still
+// untouched, since the new name could not be made durable. The sync also makes a named temporary's name
+// durable; after a synced file's fsync it has little left to write.
+int open_synced_directory(const std::string& dir, const std::string& path) {
+  int dfd;
+  do {
+    dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  } while (dfd < 0 && errno == EINTR);
+  if (dfd < 0) throw_errno("cannot open the output directory to sync it", path, errno);
+  if (::fsync(dfd) != 0) {
+    const int err = errno;
+    ::close(dfd);
+    throw_errno("cannot sync the output directory", path, err);
+  }
+  return dfd;
+}
+
+// Makes the new name itself durable; until then a power cut may undo the link or rename. Returns 0 or errno.
+int sync_directory(int dfd) {
   const int rc = ::fsync(dfd);
   const int err = errno;
   ::close(dfd);
-  if (rc != 0 && err != EINVAL && err != EROFS) throw_errno("cannot sync the output directory", path, err);
+  return rc == 0 ? 0 : err;
+}
+
+// Is name (in the listing of a directory) one of AtomicFileWriter's named temporaries?
+bool is_temp_name(std::string_view name) {
+  if (name.size() < 1 + kTempTag.size() + kRandomChars || name[0] != '.') return false;
+  const std::string_view tag = name.substr(name.size() - kRandomChars - kTempTag.size(), kTempTag.size());
+  return tag == kTempTag;
+}
+
+// The temporaries that ended runs left in each output directory (a power cut, SIGKILL), listed once per
+// directory and process: one listing, however many files a run writes there.
+class LeftTemporaries {
+ public:
+  // Removes the temporaries of the target whose temp_prefix is prefix that no process is writing: a live
+  // writer holds an flock on its temporary (AtomicFileWriter's constructor takes it), which a crash or a
+  // killed process has released.
+  void remove_abandoned(const std::string& dir, const std::string& prefix) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    auto [it, fresh] = by_dir_.try_emplace(dir);
+    if (fresh) it->second = list(dir);
+    auto& names = it->second;
+    for (auto name = names.begin(); name != names.end();) {
+      if (name->size() == prefix.size() + kRandomChars && name->starts_with(prefix)) {
+        remove_if_abandoned(*name);
+        name = names.erase(name);
+      } else {
+        ++name;
+      }
+    }
+  }
+
+ private:
+  static std::vector<std::string> list(const std::string& dir) {
+    std::vector<std::string> found;
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) return found;
+    while (const dirent* e = ::readdir(d))
+      if (is_temp_name(e->d_name)) found.push_back((dir == "/" ? std::string("/") : dir + "/") + e->d_name);
+    ::closedir(d);
+    return found;
+  }
+
+  static void remove_if_abandoned(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::flock(fd, LOCK_EX | LOCK_NB) == 0)
+      ::unlink(path.c_str());
+    ::close(fd);
+  }
+
+  std::mutex mutex_;
+  std::map<std::string, std::vector<std::string>> by_dir_;
+};
+
+LeftTemporaries& left_temporaries() {
+  static LeftTemporaries instance;
+  return instance;
 }
 
 // With force, only a regular file (or a symlink to one that does not pass through /dev or /proc) may be
@@ -161,6 +239,7 @@ AtomicFileWriter::AtomicFileWriter(std::string path, bool force, TempFile temp, 
   if (!force_ && file_exists(path_)) throw IoError(output_exists_message(path_), EEXIST);
   if (force_) refuse_unreplaceable(path_);
   const std::string dir = directory_of(path_);
+  left_temporaries().remove_abandoned(dir, temp_prefix(dir, base_of(path_)));
   if (temp == TempFile::unnamed_if_supported) {
     fd_ = open_unnamed(dir);
     if (fd_ < 0 && !unnamed_unsupported(errno)) throw_errno("cannot create output", path_, errno);
@@ -175,6 +254,9 @@ AtomicFileWriter::AtomicFileWriter(std::string path, bool force, TempFile temp, 
     temp_path_ = name.data();
     cleanup_slot_ = register_temp_path(temp_path_.c_str());
   }
+  // Held until the descriptor closes (or the process ends, however it ends): while it is, the next run's
+  // LeftTemporaries leaves this temporary alone. An unnamed one gets a name too when it replaces a file.
+  ::flock(fd_, LOCK_EX | LOCK_NB);
   // The final mode now, before any data: owner_only is 0600 exactly, whatever the umask (which could also
   // have taken the owner's own bits away).
   mode_t mode = permissions == Permissions::umask ? 0666 & ~current_umask() : 0600;
@@ -227,18 +309,35 @@ void AtomicFileWriter::seek(std::uint64_t offset) {
 void AtomicFileWriter::commit() {
   if (committed_) return;
   if (fd_ < 0) throw IoError(detail::describe("commit after close", path_, 0), EBADF);
+  // The order a power cut needs: the data durable before it gets the target's name (else the name could
+  // survive with the data lost), the directory synced after (else the rename could be undone).
   if (::fsync(fd_) != 0) throw_errno("cannot sync output", path_, errno);
+  const int dfd = open_synced_directory(directory_of(path_), path_);
   // An unnamed temporary is linked in through its descriptor, so before the close; a named one is renamed.
   const bool unnamed = temp_path_.empty();
-  if (unnamed) publish_unnamed();
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0 && errno != EINTR) throw_errno("cannot close output", path_, errno);
-  if (!unnamed) publish();
+  try {
+    if (unnamed) publish_unnamed();
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0 && errno != EINTR) throw_errno("cannot close output", path_, errno);
+    if (!unnamed) publish();
+  } catch (...) {
+    ::close(dfd);
+    throw;
+  }
   committed_ = true;
   unregister_temp_path(cleanup_slot_);
   cleanup_slot_ = -1;
-  sync_directory(directory_of(path_), path_);
+  if (const int err = sync_directory(dfd); err != 0) {
+    // Without force nothing was at the target: take the name back rather than leave an output whose
+    // failure was reported. With force the old file is gone already: the new one is whole, but its name may
+    // not survive a power cut.
+    if (!force_) ::unlink(path_.c_str());
+    throw IoError(detail::describe("cannot sync the output directory", path_, err) +
+                      (force_ ? "; the new file is in place but may not survive a power cut"
+                              : "; the new file was removed again"),
+                  err);
+  }
 }
 
 void AtomicFileWriter::publish() {

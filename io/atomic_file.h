@@ -1,15 +1,19 @@
-// Output files that appear complete or not at all.
+// Output files that appear complete or not at all, even after a power cut.
 //
 // Data goes to a temporary file in the target's directory (so publishing it is atomic), created 0600
 // whatever the umask, and given its final mode (Permissions) before any data is written. Where the file
 // system supports it (ext4, xfs, btrfs, tmpfs, ...), the temporary is an O_TMPFILE: it has no name until
 // commit() links it in, so even a SIGKILL or a crash leaves nothing behind. Elsewhere it is a hidden
 // ".<base>.pcrypt-tmp-XXXXXX", with <base> shortened so the name fits NAME_MAX (any legal output name works);
-// the io/cleanup.h handler removes it on SIGINT/SIGTERM/SIGHUP and the destructor on an error. commit()
-// fsyncs the data, publishes it (without force: atomically never over an existing file; with force: by a
-// rename over the target, through a short-lived hidden name for an O_TMPFILE) and fsyncs the directory, so
-// after a crash the target is either the old file (or absent) or the whole new one. With -f, the new file has
-// its own mode, not the replaced file's.
+// the io/cleanup.h handler removes it on SIGINT/SIGTERM/SIGHUP and the destructor on an error. One that a
+// power cut or SIGKILL left is removed by the next writer of the same target: a live writer holds an flock
+// on its temporary, so one nobody holds is abandoned. commit() fsyncs the data, opens and fsyncs the
+// directory (one that cannot be synced, EINVAL included, is refused while the target is untouched), publishes
+// the file (without force: atomically never over an existing file; with force: by a rename over the target,
+// through a short-lived hidden name for an O_TMPFILE) and fsyncs the directory again, so after a crash the
+// target is either the old file (or absent) or the whole new one, and once commit() returns the new one
+// survives a crash. A failed fsync is an IoError, never a success; if it is the last one, the new name is
+// taken back where nothing was replaced. With -f, the new file has its own mode, not the replaced file's.
 #pragma once
 
 #include <sys/types.h>

@@ -1,6 +1,7 @@
 // File streams and atomic outputs against a real temporary directory.
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -102,6 +103,32 @@ TEST_CASE("commit publishes the whole file with mode 0600 and leaves no temporar
   const std::string back = read_file(target);
   REQUIRE(Bytes(back.begin(), back.end()) == data);
   REQUIRE(dir.entries() == std::vector<std::string>{"out.bin"});
+}
+
+TEST_CASE("a temporary a crash left is removed by the next writer of its target, one still written is kept") {
+  const io::TempFile kind = either_temp_kind();
+  TempDir dir;
+  const std::string target = dir / "out.bin";
+  write_file(dir / ".out.bin.pcrypt-tmp-Abc123", "left by a power cut");
+  write_file(dir / ".out.bin.pcrypt-tmp-Live99", "another run is writing this one");
+  write_file(dir / ".other.bin.pcrypt-tmp-Xyz789", "another target's");
+  write_file(dir / ".out.bin.pcrypt-tmp-long1234", "not a temporary's name (8 random characters)");
+  // A live writer holds an flock on its temporary (another open file description: as another process would).
+  const int live = ::open((dir / ".out.bin.pcrypt-tmp-Live99").c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(live >= 0);
+  REQUIRE(::flock(live, LOCK_EX) == 0);
+  {
+    io::AtomicFileWriter w(target, false, kind);
+    REQUIRE_FALSE(io::file_exists(dir / ".out.bin.pcrypt-tmp-Abc123"));
+    w.write(reinterpret_cast<const std::uint8_t*>("new"), 3);
+    w.commit();
+  }
+  ::close(live);
+  std::vector<std::string> names = dir.entries();
+  std::sort(names.begin(), names.end());
+  REQUIRE(names == std::vector<std::string>{".other.bin.pcrypt-tmp-Xyz789", ".out.bin.pcrypt-tmp-Live99",
+                                            ".out.bin.pcrypt-tmp-long1234", "out.bin"});
+  REQUIRE(read_file(target) == "new");
 }
 
 TEST_CASE("the output is 0600 even under a umask that takes the owner's bits") {
