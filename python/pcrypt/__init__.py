@@ -15,8 +15,9 @@ libpcrypt encrypts, decrypts or does I/O. docs/PYTHON.md has the rest, including
 ``pcrypt::`` (pcrypt.filesystem) and Dask helpers (pcrypt.dask).
 """
 
+import fcntl as _fcntl
 import os as _os
-import tempfile as _tempfile
+import secrets as _secrets
 
 from . import _pcrypt
 from .errors import AuthenticationError, HeaderError, PcryptError, UsageError, naming
@@ -100,30 +101,83 @@ def info(src):
         return _pcrypt.info(_os.fspath(src))
 
 
+_TEMP_TAG = ".pcrypt-tmp-"
+_TEMP_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _remove_abandoned(directory, base):
+    """Removes the temporaries a power cut or SIGKILL left for this target (named as libpcrypt names them,
+    ".<base>.pcrypt-tmp-XXXXXX"): those no live writer holds an flock on."""
+    prefix = "." + base + _TEMP_TAG
+    try:
+        names = _os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(prefix) and len(name) == len(prefix) + 6):
+            continue
+        path = _os.path.join(directory, name)
+        try:
+            fd = _os.open(path, _os.O_RDONLY | _os.O_NOFOLLOW | _os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+            _os.unlink(path)
+        except OSError:
+            pass
+        finally:
+            _os.close(fd)
+
+
 def _write_secret(path, text, force):
-    """``text`` into a new file at ``path``, mode 0600, complete or not at all: written to a temporary
-    beside it, then linked in (refusing an existing file) or, with force, renamed over it."""
+    """``text`` into a new file at ``path``, mode 0600, complete or not at all, even after a power cut: written
+    to a temporary beside it (".<name>.pcrypt-tmp-XXXXXX", locked while written) and synced, then linked in
+    (refusing an existing file) or, with force, renamed over it, and the folder synced."""
     directory = _os.path.dirname(_os.path.abspath(path))
     if not force and _os.path.lexists(path):
         raise PcryptError(f"output file exists ({path})", "use force=True to overwrite it, or choose another path",
                           path)
-    fd, temporary = _tempfile.mkstemp(dir=directory, prefix=".pcrypt-keygen-")  # mode 0600
+    base = _os.path.basename(path)[:200]
+    _remove_abandoned(directory, base)
+    temporary = None
     try:
+        while temporary is None:
+            name = "." + base + _TEMP_TAG + "".join(_secrets.choice(_TEMP_CHARS) for _ in range(6))
+            try:
+                fd = _os.open(_os.path.join(directory, name), _os.O_WRONLY | _os.O_CREAT | _os.O_EXCL, 0o600)
+                temporary = _os.path.join(directory, name)
+            except FileExistsError:
+                continue
+        _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
         with _os.fdopen(fd, "w") as out:
             out.write(text)
             out.flush()
             _os.fsync(out.fileno())
-        if force:
-            _os.replace(temporary, path)
-        else:
-            _os.link(temporary, path)
+        folder = _os.open(directory, _os.O_RDONLY | _os.O_DIRECTORY)
+        try:
+            _os.fsync(folder)
+            if force:
+                _os.replace(temporary, path)
+            else:
+                _os.link(temporary, path)
+                _os.unlink(temporary)
+            temporary = None
+            try:
+                _os.fsync(folder)
+            except OSError:
+                if not force:
+                    _os.unlink(path)
+                raise
+        finally:
+            _os.close(folder)
     except FileExistsError:
         raise PcryptError(f"output file exists ({path})", "use force=True to overwrite it, or choose another path",
                           path) from None
     except OSError as e:
         raise PcryptError(f"cannot write {path}: {e.strerror}", "", path) from None
     finally:
-        if _os.path.lexists(temporary):
+        if temporary is not None and _os.path.lexists(temporary):
             _os.unlink(temporary)
 
 
