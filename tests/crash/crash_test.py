@@ -129,15 +129,20 @@ class Case:
                         self.old[2], "in0.enc"]
             return [PCRYPT, "rekey", *self.old[1], "--add-key", self.new[1][1], "--remove-slot", "1", "in0.enc"]
         if self.name == "python":
-            code = ("import pcrypt, sys; pcrypt.keygen('keys/secret.key', force=%r); "
-                    "pcrypt.encrypt('in0', 'in0.enc', keys=[sys.argv[1]], force=%r)" % (force, force))
+            code = ("import os, pcrypt, sys; pcrypt.keygen('keys/secret.key', force=%r); "
+                    "pcrypt.encrypt('in0', 'in0.enc', keys=[sys.argv[1]], force=%r)\n"
+                    "%s"
+                    "with pcrypt.open('in0.stream', 'wb', keys=[sys.argv[1]]) as f: f.write(open('in0', 'rb').read())"
+                    % (force, force, "if os.path.exists('in0.stream'): os.unlink('in0.stream')\n" if force else ""))
             return [sys.executable, "-c", code, self.old[1][1]]
         raise ValueError(self.name)
 
     def outputs(self):
         """name -> plaintext it must decrypt to (or for decrypt, be)."""
-        if self.name in ("encrypt", "python"):
+        if self.name == "encrypt":
             return {"in0.enc": self.plain["in0"]}
+        if self.name == "python":  # pcrypt.encrypt's path sink and pcrypt.open(..., "wb")'s
+            return {"in0.enc": self.plain["in0"], "in0.stream": self.plain["in0"]}
         if self.name == "many":
             suffix = ".age" if self.fmt == "age" else ".pcrypt"
             return {name + suffix: data for name, data in self.plain.items()}
