@@ -2,11 +2,22 @@
 # Builds the libFuzzer harnesses with clang and runs each for SECONDS (default 60) from its seed corpus
 # (fuzz/CMakeLists.txt names the seeds). Fails, keeping the crashing input in BUILD_DIR/artifacts/, when
 # any fuzzer finds a crash, leak or timeout. Runs FUZZ_JOBS (default: the number of cores) at a time.
-# Usage: fuzz/run.sh [SECONDS] [BUILD_DIR]
+# Usage: fuzz/run.sh [SECONDS | --total SECONDS] [BUILD_DIR]
+#   --total SECONDS: the whole run's wall-clock budget, shared evenly (each fuzzer gets SECONDS x jobs /
+#   fuzzers, at least 1 s): what CI uses, so that a new fuzzer costs the others time, not CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-60}
-build=${2:-build-fuzz}
+total=""
+if [[ ${1:-} == --total ]]; then
+  total=${2:?usage: fuzz/run.sh [SECONDS | --total SECONDS] [BUILD_DIR]}
+  shift 2
+fi
+if [[ -n $total ]]; then
+  build=${1:-build-fuzz}
+else
+  seconds=${1:-60}
+  build=${2:-build-fuzz}
+fi
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # A build directory already configured with PCRYPT_FUZZ=ON is used as it is: CI's ASan stage configures
@@ -18,6 +29,12 @@ fi
 cmake --build "$build" -j2 --target fuzzers
 mkdir -p "$build/artifacts"
 jobs=${FUZZ_JOBS:-$(nproc)}
+if [[ -n $total ]]; then
+  fuzzers=$(grep -c . "$build/fuzz/fuzzers.txt")
+  seconds=$((total * jobs / fuzzers))
+  ((seconds >= 1)) || seconds=1
+  echo "fuzz/run.sh: $total s in all for $fuzzers fuzzers, $jobs at a time: $seconds s each"
+fi
 
 # run_one FUZZER SEEDS...: one fuzzer for the given time; its report goes to artifacts/FUZZER.report.
 run_one() {
