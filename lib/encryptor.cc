@@ -182,7 +182,7 @@ Transfer Encryptor::finish() {
     impl_->pending.clear();
     impl_->sink->commit();
     impl_->finished = true;
-    return Transfer{impl_->plaintext_bytes, impl_->encrypted_bytes};
+    return Transfer{impl_->plaintext_bytes, impl_->encrypted_bytes, impl_->header.size(), impl_->next_record};
   } catch (...) {
     impl_->failed = true;
     detail::rethrow_as_public();

@@ -615,6 +615,54 @@ static void test_passphrase(void) {
 }
 
 /* pcrypt key files: keygen, encrypt in pcrypt's format, decrypt; age refuses key files. */
+/* The encryptor's transfer figures are pcrypt_encrypt's for the same input, all four of them (finish once
+ * gave 0 header bytes and 0 records), for both formats and sizes around the record boundaries. */
+static void test_encryptor_transfer(const char* recipient) {
+  static const size_t sizes[] = {0, 1, 4095, 4096, 4097, 65536, 65537, 300000};
+  int format;
+  size_t s;
+  for (format = PCRYPT_FORMAT_PCRYPT; format <= PCRYPT_FORMAT_AGE; ++format) {
+    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+      const size_t size = sizes[s];
+      pcrypt_recipients* to = pcrypt_recipients_new();
+      pcrypt_options* options = pcrypt_options_new();
+      pcrypt_source* from = pcrypt_source_memory(plain, size);
+      pcrypt_sink* whole = pcrypt_sink_memory();
+      pcrypt_sink* streamed = pcrypt_sink_memory();
+      pcrypt_encryptor* encryptor = NULL;
+      pcrypt_transfer by_encrypt, by_encryptor;
+      size_t i;
+      memset(&by_encrypt, 0xff, sizeof by_encrypt);
+      memset(&by_encryptor, 0xff, sizeof by_encryptor);
+      OK(pcrypt_recipients_add(to, recipient));
+      OK(pcrypt_options_set(options, PCRYPT_OPTION_FORMAT, (uint64_t)format));
+      OK(pcrypt_options_set(options, PCRYPT_OPTION_CHUNK_SIZE, 4096));
+      OK(pcrypt_options_set(options, PCRYPT_OPTION_THREADS, 2));
+      OK(pcrypt_encrypt(from, whole, to, options, &by_encrypt));
+      OK(pcrypt_encryptor_new(&encryptor, streamed, to, options));
+      for (i = 0; i < size; i += 3000)
+        OK(pcrypt_encryptor_write(encryptor, plain + i, size - i < 3000 ? size - i : 3000));
+      OK(pcrypt_encryptor_finish(encryptor, &by_encryptor));
+      CHECK(by_encryptor.plaintext_bytes == by_encrypt.plaintext_bytes);
+      CHECK(by_encryptor.encrypted_bytes == by_encrypt.encrypted_bytes);
+      CHECK(by_encryptor.header_bytes == by_encrypt.header_bytes);
+      CHECK(by_encryptor.records == by_encrypt.records);
+      CHECK(by_encrypt.plaintext_bytes == size && by_encrypt.header_bytes > 0 && by_encrypt.records > 0);
+      if (by_encryptor.records != by_encrypt.records || by_encryptor.header_bytes != by_encrypt.header_bytes)
+        fprintf(stderr, "  %s, %zu bytes: encryptor %llu header bytes, %llu records; encrypt %llu, %llu\n",
+                format == PCRYPT_FORMAT_AGE ? "age" : "pcrypt", size,
+                (unsigned long long)by_encryptor.header_bytes, (unsigned long long)by_encryptor.records,
+                (unsigned long long)by_encrypt.header_bytes, (unsigned long long)by_encrypt.records);
+      pcrypt_encryptor_free(encryptor);
+      pcrypt_sink_free(streamed);
+      pcrypt_sink_free(whole);
+      pcrypt_source_free(from);
+      pcrypt_options_free(options);
+      pcrypt_recipients_free(to);
+    }
+  }
+}
+
 static void test_key_file(void) {
   pcrypt_key* key = NULL;
   pcrypt_recipients* to = pcrypt_recipients_new();
@@ -868,6 +916,7 @@ int main(int argc, char** argv) {
   test_cut_files(identity, recipient);
   test_passphrase();
   test_key_file();
+  test_encryptor_transfer(recipient);
   if (age_binary != NULL) {
     test_file_age_wrote(identity, recipient);
     test_age_opens_what_c_wrote(identity, recipient);

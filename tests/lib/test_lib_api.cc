@@ -459,7 +459,16 @@ TEST_CASE("libpcrypt: the streaming encryptor's file, written in pieces of rando
 
       // The same size as pcrypt::encrypt's file for the same recipient and options.
       std::vector<std::uint8_t> whole;
-      pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(whole), to, options);
+      const pcrypt::Transfer whole_t =
+          pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(whole), to, options);
+      // All four figures as encrypt() gives them for the same input (finish() once said 0 header bytes and
+      // 0 records).
+      CHECK(t.plaintext_bytes == whole_t.plaintext_bytes);
+      CHECK(t.encrypted_bytes == whole_t.encrypted_bytes);
+      CHECK(t.header_bytes == whole_t.header_bytes);
+      CHECK(t.chunks == whole_t.chunks);
+      CHECK(t.header_bytes > 0);
+      CHECK(t.chunks == std::max<std::size_t>(1, (size + chunk - 1) / chunk));
       pcrypt::File file = pcrypt::File::open(pcrypt::Source::path(path));
       CHECK(file.describe().chunk_size == chunk);
       file.unlock(by);
