@@ -2,6 +2,7 @@
 // "pcrypt: error: ..." line (plus an optional hint) and the exit code documented in man/pcrypt.1.
 #include <spdlog/spdlog.h>
 
+#include <cxxabi.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <typeinfo>
 
 #include "app/bench_glue.h"
 #include "app/cli.h"
@@ -107,7 +109,7 @@ int run(int argc, char** argv) {
     print_error(e.what());
     return kExitIo;
   } catch (const std::bad_alloc&) {
-    print_error("out of memory");
+    print_error_without_allocating("out of memory");
     return kExitIo;
   } catch (const std::exception& e) {
     print_error(e.what());
@@ -118,19 +120,24 @@ int run(int argc, char** argv) {
 // std::terminate's last word: where even throwing is impossible (out of memory, the exception itself cannot
 // be allocated: "terminate called without an active exception") or an exception escapes where none may, one
 // error line, the temporaries removed as on a signal, and exit 1 rather than an abort's 134.
+// Nothing here may allocate: memory may be what ran out, and a second std::bad_alloc here would call this
+// handler again, and again, until the stack overflows. A bad_alloc is told by its type alone (rethrowing it
+// would allocate a dependent exception).
 [[noreturn]] void on_terminate() noexcept {
   const char* what = "out of memory, or an internal error (std::terminate)";
-  if (const std::exception_ptr current = std::current_exception()) {
-    try {
-      std::rethrow_exception(current);
-    } catch (const std::bad_alloc&) {
+  if (const std::type_info* type = abi::__cxa_current_exception_type()) {
+    if (*type == typeid(std::bad_alloc)) {
       what = "out of memory";
-    } catch (const std::exception& e) {
-      what = e.what();  // (`current` keeps the exception alive)
-    } catch (...) {
+    } else if (const std::exception_ptr current = std::current_exception()) {
+      try {
+        std::rethrow_exception(current);
+      } catch (const std::exception& e) {
+        what = e.what();  // (`current` keeps the exception alive)
+      } catch (...) {
+      }
     }
   }
-  print_error(what);
+  print_error_without_allocating(what);
   io::unlink_registered_temp_paths();
   std::_Exit(kExitIo);
 }
@@ -159,11 +166,11 @@ int main(int argc, char** argv) {
     if (const std::optional<int> status = pcrypt::app::run_personality(argc, argv)) return *status;
     return pcrypt::app::run(argc, argv);
   } catch (const std::bad_alloc&) {
-    pcrypt::app::print_error("out of memory");
+    pcrypt::app::print_error_without_allocating("out of memory");
   } catch (const std::exception& e) {
     pcrypt::app::print_error(e.what());
   } catch (...) {
-    pcrypt::app::print_error("an unexpected failure");
+    pcrypt::app::print_error_without_allocating("an unexpected failure");
   }
   return 1;
 }

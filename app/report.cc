@@ -1,6 +1,10 @@
 #include "app/report.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "app/cli_words.h"
 
@@ -13,6 +17,22 @@ void print_error(std::string_view message_text, std::string_view hint_text) {
   std::fprintf(stderr, "pcrypt: error: %s\n", message.c_str());
   if (!hint.empty()) std::fprintf(stderr, "pcrypt: hint: %s\n", hint.c_str());
   std::fflush(stderr);
+}
+
+void print_error_without_allocating(const char* message) noexcept {
+  constexpr std::string_view prefix = "pcrypt: error: ";
+  char line[prefix.size() + 256 + 1];
+  std::memcpy(line, prefix.data(), prefix.size());
+  std::size_t length = prefix.size();
+  for (const char* c = message; *c != '\0' && length < sizeof line - 1; ++c) line[length++] = *c;
+  line[length++] = '\n';
+  std::fflush(stderr);  // what print_error wrote before, first (stderr is unbuffered: this allocates nothing)
+  for (std::size_t written = 0; written < length;) {
+    const ssize_t n = ::write(STDERR_FILENO, line + written, length - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    written += static_cast<std::size_t>(n);
+  }
 }
 
 std::string with_file_context(const std::string& message, const std::string& file) {

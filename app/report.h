@@ -16,6 +16,12 @@ inline constexpr int kExitUsage = 2;
 // A library error's message and hint are put in the CLI's words first (app/cli_words.h: its flags).
 void print_error(std::string_view message, std::string_view hint = {});
 
+// The same line for the paths where memory may have run out (std::terminate's handler, a caught
+// std::bad_alloc): the text as given, written with write(2) from a fixed buffer, so it allocates nothing and
+// cannot throw (a print_error there could throw std::bad_alloc again, and terminate recursed until the stack
+// overflowed: SIGSEGV under `ulimit -v`). Longer messages are cut at 255 bytes.
+void print_error_without_allocating(const char* message) noexcept;
+
 // "1 slot", "2 slots": for the regular nouns the CLI counts in its own lines (slot, stanza, chunk, byte),
 // whose plural is the noun + "s". (Library messages count with core/counted.h, which knows "identities".)
 std::string counted(std::uint64_t n, std::string_view regular_noun);

@@ -66,6 +66,29 @@ sweep() {
   done
 }
 
+# Every limit from 12,000 to 16,000 KiB, 16 KiB apart, two at a time (issue 41): between about 15,700 and
+# 15,760 KiB `pcrypt --version` died of SIGSEGV, std::terminate's handler allocating, throwing std::bad_alloc
+# and calling itself until the stack overflowed; the 40-step sweep above stepped over that window. Exit 0, 1
+# or the loader's 127, at most one line on stderr, never a signal.
+check "--version under every ulimit -v from 12000 to 16000 KiB, 16 KiB apart"
+dense_one() {
+  local kib=$1 rc=0
+  (
+    ulimit -v "$kib"
+    exec "$PCRYPT" --version
+  ) > "dense.$kib.out" 2> "dense.$kib.err" || rc=$?
+  local lines
+  lines=$(wc -l < "dense.$kib.err")
+  if [[ $rc != 0 && $rc != 1 && $rc != 127 ]] || ((lines > 1)); then
+    echo "ulimit -v $kib: exit $rc, $lines lines on stderr: $(head -2 "dense.$kib.err" | tr '\n' ' ')"
+  fi
+  rm -f "dense.$kib.out" "dense.$kib.err"
+}
+export -f dense_one
+export PCRYPT
+dense_failures=$(seq 12000 16 16000 | xargs -P 2 -I{} bash -c 'dense_one {}')
+[[ -z $dense_failures ]] || fail "$(printf '%s\n' "$dense_failures" | head -5)"
+
 check "--version, --help, help encrypt, info, decrypt: exit 0 or 1 with one error line at every limit"
 sweep --version
 sweep --help
