@@ -300,11 +300,20 @@ class Pipeline {
     }
   }
 
+  // The codec says which kind: a payload that shrank or grew is a file cut short or extended (payload), as
+  // it is when it is read in order; plaintext that changed is an io error.
   StreamError changed_size_error(bool grew) const {
+    const std::string what = "input changed size while being read (" + in_.name() + "): it was " +
+                             std::to_string(in_size_) + " bytes when reading started, and " +
+                             (grew ? "grew" : "shrank");
+    if (codec_.changed_input_kind() == ErrorKind::payload)
+      return StreamError(
+          Error(ErrorKind::payload, (grew ? "extended payload: " : "truncated payload: ") + what,
+                "the file was cut short or changed while it was read (an interrupted copy or "
+                "download, another program writing it?)"),
+          0);
     return StreamError(
-        Error(ErrorKind::io,
-              "input changed size while being read (" + in_.name() + "): it was " + std::to_string(in_size_) +
-                  " bytes when reading started, and " + (grew ? "grew" : "shrank"),
+        Error(ErrorKind::io, what,
               "another program is writing to the file; encrypt or decrypt a copy that nothing changes"),
         0);
   }

@@ -144,6 +144,7 @@ class RangeCodec final : public RecordCodec {
     }
     return outcome_of(records_.open_record(index, final_record, buf, len), len);
   }
+  ErrorKind changed_input_kind() const override { return ErrorKind::payload; }
 
  private:
   PayloadRecords records_;

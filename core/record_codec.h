@@ -39,6 +39,11 @@ class RecordCodec {
   // so buf lies at a multiple of buffer_bytes() into a larger buffer, with no alignment promised.) A thrown
   // exception fails the run like a returned error.
   virtual RecordOutcome process(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const = 0;
+
+  // What an input that changes size while it is read is: Error(io) for plaintext being sealed (another
+  // program writes the file), Error(payload) for a payload being opened, whose length is then not the one
+  // read (a file cut short or extended, as a read-at source that ends early: docs/LIBRARY.md "Short reads").
+  virtual ErrorKind changed_input_kind() const { return ErrorKind::io; }
 };
 
 }  // namespace pcrypt::core

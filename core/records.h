@@ -118,6 +118,9 @@ class PayloadCodec final : public RecordCodec {
   std::size_t output_record_bytes() const override;
   std::size_t buffer_bytes() const override;
   RecordOutcome process(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const override;
+  ErrorKind changed_input_kind() const override {
+    return direction_ == Direction::open ? ErrorKind::payload : ErrorKind::io;
+  }
 
  private:
   Direction direction_;

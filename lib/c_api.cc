@@ -2,6 +2,7 @@
 // credentials, each a handle over its C++ counterpart.
 #include <string.h>  // explicit_bzero
 
+#include <cerrno>
 #include <cstring>
 #include <functional>
 #include <span>
@@ -204,6 +205,25 @@ const char* pcrypt_version(void) {
 
 // ---- Sources
 
+namespace {
+
+// The largest errno a callback may return negated, as the kernel's system calls do (-4095 .. -1).
+constexpr std::int64_t kMaxErrno = 4095;
+
+// The errno a callback's failing result stands for: -result when it is a negated errno, else EIO (a result
+// that is no errno: INT64_MIN, whose negation overflows, -2^32, whose errno would be 0, "Success"; a write
+// callback's positive result).
+int errno_of_callback_result(std::int64_t result) {
+  return result < 0 && result >= -kMaxErrno ? static_cast<int>(-result) : EIO;
+}
+
+std::string callback_failure_words(std::int64_t result, int error_number) {
+  if (result < 0 && result >= -kMaxErrno) return std::strerror(error_number);
+  return "it returned " + std::to_string(result) + ", which is neither a byte count nor a negative errno";
+}
+
+}  // namespace
+
 pcrypt_source* pcrypt_source_path(const char* path) {
   return make_handle<pcrypt_source>([&] {
     require(path, "the path");
@@ -229,14 +249,18 @@ pcrypt_source* pcrypt_source_callback(uint64_t size, pcrypt_read_at_fn read_at, 
     auto reader = [read_at, user, recorded](std::uint64_t offset,
                                             std::span<std::uint8_t> buffer) -> std::size_t {
       const std::int64_t filled = read_at(user, offset, buffer.data(), buffer.size());
-      if (filled < 0) recorded.record(static_cast<int>(-filled));
-      if (filled < 0)
+      if (filled < 0) {
+        const int error_number = errno_of_callback_result(filled);
+        recorded.record(error_number);
         throw pcrypt::Error(pcrypt::ErrorKind::io,
                             "the read-at callback failed at offset " + std::to_string(offset) + ": " +
-                                std::strerror(static_cast<int>(-filled)),
-                            {}, static_cast<int>(-filled));
+                                callback_failure_words(filled, error_number),
+                            {}, error_number);
+      }
       if (static_cast<std::uint64_t>(filled) > buffer.size())
-        throw pcrypt::Error(pcrypt::ErrorKind::io, "the read-at callback returned more bytes than asked for");
+        throw pcrypt::Error(pcrypt::ErrorKind::io, "the read-at callback returned " + std::to_string(filled) +
+                                                       " bytes for a buffer of " +
+                                                       std::to_string(buffer.size()));
       return static_cast<std::size_t>(filled);
     };
     return new pcrypt_source(pcrypt::Source::callback(size, reader), recorded);
@@ -275,12 +299,13 @@ pcrypt_sink* pcrypt_sink_callback(pcrypt_write_fn write, void* user) {
     const CallbackErrno recorded = CallbackErrno::make();
     auto writer = [write, user, recorded](std::span<const std::uint8_t> piece) {
       const int result = write(user, piece.data(), piece.size());
-      if (result != 0) recorded.record(result < 0 ? -result : EIO);
-      if (result != 0)
-        throw pcrypt::Error(
-            pcrypt::ErrorKind::io,
-            std::string("the write callback failed: ") + std::strerror(result < 0 ? -result : EIO), {},
-            result < 0 ? -result : EIO);
+      if (result != 0) {
+        const int error_number = errno_of_callback_result(result);
+        recorded.record(error_number);
+        throw pcrypt::Error(pcrypt::ErrorKind::io,
+                            "the write callback failed: " + callback_failure_words(result, error_number), {},
+                            error_number);
+      }
     };
     return new pcrypt_sink(pcrypt::Sink::callback(writer), recorded);
   });

@@ -2,7 +2,10 @@
 // and rekey, each one call of pcrypt::File.
 #include <string.h>  // explicit_bzero
 
+#include <algorithm>
 #include <array>
+#include <cstring>
+#include <vector>
 
 #include "lib/c_api_internal.h"
 
@@ -10,6 +13,9 @@ using pcrypt::c_api::guarded;
 using pcrypt::c_api::require;
 
 namespace {
+
+// pcrypt_file_read_at's own buffer, per thread, is kept between calls up to this size.
+constexpr std::size_t kKeptReadBytes = std::size_t{16} << 20;
 
 // A passphrase from the caller's callback, through a buffer the library wipes.
 std::optional<std::string> ask(pcrypt_passphrase_fn callback, void* user, const char* key_name) {
@@ -174,7 +180,25 @@ int pcrypt_file_read_at(const pcrypt_file* file, uint64_t offset, void* buffer, 
         require(file, "the file");
         require(bytes_read, "the bytes_read pointer");
         if (size > 0) require(buffer, "the buffer");
-        *bytes_read = pcrypt::c_api::opened(file).read_at(offset, {static_cast<std::uint8_t*>(buffer), size});
+        // Decrypted into the library's own buffer and copied out only once every record of the range is
+        // authenticated: a failure leaves the caller's buffer as it was (pcrypt_c.h: out-parameters are
+        // untouched on failure), not holding earlier records' plaintext and later ones' ciphertext.
+        thread_local std::vector<std::uint8_t> plaintext;
+        struct Shrink {  // a buffer kept between calls, but not one of the largest read ever made
+          ~Shrink() {
+            if (plaintext.capacity() > kKeptReadBytes) std::vector<std::uint8_t>().swap(plaintext);
+          }
+        } shrink;
+        const pcrypt::File& opened = pcrypt::c_api::opened(file);
+        const std::uint64_t plaintext_bytes = opened.plaintext_size();
+        const std::size_t want =
+            offset >= plaintext_bytes
+                ? 0
+                : static_cast<std::size_t>(std::min<std::uint64_t>(size, plaintext_bytes - offset));
+        if (plaintext.size() < want) plaintext.resize(want);
+        const std::size_t got = opened.read_at(offset, {plaintext.data(), want});
+        if (got > 0) std::memcpy(buffer, plaintext.data(), got);
+        *bytes_read = got;
       }),
       source_of(file), nullptr);
 }

@@ -88,12 +88,13 @@ typedef struct pcrypt_source pcrypt_source;
 typedef struct pcrypt_sink pcrypt_sink;
 
 /* A random-access source's reader: fills `buffer` with up to `size` bytes from `offset` and returns how many
- * (fewer only at the end of the source), or a negative errno (-EIO) for a failure, which the call reading it
- * then reports as PCRYPT_ERROR_IO with that errno. Called from several threads at once when several threads
- * read ranges of one file: it must be thread-safe. */
+ * (fewer only at the end of the source: 0 before it is a file cut short, PCRYPT_ERROR_DAMAGED_PAYLOAD from
+ * every call), or a negative errno (-4095 .. -1, e.g. -EIO) for a failure, which the call reading it then
+ * reports as PCRYPT_ERROR_IO with that errno (any other negative result: PCRYPT_ERROR_IO with EIO). Called
+ * from several threads at once when several threads read ranges of one file: it must be thread-safe. */
 typedef int64_t (*pcrypt_read_at_fn)(void* user, uint64_t offset, void* buffer, size_t size);
 /* A callback sink's writer: takes `size` bytes, returns 0, or a negative errno for a failure (which stops the
- * call writing it with PCRYPT_ERROR_IO and that errno). */
+ * call writing it with PCRYPT_ERROR_IO and that errno; any other result, EIO). */
 typedef int (*pcrypt_write_fn)(void* user, const void* data, size_t size);
 
 /* Where encrypted bytes come from (or, for pcrypt_encrypt(), plaintext). A source is used by one call that
@@ -220,7 +221,9 @@ PCRYPT_API int pcrypt_file_verify(pcrypt_file* file, const pcrypt_options* optio
 /* Plaintext bytes [offset, offset + size) into `buffer`; `*bytes_read` says how many: fewer only at the end
  * of the plaintext, 0 for an offset at or past it (as pread). Only the records that hold the range are read
  * and authenticated, positionally: any number of threads may call it at once. Not for armored age files
- * (PCRYPT_ERROR_USAGE). */
+ * (PCRYPT_ERROR_USAGE). The range is decrypted into the library's own buffer (per thread, kept between calls
+ * up to 16 MiB) and copied into `buffer` once every record of it is authenticated: on failure `buffer` is
+ * untouched. */
 PCRYPT_API int pcrypt_file_read_at(const pcrypt_file* file, uint64_t offset, void* buffer, size_t size,
                                    size_t* bytes_read);
 /* The plaintext's size, authenticated: the first call of this or pcrypt_file_read_at() reads and opens the

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -898,6 +899,122 @@ static void test_cut_files(const char* identity, const char* recipient) {
   }
 }
 
+/* A store that serves its bytes up to `ends_at`, then 0 (it ended early: the size it was given says more),
+ * or answers every call with `result` when that is not 0. */
+struct lying_store {
+  const uint8_t* bytes;
+  size_t size;
+  size_t ends_at;
+  int64_t result;
+};
+
+static int64_t read_lying_store(void* user, uint64_t offset, void* buffer, size_t size) {
+  const struct lying_store* s = user;
+  if (s->result != 0) return s->result;
+  if (offset >= s->ends_at) return 0;
+  if (size > s->ends_at - offset) size = (size_t)(s->ends_at - offset);
+  memcpy(buffer, s->bytes + offset, size);
+  return (int64_t)size;
+}
+
+static int write_returning(void* user, const void* data, size_t size) {
+  (void)data;
+  (void)size;
+  return *(const int*)user;
+}
+
+/* Callbacks that end early or return what no callback may: one answer for each, whichever call reads. */
+static void test_callbacks_that_lie(const char* identity) {
+  static const int64_t no_errno[] = {INT64_MIN, -((int64_t)1 << 32), -4096};
+  static const int write_results[] = {INT_MIN, 1};
+  size_t whole_size = 0, i, total = 0;
+  uint8_t* whole = read_file(path_in("mine.age"), &whole_size);
+  uint8_t* out = malloc(plain_size);
+  struct lying_store store;
+  pcrypt_credentials* by = pcrypt_credentials_new();
+  pcrypt_source* source;
+  pcrypt_file* file = NULL;
+  pcrypt_reader* reader = NULL;
+  pcrypt_sink* sink;
+  uint8_t buffer[1000];
+  size_t got = 77;
+  OK(pcrypt_credentials_add_identity_file(by, identity));
+
+  /* Ends 5000 bytes early: a file cut short (LIBRARY.md), damaged payload from decrypt, verify, the reader
+   * and read_at alike (decrypt, verify and the reader once said PCRYPT_ERROR_IO, "input changed size"). */
+  store.bytes = whole;
+  store.size = whole_size;
+  store.ends_at = whole_size - 5000;
+  store.result = 0;
+  source = pcrypt_source_callback(whole_size, read_lying_store, &store);
+  OK(pcrypt_file_open(&file, source));
+  OK(pcrypt_file_unlock(file, by));
+  sink = pcrypt_sink_memory();
+  FAILS(pcrypt_file_decrypt(file, sink, NULL, NULL), PCRYPT_ERROR_DAMAGED_PAYLOAD, 0);
+  pcrypt_sink_free(sink);
+  FAILS(pcrypt_file_verify(file, NULL, NULL), PCRYPT_ERROR_DAMAGED_PAYLOAD, 0);
+  FAILS(pcrypt_file_read_at(file, 0, buffer, sizeof buffer, &got), PCRYPT_ERROR_DAMAGED_PAYLOAD, 0);
+  OK(pcrypt_reader_new(&reader, file, NULL));
+  CHECK(read_all(reader, 65536, out, &total) == PCRYPT_ERROR_DAMAGED_PAYLOAD);
+  pcrypt_reader_free(reader);
+  pcrypt_source_free(source);
+
+  /* Results that are neither a byte count nor a negated errno: PCRYPT_ERROR_IO with EIO (INT64_MIN was
+   * negated, signed overflow; -2^32 gave errno 0, "Success"). */
+  for (i = 0; i < sizeof no_errno / sizeof no_errno[0]; ++i) {
+    store.result = no_errno[i];
+    file = NULL;
+    source = pcrypt_source_callback(whole_size, read_lying_store, &store);
+    FAILS(pcrypt_file_open(&file, source), PCRYPT_ERROR_IO, EIO);
+    CHECK(file == NULL && strstr(pcrypt_error_message(), "Success") == NULL);
+    CHECK(strstr(pcrypt_error_message(), "neither a byte count nor a negative errno") != NULL);
+    pcrypt_source_free(source);
+  }
+  store.result = -ENOSPC; /* a negated errno is that errno */
+  source = pcrypt_source_callback(whole_size, read_lying_store, &store);
+  FAILS(pcrypt_file_open(&file, source), PCRYPT_ERROR_IO, ENOSPC);
+  pcrypt_source_free(source);
+  for (i = 0; i < sizeof write_results / sizeof write_results[0]; ++i) {
+    source = pcrypt_source_memory(whole, whole_size);
+    OK(pcrypt_file_open(&file, source));
+    OK(pcrypt_file_unlock(file, by));
+    sink = pcrypt_sink_callback(write_returning, (void*)&write_results[i]);
+    FAILS(pcrypt_file_decrypt(file, sink, NULL, NULL), PCRYPT_ERROR_IO, EIO);
+    CHECK(strstr(pcrypt_error_message(), "Success") == NULL);
+    pcrypt_sink_free(sink);
+    pcrypt_file_free(file);
+    pcrypt_source_free(source);
+  }
+
+  /* read_at over records 0..2 with record 2 damaged: the caller's buffer is untouched (it once held records
+   * 0 and 1's plaintext and record 2's ciphertext), as pcrypt_c.h promises of out-parameters. */
+  {
+    const size_t want = 3 * 65536;
+    uint8_t* big = malloc(want);
+    const size_t header = whole_size - plain_size - 5 * 16;
+    whole[header + 2 * (65536 + 16) + 10] ^= 1;
+    source = pcrypt_source_memory(whole, whole_size);
+    OK(pcrypt_file_open(&file, source));
+    OK(pcrypt_file_unlock(file, by));
+    memset(big, 0xA5, want);
+    got = 77;
+    FAILS(pcrypt_file_read_at(file, 0, big, want, &got), PCRYPT_ERROR_DAMAGED_PAYLOAD, 0);
+    CHECK(got == 77);
+    for (i = 0; i < want && big[i] == 0xA5; ++i) {
+    }
+    CHECK(i == want);
+    if (i != want) fprintf(stderr, "  the buffer was written from byte %lu on\n", (unsigned long)i);
+    OK(pcrypt_file_read_at(file, 0, big, 2 * 65536, &got)); /* records 0 and 1 are whole */
+    CHECK(got == 2 * 65536 && memcmp(big, plain, got) == 0);
+    pcrypt_file_free(file);
+    pcrypt_source_free(source);
+    free(big);
+  }
+  pcrypt_credentials_free(by);
+  free(out);
+  free(whole);
+}
+
 int main(int argc, char** argv) {
   char identity[256], recipient[128];
   age_binary = argc > 1 && argv[1][0] != '\0' ? argv[1] : NULL;
@@ -914,6 +1031,7 @@ int main(int argc, char** argv) {
   test_callback_source_and_threads(identity, recipient);
   test_error_paths(identity, recipient);
   test_cut_files(identity, recipient);
+  test_callbacks_that_lie(identity);
   test_passphrase();
   test_key_file();
   test_encryptor_transfer(recipient);
