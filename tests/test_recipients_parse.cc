@@ -2,6 +2,7 @@
 // by the real age-keygen and ssh-keygen when they are installed (docs/FORMAT.md §10).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -149,8 +150,50 @@ TEST_CASE("recipients files: comments, blank lines, authorized_keys options, lin
   const auto rs = parse_recipients_file(text, "team.txt");
   REQUIRE(rs.size() == 2);
   CHECK(x25519_key(rs[1]) == other.public_key);
-  check_usage_error([&] { parse_recipients_file(text + "age1oops\n", "team.txt"); }, "team.txt line 6");
+  check_usage_error([&] { parse_recipients_file(text + "age1oops\n", "team.txt"); },
+                    "line 6 of recipients file 'team.txt' ('age1oops')");
   check_usage_error([] { parse_recipients_file("# nothing\n", "none.txt"); }, "lists no recipient");
+}
+
+TEST_CASE("a recipients file's bad line is named by its number, never echoed raw or whole") {
+  // `age -R /dev/stdin < secrets.txt` once printed the data's first line, escape sequences and all; a NUL
+  // byte cut the message short.
+  const auto message_of = [](const std::string& text) {
+    try {
+      (void)parse_recipients_file(text, "/dev/stdin");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::usage);
+      return std::string(e.what());
+    }
+    FAIL("no error");
+    return std::string();
+  };
+  const auto has_control_bytes = [](const std::string& m) {
+    return std::any_of(m.begin(), m.end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+  };
+  const std::string data = message_of("password=hunter2 \x1b[31mRED\x1b[0m\nmore secrets\n");
+  CHECK_THAT(data, Contains("line 1 of recipients file '/dev/stdin'"));
+  CHECK(data.find("hunter2") == std::string::npos);
+  CHECK_FALSE(has_control_bytes(data));
+  const std::string secret =
+      message_of("AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ\n");
+  CHECK(secret.find("QQQQ") == std::string::npos);
+  // What looks like a recipient is shown, as a short prefix with its control bytes escaped.
+  const std::string key =
+      message_of(std::string("age1\0\x1b]0;title\x07", 15) + std::string(500, 'q') + "\n");
+  CHECK_THAT(key, Contains("('age1\\x00\\x1b]0;title\\x07qqqqq...')"));
+  CHECK_FALSE(has_control_bytes(key));
+  CHECK(key.size() < 300);
+  const std::string ssh = message_of("ssh-ed25519\x1b[2J AAAA\n");
+  CHECK_FALSE(has_control_bytes(ssh));
+  // A recipient given as an argument is the user's own, shown escaped.
+  try {
+    (void)parse_recipient("bad\x1b[2Jrecipient");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Contains("bad\\x1b[2Jrecipient"));
+  }
 }
 
 TEST_CASE("age-keygen identities are read, and their recipient matches age-keygen -y") {

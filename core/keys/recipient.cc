@@ -43,9 +43,34 @@ bool starts_with_ci(std::string_view s, std::string_view prefix) {
   return true;
 }
 
-std::string shown(std::string_view text) {
-  return text.size() > 80 ? std::string(text.substr(0, 77)) + "..." : std::string(text);
+// Text given by a user or read from a file, as a message may show it: at most `limit` bytes, each one that is
+// not printable ASCII written as \xNN, so that escape sequences, NUL bytes and other control bytes never
+// reach a terminal (nor cut the message short).
+std::string escaped(std::string_view text, std::size_t limit) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i == limit) return out + "...";
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
 }
+
+std::string shown(std::string_view text) {
+  return escaped(text, 77);
+}
+
+// The most of a recipients file's line a message shows: the start of what looks like a recipient or an SSH
+// key, to say which one is meant; nothing of any other line, which may be data (`age -R /dev/stdin` given
+// the plaintext) or a secret key.
+constexpr std::size_t kShownLineBytes = 20;
 
 std::vector<std::uint8_t> decode_key(std::string_view text, std::string_view hrp, const std::string& what,
                                      std::size_t size, std::size_t limit = bech32::max_length) {
@@ -270,19 +295,22 @@ std::vector<Recipient> parse_recipients_file(std::string_view content, std::stri
     if (const std::string_view type = unsupported_ssh_line_type(line); !type.empty()) {
       ++skipped;
       if (ignored != nullptr)
-        ignored->push_back("ignoring unsupported SSH key of type \"" + std::string(type) + "\" at line " +
-                           std::to_string(lineno));
+        ignored->push_back("ignoring unsupported SSH key of type \"" + escaped(type, kShownLineBytes) +
+                           "\" at line " + std::to_string(lineno));
       return;
     }
-    out.push_back(parse_line(
-        line,
-        "recipient '" + shown(line) + "' (" + std::string(name) + " line " + std::to_string(lineno) + ")",
-        true));
+    const std::string_view first = line.substr(0, line.find_first_of(" \t"));
+    const bool looks_like_a_key = starts_with_ci(line, "age1") || is_ssh_key_type(first);
+    out.push_back(parse_line(line,
+                             "line " + std::to_string(lineno) + " of recipients file '" + escaped(name, 200) +
+                                 "'" +
+                                 (looks_like_a_key ? " ('" + escaped(line, kShownLineBytes) + "')" : ""),
+                             true));
   });
   if (out.empty())
     throw Error(
         ErrorKind::usage,
-        "recipients file '" + std::string(name) + "' lists no recipient" +
+        "recipients file '" + escaped(name, 200) + "' lists no recipient" +
             (skipped == 0 ? ""
                           : " pcrypt supports (" + counted(skipped, "unsupported SSH key") + " ignored)"),
         skipped == 0 ? "" : "pcrypt encrypts to age1..., ssh-ed25519 and ssh-rsa keys");

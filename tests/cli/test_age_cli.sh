@@ -127,6 +127,21 @@ expect_age_error "-e/--encrypt can't be used with -d/--decrypt"
 expect 1 "$AGE" -r "$R" input -o x.age
 expect_age_error 'too many INPUT arguments'
 grep -qF 'the input file must be specified after all flags' stderr || fail "no hint for a late flag"
+check "refusals: a recipients file's bad line is named by number, never echoed (escape sequences, NULs, data)"
+# `age -R /dev/stdin` given the plaintext once printed its first line, escape sequences and all, on stderr.
+printf 'password=hunter2 \033[31mRED\033[0m\nsecond\n' > secrets.txt
+expect 1 "$AGE" -r "$R" -R /dev/stdin -o x.age < secrets.txt
+expect_age_error "line 1 of recipients file '/dev/stdin'"
+grep -q hunter2 stderr && fail "the data's first line is on stderr"
+LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' stderr && fail "control bytes reached stderr: $(cat -v stderr)"
+[[ ! -e x.age ]] || fail "an output was written"
+printf 'age1\0\033]0;title\007zz\n' > hostile.txt
+expect 1 "$AGE" -R hostile.txt -o x.age < input
+expect_age_error "line 1 of recipients file 'hostile.txt' ('age1\\x00\\x1b]0;title\\x07zz')"
+LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' stderr && fail "control bytes reached stderr: $(cat -v stderr)"
+expect 2 "$PCRYPT" encrypt -R secrets.txt -o x.pcrypt input
+grep -q hunter2 stderr && fail "pcrypt encrypt -R: the file's line is on stderr"
+grep -qF "line 1 of recipients file 'secrets.txt'" stderr || fail "pcrypt encrypt -R: no line number"
 check "refusals: a passphrase file opened with -i, an identity file without"
 printf 'pw\n' > pw
 PCRYPT_PASSPHRASE=$(cat pw) "$PCRYPT" encrypt -p --format age -o scrypt.age input 2> /dev/null
