@@ -1,6 +1,7 @@
 #include "core/age/primitives.h"
 
 #include <openssl/evp.h>
+#include <sodium.h>
 
 #include <cstdint>
 #include <string>
@@ -21,19 +22,25 @@ constexpr std::uint8_t kZeroNonce[kAeadNonceBytes] = {};
 
 }  // namespace
 
-SecretBytes hkdf_sha256(std::span<const std::uint8_t> ikm, std::span<const std::uint8_t> salt,
-                        std::string_view info) {
+void hkdf_sha256_into(std::span<const std::uint8_t> ikm, std::span<const std::uint8_t> salt,
+                      std::string_view info, std::span<std::uint8_t, 32> prk,
+                      std::span<std::uint8_t, 32> out) {
   // RFC 5869 for one block of output: PRK = HMAC(salt, IKM); OKM = T(1) = HMAC(PRK, info || 0x01). An empty
   // salt stands for HashLen zero bytes (§2.2), which HMAC's zero padding of its key makes the same key.
   require_sodium();
-  SecretBytes prk(32);
-  core::hmac_sha256(salt, {ikm}, prk.span().first<32>());
-  SecretBytes okm(32);
+  core::hmac_sha256(salt, {ikm}, prk);
   static constexpr std::uint8_t kFirstBlock = 1;
-  core::hmac_sha256(prk.span(),
+  core::hmac_sha256(prk,
                     {std::span(reinterpret_cast<const std::uint8_t*>(info.data()), info.size()),
                      std::span(&kFirstBlock, 1)},
-                    okm.span().first<32>());
+                    out);
+}
+
+SecretBytes hkdf_sha256(std::span<const std::uint8_t> ikm, std::span<const std::uint8_t> salt,
+                        std::string_view info) {
+  SecretBytes prk(32);
+  SecretBytes okm(32);
+  hkdf_sha256_into(ikm, salt, info, prk.span().first<32>(), okm.span().first<32>());
   return okm;
 }
 
@@ -71,8 +78,15 @@ std::array<std::uint8_t, 32> seal_file_key(std::span<const std::uint8_t, kAeadKe
 bool open_file_key(std::span<const std::uint8_t, kAeadKeyBytes> wrap_key,
                    std::span<const std::uint8_t, 32> body, SecretBytes& file_key) {
   file_key = SecretBytes(16);
-  return chacha::make_chacha20poly1305(wrap_key, ChaChaBackend::sodium)
-      ->open(file_key.data(), body.data(), 16, body.data() + 16, kZeroNonce);
+  return open_file_key_into(wrap_key, body, file_key.span().first<16>());
+}
+
+bool open_file_key_into(std::span<const std::uint8_t, kAeadKeyBytes> wrap_key,
+                        std::span<const std::uint8_t, 32> body, std::span<std::uint8_t, 16> file_key) {
+  require_sodium();
+  return crypto_aead_chacha20poly1305_ietf_decrypt_detached(file_key.data(), nullptr, body.data(), 16,
+                                                            body.data() + 16, nullptr, 0, kZeroNonce,
+                                                            wrap_key.data()) == 0;
 }
 
 }  // namespace pcrypt::core::age

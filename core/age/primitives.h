@@ -23,6 +23,11 @@ inline constexpr std::size_t kAeadTagBytes = core::kAeadTagBytes;
 // HKDF-SHA-256 (RFC 5869: Extract with `salt`, Expand with `info`), 32 bytes of output.
 SecretBytes hkdf_sha256(std::span<const std::uint8_t> ikm, std::span<const std::uint8_t> salt,
                         std::string_view info);
+// The same into the caller's memory (`prk` holds the extracted key meanwhile), for callers that keep their
+// secrets in a guarded buffer of their own rather than two new ones per call (unwrapping a stanza).
+void hkdf_sha256_into(std::span<const std::uint8_t> ikm, std::span<const std::uint8_t> salt,
+                      std::string_view info, std::span<std::uint8_t, 32> prk,
+                      std::span<std::uint8_t, 32> out);
 // HMAC-SHA-256(key, message).
 std::array<std::uint8_t, 32> hmac_sha256(std::span<const std::uint8_t> key,
                                          std::span<const std::uint8_t> message);
@@ -42,5 +47,9 @@ std::array<std::uint8_t, 32> seal_file_key(std::span<const std::uint8_t, kAeadKe
 // The file key, or false when `body` (exactly 32 bytes, checked by the caller) fails authentication.
 bool open_file_key(std::span<const std::uint8_t, kAeadKeyBytes> wrap_key,
                    std::span<const std::uint8_t, 32> body, SecretBytes& file_key);
+// The same into the caller's 16 bytes (libsodium's one-shot open: the tag is checked before anything is
+// written, and no key copy is allocated).
+bool open_file_key_into(std::span<const std::uint8_t, kAeadKeyBytes> wrap_key,
+                        std::span<const std::uint8_t, 32> body, std::span<std::uint8_t, 16> file_key);
 
 }  // namespace pcrypt::core::age
