@@ -1,6 +1,9 @@
 #include "app/environment.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
+#include <string_view>
 
 extern char** environ;
 
@@ -22,6 +25,14 @@ std::string requested_engine(const std::string& option) {
 
 const char* threads_from_environment() {
   return std::getenv("PCRYPT_THREADS");
+}
+
+std::string batchpass_variable(const char* name) {
+  const std::string_view known[] = {"AGE_PASSPHRASE", "AGE_PASSPHRASE_FD", "AGE_PASSPHRASE_WORK_FACTOR",
+                                    "AGE_PASSPHRASE_MAX_WORK_FACTOR"};
+  if (std::find(std::begin(known), std::end(known), name) == std::end(known)) return {};
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
 }
 
 std::string plugin_search_path() {

@@ -21,6 +21,10 @@ std::string requested_engine(const std::string& option);
 // nullptr when unset.
 const char* threads_from_environment();
 
+// age-plugin-batchpass's settings (age 1.3's names): $AGE_PASSPHRASE, $AGE_PASSPHRASE_FD,
+// $AGE_PASSPHRASE_WORK_FACTOR and $AGE_PASSPHRASE_MAX_WORK_FACTOR; "" when unset (age treats empty as unset).
+std::string batchpass_variable(const char* name);
+
 // Where age plugins are looked for: $PATH, else the usual /usr/local/bin:/usr/bin:/bin.
 std::string plugin_search_path();
 // The whole environment, "NAME=value" each: what an age plugin program is started with.

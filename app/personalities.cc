@@ -19,6 +19,8 @@ constexpr std::array kPersonalities{
     Personality{"age", &run_age},
     Personality{"age-keygen", &run_age_keygen},
     Personality{"age-inspect", &run_age_inspect},
+    Personality{"age-plugin-batchpass", &run_age_plugin_batchpass},
+    Personality{"age-plugin-pq", &run_age_plugin_pq},
 };
 
 const Personality* personality_named(std::string_view name) {

@@ -139,7 +139,16 @@ PluginWrap wrap_over(PluginConnection& channel, const std::vector<std::string>& 
   std::optional<std::vector<std::string>> labels;
   std::vector<std::string> errors;
   while (true) {
-    const Stanza s = channel.receive();
+    // A plugin may end the exchange right after an error (age's plugin framework exits then, status 3):
+    // its error is what the user hears, not that it left.
+    std::optional<Stanza> next;
+    try {
+      next = channel.receive();
+    } catch (const Error& e) {
+      if (errors.empty() || e.kind() != ErrorKind::io) throw;
+      break;
+    }
+    const Stanza& s = *next;
     const std::string& command = s.args[0];
     if (command == "done") break;
     if (answer_user_request(channel, s)) continue;
@@ -216,8 +225,17 @@ std::optional<SecretBytes> unwrap_over(PluginConnection& channel,
   channel.send({"done"});
   // Phase 2 (the plugin's).
   std::optional<SecretBytes> file_key;
+  const std::size_t failures_before = failures.size();
   while (true) {
-    Stanza s = channel.receive();
+    // As in wrap_over: after an error the plugin may leave without its done.
+    std::optional<Stanza> next;
+    try {
+      next = channel.receive();
+    } catch (const Error& e) {
+      if (failures.size() == failures_before || e.kind() != ErrorKind::io) throw;
+      break;
+    }
+    Stanza& s = *next;
     const std::string& command = s.args[0];
     if (command == "done") break;
     if (answer_user_request(channel, s)) continue;

@@ -49,8 +49,11 @@ PluginChannel::PluginChannel(const std::string& plugin_name, std::string_view st
     : program_("age-plugin-" + plugin_name) {
   const std::string executable = find_on_path(program_);
   if (executable.empty())
-    throw Error(ErrorKind::usage, program_ + " was not found on PATH",
-                "install the plugin that handles this recipient or identity, or add its folder to PATH");
+    // The list of plugins is age's own page (its message points there too, and its tests check for it).
+    throw Error(
+        ErrorKind::usage, program_ + " was not found on PATH",
+        "install " + program_ +
+            " (https://age-encryption.org/awesome#plugins lists age's plugins) or add its folder to PATH");
   int fds[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
     throw Error(ErrorKind::io, "cannot connect to " + program_ + ": " + std::strerror(errno));

@@ -559,6 +559,11 @@ SecretBytes unwrap_file_key(const Header& header, std::span<const Credential> cr
                   : "check the identity files, or give a passphrase for a passphrase-encrypted file");
 }
 
+std::optional<SecretBytes> unwrap_stanza(const Stanza& stanza, const Credential& credential,
+                                         unsigned max_scrypt_log2) {
+  return try_stanza(stanza, credential, max_scrypt_log2);
+}
+
 bool opens(const Stanza& stanza, const Credential& credential, const SecretBytes& file_key,
            unsigned max_scrypt_log2) {
   const Unwrapped key = try_stanza(stanza, credential, max_scrypt_log2);

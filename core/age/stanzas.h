@@ -14,6 +14,7 @@
 // age 1.3 refuses); files from others that mix them are read.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -58,6 +59,12 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
 // the file has mlkem768x25519 stanzas and none was given). Does not check the header MAC.
 SecretBytes unwrap_file_key(const Header& header, std::span<const Credential> credentials,
                             unsigned max_scrypt_log2);
+
+// The file key `credential` finds in `stanza`; nullopt when the stanza is not for it (another type, another
+// key, a wrong passphrase). Errors as unwrap_file_key's for a malformed stanza of a type the credential
+// handles, or an scrypt work factor above `max_scrypt_log2`.
+std::optional<SecretBytes> unwrap_stanza(const Stanza& stanza, const Credential& credential,
+                                         unsigned max_scrypt_log2);
 
 // Whether `credential` opens `stanza` to `file_key` (rekey --remove-key; rekey's duplicate check). Errors as
 // unwrap_file_key's for a malformed stanza of a type the credential handles.

@@ -251,6 +251,33 @@ struct PluginHost {
 };
 PCRYPT_API void set_plugin_host(PluginHost host);
 
+// Being one of age 1.3's helper plugins for an age client (age, rage, typage, pcrypt's `age`), over the
+// plugin protocol (C2SP age-plugin.md): "batchpass" (AGE-PLUGIN-BATCHPASS-1 stands for a passphrase the
+// caller gives: encrypting, an scrypt file no other recipient may share; decrypting, a passphrase file) or
+// "pq" (age 1.3's hybrid post-quantum keys: age1pq1… recipients and AGE-PLUGIN-PQ-1… identities, the
+// latter holding the same seed as AGE-SECRET-KEY-PQ-1…, so files made with either form open with the other).
+struct AgePluginPassphrase {
+  SecretBytes passphrase;
+  unsigned work_factor = 0;  // scrypt's log2 N: encrypting, the one written; decrypting, the most to run
+};
+struct AgeHelperPlugin {
+  std::string name;  // "batchpass" or "pq"
+  // batchpass: asked once per identity, only when one comes; an Error thrown reaches the client as the
+  // plugin's refusal of that identity, in its message's words.
+  std::function<AgePluginPassphrase()> passphrase_for_encrypting;
+  std::function<AgePluginPassphrase()> passphrase_for_decrypting;
+};
+// Runs `state_machine` (the client's --age-plugin=recipient-v1 or identity-v1) with the client's messages
+// on `in_fd` and ours to `out_fd`; returns the plugin's exit status: 0, or 3 when a recipient or identity
+// was refused (the client was told why). ErrorKind::usage for an unknown plugin or state machine, io when
+// the client breaks the protocol (a message of the wrong kind, an exchange cut short) or goes away.
+PCRYPT_API int serve_age_plugin(const AgeHelperPlugin& plugin, std::string_view state_machine, int in_fd,
+                                int out_fd);
+// `age-plugin-pq -identity`: each identity of an identity file's text (`name` names it in errors), every one
+// a native AGE-SECRET-KEY-PQ-1…, in its plugin form AGE-PLUGIN-PQ-1…. ErrorKind::usage for one that is not.
+PCRYPT_API std::vector<std::string> age_pq_plugin_identities(std::string_view identity_file_text,
+                                                             std::string_view name);
+
 // What may open a file. Only what the file's header calls for is used: the passphrase callback is called
 // only for a file with a passphrase slot (pcrypt's Argon2id, age's scrypt), once.
 struct Credentials {

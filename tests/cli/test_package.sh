@@ -49,8 +49,8 @@ for f in "${expected[@]}"; do [[ -f inst/$f ]] || fail "cmake --install did not 
 is_stripped inst/usr/bin/pcrypt || fail "cmake --install --strip left symbols in the binary"
 cmp -s inst/usr/share/bash-completion/completions/pcrypt "$SOURCE_DIR/completions/pcrypt.bash" ||
   fail "the installed bash completion is not completions/pcrypt.bash"
-check "the age personalities: links age, age-keygen, age-inspect in lib/pcrypt/age/ to bin/pcrypt"
-for n in age age-keygen age-inspect; do
+check "the age personalities: links age, age-keygen, age-inspect and the two plugins in lib/pcrypt/age/ to bin/pcrypt"
+for n in age age-keygen age-inspect age-plugin-batchpass age-plugin-pq; do
   [[ -L inst/usr/lib/pcrypt/age/$n && $(readlink "inst/usr/lib/pcrypt/age/$n") == ../../../bin/pcrypt ]] ||
     fail "cmake --install: lib/pcrypt/age/$n is not a link to ../../../bin/pcrypt"
   [[ $(realpath "inst/usr/lib/pcrypt/age/$n") == $(realpath inst/usr/bin/pcrypt) ]] || fail "$n does not reach bin/pcrypt"
@@ -108,7 +108,7 @@ dpkg-deb -c "${debs[0]}" > full_contents
 # Debian's age package owns /usr/bin/age, age-keygen (and a later one age-inspect): pcrypt's must not ship
 # them, or dpkg refuses to install one beside the other.
 grep -qE ' \./usr/(local/)?bin/age' full_contents && fail "the .deb ships a file Debian's age package owns"
-for n in age age-keygen age-inspect; do
+for n in age age-keygen age-inspect age-plugin-batchpass age-plugin-pq; do
   grep -qE "^l.* \./usr/lib/pcrypt/age/$n -> \.\./\.\./\.\./bin/pcrypt\$" full_contents ||
     fail "the .deb lacks the link usr/lib/pcrypt/age/$n -> ../../../bin/pcrypt"
 done
@@ -179,6 +179,10 @@ if [[ -z ${PCRYPT_TEST_EMULATOR:-} ]]; then
   PATH=$PWD/root/usr/lib/pcrypt/age:$PATH age-inspect --json v.age > v.json
   python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["stanza_types"] != ["X25519"])' v.json ||
     fail "the packaged age-inspect: $(cat v.json)"
+  PATH=$PWD/root/usr/lib/pcrypt/age:$PATH age-plugin-pq -identity < /dev/null 2> pq.err && fail "no identity, no error"
+  grep -q '^age-plugin-pq: error: ' pq.err || fail "the packaged age-plugin-pq: $(cat pq.err)"
+  PATH=$PWD/root/usr/lib/pcrypt/age:$PATH AGE_PASSPHRASE=pw AGE_PASSPHRASE_WORK_FACTOR=2 \
+    root/usr/lib/pcrypt/age/age -e -j batchpass -o bp.age version || fail "the packaged age-plugin-batchpass"
 else
   echo "SKIPPED: running the links (a cross build's binary runs only under its emulator)"
 fi
