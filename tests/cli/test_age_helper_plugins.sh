@@ -238,6 +238,18 @@ expect 3 "$PCRYPT" decrypt -i test-key.txt -o none.out tokey.age
 grep -q 'https://age-encryption.org/awesome#plugins' stderr || fail "pcrypt decrypt: no link"
 for f in none.age none.out none.enc; do exists $f && fail "output $f left"; done
 
+check "age's plugin.txt: a very long plugin recipient (-R) and identity (-i), about 1600 characters each"
+read -r LONG_ID LONG_R < <(PATH="$SOURCE_DIR/tests/cli/plugins:$PATH" age-plugin-pctest --keygen 1000)
+echo "$LONG_ID" > long-key.txt
+echo "$LONG_R" > long-recipient.txt
+PATH="$SOURCE_DIR/tests/cli/plugins:$PATH" "$AGE" -R long-recipient.txt -o long.age input 2> stderr ||
+  fail "encrypting to the long recipient"
+[[ ! -s stderr ]] || fail "stderr not empty"
+PATH="$SOURCE_DIR/tests/cli/plugins:$PATH" "$AGE" -d -i long-key.txt long.age > out 2> stderr ||
+  fail "decrypting with the long identity"
+same out input
+[[ ! -s stderr ]] || fail "stderr not empty"
+
 # --- typage ----------------------------------------------------------------------------------------------
 require_typage "age helper plugin"
 check "a pq plugin identity made by pcrypt opens typage's file to the matching recipient"
