@@ -139,7 +139,7 @@ TEST_CASE(
   CHECK(error_kind([] { parse_recipient("ecdsa-sha2-nistp256 AAAAE2VjZHNh"); }) == ErrorKind::usage);
   CHECK(error_kind([&] { parse_recipients_file(age + "\nssh-ed25519 AAAAtruncated\n", "t.txt"); },
                    &message) == ErrorKind::usage);
-  CHECK_THAT(message, Contains("t.txt line 2"));
+  CHECK_THAT(message, Contains("line 2 of recipients file 't.txt'"));
 }
 
 TEST_CASE("ed25519 public keys that are not canonical, of small order, or off the curve are refused") {

@@ -71,6 +71,10 @@ std::string shown(std::string_view text) {
 // key, to say which one is meant; nothing of any other line, which may be data (`age -R /dev/stdin` given
 // the plaintext) or a secret key.
 constexpr std::size_t kShownLineBytes = 20;
+// An SSH key type pcrypt skips is shown whole: it matched the shape of a key type (is_ssh_key_type), and the
+// longest OpenSSH names ("ecdsa-sha2-nistp256-cert-v01@openssh.com") are 40 bytes, so this bound only stops
+// a hostile one.
+constexpr std::size_t kShownKeyTypeBytes = 64;
 
 std::vector<std::uint8_t> decode_key(std::string_view text, std::string_view hrp, const std::string& what,
                                      std::size_t size, std::size_t limit = bech32::max_length) {
@@ -295,7 +299,7 @@ std::vector<Recipient> parse_recipients_file(std::string_view content, std::stri
     if (const std::string_view type = unsupported_ssh_line_type(line); !type.empty()) {
       ++skipped;
       if (ignored != nullptr)
-        ignored->push_back("ignoring unsupported SSH key of type \"" + escaped(type, kShownLineBytes) +
+        ignored->push_back("ignoring unsupported SSH key of type \"" + escaped(type, kShownKeyTypeBytes) +
                            "\" at line " + std::to_string(lineno));
       return;
     }

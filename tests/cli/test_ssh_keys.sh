@@ -97,7 +97,7 @@ same ak1.out plain
 same ak2.out plain
 printf 'command="unterminated %s\n' "$(cat id_ed25519.pub)" > bad_ak
 expect 2 "$PCRYPT" encrypt -R bad_ak plain -o out
-expect_one_error "bad_ak line 1"
+expect_one_error "line 1 of recipients file 'bad_ak'"
 
 check "passphrase-protected keys: the public half is read without asking (recipient, no matching slot)"
 ssh-keygen -q -t ed25519 -N 'ed pass' -f locked_ed25519
