@@ -957,6 +957,7 @@ static void test_callbacks_that_lie(const char* identity) {
   OK(pcrypt_reader_new(&reader, file, NULL));
   CHECK(read_all(reader, 65536, out, &total) == PCRYPT_ERROR_DAMAGED_PAYLOAD);
   pcrypt_reader_free(reader);
+  pcrypt_file_free(file);
   pcrypt_source_free(source);
 
   /* Results that are neither a byte count nor a negated errno: PCRYPT_ERROR_IO with EIO (INT64_MIN was
