@@ -33,17 +33,6 @@ std::string shorten(std::string_view text) {
               "the plugin does not speak age-plugin.md's protocol as pcrypt understands it");
 }
 
-// A decimal index as the protocol writes it ("0", "12"); nullopt for anything else.
-std::optional<std::size_t> parse_index(const std::string& text) {
-  if (text.empty() || text.size() > 9 || (text.size() > 1 && text[0] == '0')) return std::nullopt;
-  std::size_t v = 0;
-  for (const char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + static_cast<std::size_t>(c - '0');
-  }
-  return v;
-}
-
 // The requests both state machines share in their interactive phase (msg, confirm, request-public,
 // request-secret), answered through the UI. False if `s` is none of them.
 bool answer_user_request(PluginConnection& channel, const Stanza& s) {
@@ -96,14 +85,14 @@ std::string error_report(const PluginConnection& channel, const Stanza& s,
   const std::string message = text_of(s.body);
   if (kind == "internal") return channel.program() + ": " + message;
   if ((kind == "recipient" || kind == "identity") && s.args.size() == 3) {
-    const auto i = parse_index(s.args[2]);
+    const auto i = parse_protocol_index(s.args[2]);
     if (!i) protocol_error(channel, "an error's index is not a number");
     std::string who = kind + " " + std::to_string(*i + 1);
     if (kind == "recipient" && *i < recipients.size()) who = "recipient " + shorten(recipients[*i]);
     return channel.program() + " (" + who + "): " + message;
   }
   if (kind == "stanza" && s.args.size() == 4) {
-    const auto stanza = parse_index(s.args[3]);
+    const auto stanza = parse_protocol_index(s.args[3]);
     if (!stanza) protocol_error(channel, "an error's stanza index is not a number");
     return channel.program() + " (stanza " + std::to_string(*stanza + 1) + "): " + message;
   }

@@ -171,4 +171,14 @@ void PluginChannel::close_and_reap(bool terminate) {
   }
 }
 
+std::optional<std::size_t> parse_protocol_index(const std::string& text) {
+  if (text.empty() || text.size() > 9 || (text.size() > 1 && text[0] == '0')) return std::nullopt;
+  std::size_t v = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + static_cast<std::size_t>(c - '0');
+  }
+  return v;
+}
+
 }  // namespace pcrypt::core::age

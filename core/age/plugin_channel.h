@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -66,5 +67,9 @@ class PluginChannel final : public PluginConnection {
   std::unique_ptr<io::FdReader> reader_;
   std::unique_ptr<io::BufferedInput> input_;
 };
+
+// A decimal index as age-plugin.md's protocol writes it ("0", "12"), for both sides of the exchange; nullopt
+// for anything else (a sign, a leading zero, more than nine digits).
+std::optional<std::size_t> parse_protocol_index(const std::string& text);
 
 }  // namespace pcrypt::core::age

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "core/age/plugin_channel.h"
 #include "core/age/stanzas.h"
 #include "core/error.h"
 #include "core/keys/bech32.h"
@@ -76,17 +77,6 @@ void expect_shape(const Stanza& s, std::size_t args, bool body) {
            std::to_string(args));
   if (body && s.body.empty()) broken("sent '" + s.args[0] + "' without its body");
   if (!body && !s.body.empty()) broken("sent '" + s.args[0] + "' with a body it cannot have");
-}
-
-// A decimal index as the protocol writes it ("0", "12"); nullopt for anything else.
-std::optional<std::size_t> parse_index(const std::string& text) {
-  if (text.empty() || text.size() > 9 || (text.size() > 1 && text[0] == '0')) return std::nullopt;
-  std::size_t v = 0;
-  for (const char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + static_cast<std::size_t>(c - '0');
-  }
-  return v;
 }
 
 // The Bech32 payload of a recipient (age1NAME1…) or identity (AGE-PLUGIN-NAME-1…) of plugin `name`;
@@ -213,7 +203,7 @@ PluginExit identity_v1(const PluginKeys& keys, Exchange& client) {
       identities.push_back(s.args[1]);
     } else if (command == "recipient-stanza") {
       if (s.args.size() < 3) broken("sent a recipient-stanza without a file index and a stanza type");
-      const std::optional<std::size_t> file = parse_index(s.args[1]);
+      const std::optional<std::size_t> file = parse_protocol_index(s.args[1]);
       if (!file || (*file != files.size() && *file + 1 != files.size()))
         broken("sent a stanza of file '" + s.args[1].substr(0, 12) + "' out of order");
       if (*file == files.size()) files.emplace_back();
