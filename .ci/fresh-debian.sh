@@ -15,7 +15,7 @@
 #    written (`scripts/demo.sh`, then `scripts/test.sh`), then docs/PYTHON.md's install command (its first sh
 #    block) with an import from another directory, then cpack writes the .debs from demo's Release build, and
 #    lintian (installed there for this step) must find no error in them.
-# 3. Fresh system 2: `apt-get install` of the three .debs (pcrypt, libpcrypt0, libpcrypt-dev) must pull in
+# 3. Fresh system 2: `apt-get install` of the three .debs (pcrypt, libpcrypt1, libpcrypt-dev) must pull in
 #    their dependencies, and give a pcrypt that round-trips a file, a man page that `man pcrypt` shows, the
 #    bash completion where bash looks for it, and a library whose examples build with pkg-config and with
 #    find_package(pcrypt) and read a file written by the real age: the C++ examples and the C ones
@@ -115,7 +115,7 @@ in_system() {
 }
 
 # check_deb FILE.deb...: installs them with apt into a new fresh system and uses them as a user would: the
-# CLI (pcrypt_*.deb), and when given, libpcrypt0 and libpcrypt-dev with a C++ toolchain: the library's
+# CLI (pcrypt_*.deb), and when given, libpcrypt1 and libpcrypt-dev with a C++ toolchain: the library's
 # examples built against the installed library with pkg-config and with find_package, run on a file written
 # by the real age.
 check_deb() {
@@ -242,10 +242,10 @@ in_system "$first" "cd / && /usr/bin/python3 -c \"import pcrypt, fsspec; print(f
 python_time=$((SECONDS - t))
 
 t=$SECONDS
-step "cpack: the .debs of demo's Release build (pcrypt, libpcrypt0, libpcrypt-dev)"
+step "cpack: the .debs of demo's Release build (pcrypt, libpcrypt1, libpcrypt-dev)"
 in_system "$first" 'cd /root/pcrypt && cpack --config build/CPackConfig.cmake -B build/package >/dev/null &&
   ls build/package/*.deb'
-debs=("$first"/root/pcrypt/build/package/{pcrypt,libpcrypt0,libpcrypt-dev}_*.deb)
+debs=("$first"/root/pcrypt/build/package/{pcrypt,libpcrypt1,libpcrypt-dev}_*.deb)
 for d in "${debs[@]}"; do [[ -f $d ]] || { echo "fresh-debian: missing $d" >&2; exit 1; }; done
 step "lintian on the three .debs (no error allowed)"
 in_system "$first" 'apt-get install -y -qq --no-install-recommends lintian >/dev/null &&

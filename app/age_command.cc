@@ -353,7 +353,7 @@ void encrypt_to(const AgeArgs& a, AgeInput& in, Destination& out, unsigned threa
     encrypt(in.source(), std::move(sink), to, options);
   } catch (const Error& e) {
     // age's word for recipients that cannot share a file (post-quantum beside classical ones).
-    if (e.kind() == ErrorKind::usage && std::string_view(e.what()).starts_with("refusing to mix"))
+    if (e.code() == PCRYPT_E_INCOMPATIBLE_RECIPIENTS)
       fail(std::string("incompatible recipients: ") + e.what(), {e.hint()});
     throw;
   }
@@ -377,7 +377,7 @@ void decrypt_from(const AgeArgs& a, AgeInput& in, Destination& out, unsigned thr
       return File::open(in.source());
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::damaged_header) throw;
-      const bool empty = std::string_view(e.what()).find("input is empty") != std::string_view::npos ||
+      const bool empty = e.code() == PCRYPT_E_EMPTY_INPUT ||
                          (in.opened && in.opened->size && *in.opened->size == 0) ||
                          (!in.opened && in.typed.empty());
       if (empty) fail("failed to read header: the input is empty, not an age file");

@@ -31,8 +31,7 @@ const std::vector<std::string_view>& bip39_english_words() {
     std::vector<std::string_view> w = split_lines(kWordListText);
     // A damaged list would silently weaken every passphrase made from it.
     if (w.size() != kWordCount)
-      throw Error(ErrorKind::io,
-                  "the built-in word list has " + std::to_string(w.size()) + " words, not 2048");
+      throw Error(PCRYPT_E_IO, "the built-in word list has " + std::to_string(w.size()) + " words, not 2048");
     return w;
   }();
   return words;

@@ -17,11 +17,9 @@ BenchCommand add_bench(CLI::App& root) {
       return run();
     } catch (const core::Error& e) {
       const auto* stream_error = dynamic_cast<const core::StreamError*>(&e);
-      const ErrorKind kind = e.kind() == core::ErrorKind::usage     ? ErrorKind::usage
-                             : e.kind() == core::ErrorKind::header  ? ErrorKind::damaged_header
-                             : e.kind() == core::ErrorKind::payload ? ErrorKind::damaged_payload
-                                                                    : ErrorKind::io;
-      throw Error(kind, e.what(), e.hint(), stream_error != nullptr ? stream_error->error_number() : 0);
+      ErrorFields fields;
+      fields.error_number = stream_error != nullptr ? stream_error->error_number() : 0;
+      throw Error(e.code(), e.what(), e.hint(), std::move(fields));
     }
   };
   return bench;

@@ -158,7 +158,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   } catch (const Error& e) {
     if (!args.format.empty() || choices.options.format != Format::age) throw;
     // The age format came from the output's name, not from --format: say so.
-    throw Error(e.kind(), std::string(e.what()) + " (the output " + args.output + " is named *.age)",
+    throw Error(e.code(), std::string(e.what()) + " (the output " + args.output + " is named *.age)",
                 e.hint().empty() ? "name the output *.pcrypt for pcrypt's format"
                                  : e.hint() + "; or name the output *.pcrypt for pcrypt's format");
   }

@@ -241,28 +241,27 @@ void check_mountpoint(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     const int err = errno;
-    throw Error(ErrorKind::io, "cannot mount on " + path + ": " + std::strerror(err),
+    throw Error(PCRYPT_E_IO, "cannot mount on " + path + ": " + std::strerror(err),
                 err == ENOTCONN ? "a mount whose process ended is still there: 'pcrypt unmount " + path + "'"
                 : err == ENOENT ? "create the folder first: mkdir " + path
                                 : "");
   }
   if (!S_ISDIR(st.st_mode))
-    throw Error(ErrorKind::io, "cannot mount on " + path + ": not a folder", "give an empty folder");
+    throw Error(PCRYPT_E_IO, "cannot mount on " + path + ": not a folder", "give an empty folder");
   if (const std::optional<MountTableEntry> mount = find_mount(absolute(path)))
-    throw Error(ErrorKind::io,
-                "cannot mount on " + path + ": something (" + mount->type + ") is mounted there",
+    throw Error(PCRYPT_E_IO, "cannot mount on " + path + ": something (" + mount->type + ") is mounted there",
                 "unmount it first, or give another empty folder");
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) {
     const int err = errno;
-    throw Error(ErrorKind::io, "cannot mount on " + path + ": " + std::strerror(err));
+    throw Error(PCRYPT_E_IO, "cannot mount on " + path + ": " + std::strerror(err));
   }
   bool empty = true;
   while (const dirent* d = ::readdir(dir))
     if (std::strcmp(d->d_name, ".") != 0 && std::strcmp(d->d_name, "..") != 0) empty = false;
   ::closedir(dir);
   if (!empty)
-    throw Error(ErrorKind::io, "cannot mount on " + path + ": the folder is not empty",
+    throw Error(PCRYPT_E_IO, "cannot mount on " + path + ": the folder is not empty",
                 "mount on an empty folder (what is in this one would be hidden)");
 }
 
@@ -274,9 +273,9 @@ void check_fuse_device() {
   }
   const int err = errno;
   if (err == ENOENT || err == ENODEV || err == ENXIO)
-    throw Error(ErrorKind::io, "cannot mount: this system has no FUSE (/dev/fuse is missing)",
+    throw Error(PCRYPT_E_IO, "cannot mount: this system has no FUSE (/dev/fuse is missing)",
                 "load the module (modprobe fuse), or give a container the device (--device /dev/fuse)");
-  throw Error(ErrorKind::io, std::string("cannot mount: /dev/fuse: ") + std::strerror(err),
+  throw Error(PCRYPT_E_IO, std::string("cannot mount: /dev/fuse: ") + std::strerror(err),
               "FUSE needs read and write access to /dev/fuse");
 }
 
@@ -305,7 +304,7 @@ struct FuseArgs {
 Error fuse_failure(const std::string& what) {
   std::string message = what;
   if (!g_fuse_messages.empty()) message += ": " + g_fuse_messages;
-  return Error(ErrorKind::io, message);
+  return Error(PCRYPT_E_IO, message);
 }
 
 // SIGINT and SIGTERM unmount: libfuse installs its handlers only over the default action, and the CLI's own
@@ -377,7 +376,7 @@ int run_unmount(const UnmountArgs& args) {
   const std::optional<MountTableEntry> mount = find_mount(mountpoint);
   if (!mount || mount->type != kPcryptMountType)
     throw Error(
-        ErrorKind::usage, args.mountpoint + " is not a pcrypt mount",
+        PCRYPT_E_BAD_ARGUMENT, args.mountpoint + " is not a pcrypt mount",
         mount ? "it is a " + mount->type + " mount: use umount" : "'mount -t fuse.pcrypt' lists them");
   // fusermount3 unmounts what its user mounted, root or not; root can do without it.
   const char* argv[] = {"fusermount3", "-u", mountpoint.c_str(), nullptr};
@@ -387,11 +386,11 @@ int run_unmount(const UnmountArgs& args) {
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
-    throw Error(ErrorKind::io, "cannot unmount " + args.mountpoint + " (fusermount3 failed, above)");
+    throw Error(PCRYPT_E_IO, "cannot unmount " + args.mountpoint + " (fusermount3 failed, above)");
   }
   if (::umount2(mountpoint.c_str(), 0) != 0) {
     const int err = errno;
-    throw Error(ErrorKind::io, "cannot unmount " + args.mountpoint + ": " + std::strerror(err),
+    throw Error(PCRYPT_E_IO, "cannot unmount " + args.mountpoint + ": " + std::strerror(err),
                 err == EBUSY ? "a program is still using it (fuser -m " + args.mountpoint + ")"
                              : "install fuse3 (fusermount3)");
   }

@@ -87,10 +87,10 @@ void check_in_place_target(const std::string& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return;  // open_input reports it
   if (S_ISLNK(st.st_mode))
-    throw Error(ErrorKind::io, "refusing to rekey a symlink in place (" + path + ")",
+    throw Error(PCRYPT_E_IO, "refusing to rekey a symlink in place (" + path + ")",
                 "rekey the file it points to, or write the result elsewhere with -o");
   if (S_ISREG(st.st_mode) && st.st_nlink > 1)
-    throw Error(ErrorKind::io, "refusing to rekey a file with several hard links in place (" + path + ")",
+    throw Error(PCRYPT_E_IO, "refusing to rekey a file with several hard links in place (" + path + ")",
                 "the other names would keep the old header; write the result elsewhere with -o");
 }
 
@@ -109,7 +109,7 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   // -r/-R: the whole list of who can open the new file, so the opening credentials keep no slot of their own.
   const bool replaces_all = !args.recipients.empty() || !args.recipient_files.empty();
   if (replaces_all && !args.new_file_key)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_BAD_ARGUMENT,
                 "-r/-R name everyone who can open the new file: they go with --new-file-key",
                 "to add recipients beside the existing slots, use --add-recipient or --add-recipients-file");
   request.keep_opening_access = !replaces_all;
@@ -121,13 +121,13 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   const bool removes =
       !args.remove_slots.empty() || !args.remove_keys.empty() || !args.remove_recipients.empty();
   if (args.new_file_key && removes)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_BAD_ARGUMENT,
                 "--remove-slot, --remove-key and --remove-recipient have no meaning with --new-file-key",
                 "the new file has only the slots of the credentials given (-k/-i/-p and --add-*)");
   if (!args.new_file_key && !removes && args.add_keys.empty() && !args.add_passphrase &&
       args.add_passphrase_file.empty() && args.add_recipients.empty() && args.add_recipient_files.empty())
     throw Error(
-        ErrorKind::usage, "nothing to change",
+        PCRYPT_E_NOTHING_TO_CHANGE, "nothing to change",
         "add a slot with --add-key/--add-recipient/--add-passphrase, or remove one with --remove-slot N, "
         "--remove-key FILE or --remove-recipient RECIPIENT");
   for (const std::string& r : args.remove_recipients) {
@@ -140,13 +140,13 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   const bool in_place = args.output.empty();
   const std::string out_path = in_place ? args.file : args.output;
   if (is_standard_stream(args.file) || io::descriptor_path(args.file))
-    throw Error(ErrorKind::usage, "rekey needs a file, not standard input");
+    throw Error(PCRYPT_E_BAD_ARGUMENT, "rekey needs a file, not standard input");
   if (!in_place &&
       (args.output == "-" || io::descriptor_path(args.output) || io::is_stream_file(args.output)))
-    throw Error(ErrorKind::usage, "rekey writes a file: -o must name a regular file");
+    throw Error(PCRYPT_E_BAD_ARGUMENT, "rekey writes a file: -o must name a regular file");
   Input input = open_input(args.file);
   if (!io::is_regular_file(args.file))
-    throw Error(ErrorKind::io, "rekey needs a regular file (" + args.file + ")");
+    throw Error(PCRYPT_E_IO, "rekey needs a regular file (" + args.file + ")");
   if (in_place)
     check_in_place_target(args.file);
   else
@@ -213,7 +213,7 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
 int run_rekey(const RekeyArgs& args, Verbosity verbosity) {
   if (args.files.size() <= 1) return rekey_file(args, verbosity);
   if (!args.output.empty())
-    throw Error(ErrorKind::usage, "-o cannot be used with several files",
+    throw Error(PCRYPT_E_BAD_ARGUMENT, "-o cannot be used with several files",
                 "several files are each rekeyed in place; run once per file to write elsewhere");
   return for_each_file(args.files, [&](const std::string& f) {
     RekeyArgs one = args;

@@ -42,7 +42,7 @@ bool can_ask_passphrase() {
 }
 
 Error no_decryption_credential(const std::string& hint) {
-  return Error(ErrorKind::usage, "no key given: use -k KEYFILE, -i IDENTITY or -p", hint);
+  return Error(PCRYPT_E_NO_CREDENTIAL, "no key given: use -k KEYFILE, -i IDENTITY or -p", hint);
 }
 
 // Key files, recipients and identities: everything but the passphrase, which may wait for the header.
@@ -68,7 +68,8 @@ void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
       !args.recipient_files.empty() || !args.identity_files.empty() || !args.plugin_names.empty())
     return;
   if (purpose == PassphrasePurpose::encrypt)
-    throw Error(ErrorKind::usage, "no key given: use -k KEYFILE, -r RECIPIENT, -R FILE, -i IDENTITY or -p",
+    throw Error(PCRYPT_E_NO_CREDENTIAL,
+                "no key given: use -k KEYFILE, -r RECIPIENT, -R FILE, -i IDENTITY or -p",
                 "create a key file with 'pcrypt keygen -o KEYFILE'");
   if (!can_ask_passphrase() && passphrase_from_environment() == nullptr)
     throw no_decryption_credential("'pcrypt info FILE' lists the file's key slots");
@@ -111,7 +112,7 @@ bool DecryptionKeys::choose(const Description& description, const std::string& f
   };
   if (wants_passphrase_ && passphrase_slots == 0) {
     if (no_keys)
-      throw Error(ErrorKind::damaged_header,
+      throw Error(PCRYPT_E_UNHANDLED_STANZA,
                   file + " has no passphrase slot, only " + described + ": -p cannot open it",
                   description.format == Format::age
                       ? "decrypt it with -i IDENTITY (an age file has no key-file slots)"

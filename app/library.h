@@ -35,7 +35,7 @@ auto naming_input(const std::string& name, Work work) {
     if (e.kind() != ErrorKind::damaged_header && e.kind() != ErrorKind::wrong_credential &&
         e.kind() != ErrorKind::damaged_payload)
       throw;
-    throw Error(e.kind(), with_file_context(e.what(), name), e.hint(), e.error_number());
+    throw Error(e, with_file_context(e.what(), name));
   }
 }
 

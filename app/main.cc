@@ -50,7 +50,7 @@ int dispatch(const Subcommands& sub, const MountCommands& mounts, const BenchCom
   if (mounts.mount->parsed()) return run_mount(mount, args.verbosity());
   if (mounts.unmount->parsed()) return run_unmount(unmount);
   if (bench.command->parsed()) return bench.run();
-  throw Error(ErrorKind::usage, "no command given", "see 'pcrypt --help'");
+  throw Error(PCRYPT_E_BAD_ARGUMENT, "no command given", "see 'pcrypt --help'");
 }
 
 // The reader of our output went away (`pcrypt decrypt ... | head`): what it wanted is delivered, so no error
@@ -103,7 +103,7 @@ int run(int argc, char** argv) {
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::io && output_closed_early(e.error_number(), e.what())) return kExitIo;
     print_error(e.what(), e.hint());
-    return e.exit_code();
+    return exit_status(e);
   } catch (const io::IoError& e) {
     if (output_closed_early(e.error_number(), e.what())) return kExitIo;
     print_error(e.what());

@@ -56,7 +56,8 @@ std::string joined(const std::string& folder, const std::string& name) {
 
 MountTree MountTree::read(const MountArgs& args, const DecryptChoices& choices) {
   if (is_standard_stream(args.source))
-    throw Error(ErrorKind::usage, "pcrypt mount needs an encrypted file or a folder, not standard input");
+    throw Error(PCRYPT_E_BAD_ARGUMENT,
+                "pcrypt mount needs an encrypted file or a folder, not standard input");
   struct stat st {};
   if (::stat(args.source.c_str(), &st) != 0) {
     const int err = errno;
@@ -79,7 +80,7 @@ MountTree MountTree::read(const MountArgs& args, const DecryptChoices& choices) 
     const std::size_t file = tree.add_file(args.source, st, args, choices, true);
     tree.entries_[0].children.emplace(shown.front(), file);
   } else {
-    throw Error(ErrorKind::usage, args.source + " is neither a folder nor a regular file",
+    throw Error(PCRYPT_E_BAD_ARGUMENT, args.source + " is neither a folder nor a regular file",
                 "pcrypt mount shows an encrypted file, or a folder of them");
   }
   return tree;
@@ -140,7 +141,8 @@ std::size_t MountTree::add_file(const std::string& path, const struct stat& st, 
     opened->opened = std::make_unique<DecryptionInput>(args.crypt, opened->input, keys_.get());
     const Description& described = opened->file().describe();
     if (described.armored) {
-      Error armored(ErrorKind::usage, path + " is an ASCII-armored age file, which cannot be read by ranges",
+      Error armored(PCRYPT_E_NOT_SEEKABLE,
+                    path + " is an ASCII-armored age file, which cannot be read by ranges",
                     "decrypt it with 'pcrypt decrypt', or mount its binary form (the base64 between its "
                     "BEGIN and END lines)");
       if (alone) throw armored;

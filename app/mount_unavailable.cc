@@ -8,7 +8,8 @@ namespace pcrypt::app {
 namespace {
 
 Error no_fuse() {
-  return Error(ErrorKind::usage, "this pcrypt was built without FUSE: mount and unmount are not available",
+  return Error(PCRYPT_E_BAD_ARGUMENT,
+               "this pcrypt was built without FUSE: mount and unmount are not available",
                "build it where libfuse3-dev is installed (docs/ARCHITECTURE.md)");
 }
 

@@ -24,7 +24,7 @@ std::string decrypted_name(const std::string& input) {
   const bool empty_base = has_suffix && (base_len == 0 || name[base_len - 1] == '/');
   if (!has_suffix || empty_base)
     throw Error(
-        ErrorKind::usage, "cannot derive an output name from '" + input + "'",
+        PCRYPT_E_BAD_ARGUMENT, "cannot derive an output name from '" + input + "'",
         "it does not end in .pcrypt or .age; name the output with -o FILE (or -o - for standard output)");
   return std::string(name.substr(0, base_len));
 }

@@ -43,6 +43,21 @@ std::string with_file_context(const std::string& message, const std::string& fil
   return message + " (" + file + ")";
 }
 
+int exit_status(const Error& e) {
+  switch (e.kind()) {
+    case ErrorKind::io:
+      return kExitIo;
+    case ErrorKind::usage:
+      return kExitUsage;
+    case ErrorKind::wrong_credential:
+    case ErrorKind::damaged_header:
+      return kExitHeader;
+    case ErrorKind::damaged_payload:
+      return kExitPayload;
+  }
+  return kExitIo;
+}
+
 std::string counted(std::uint64_t n, std::string_view regular_noun) {
   return std::to_string(n) + " " + std::string(regular_noun) + (n == 1 ? "" : "s");
 }

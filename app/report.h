@@ -6,12 +6,19 @@
 #include <string>
 #include <string_view>
 
+#include <pcrypt/pcrypt.h>
+
 namespace pcrypt::app {
 
-// The exit codes of an I/O failure and of a usage error (man/pcrypt.1; pcrypt::Error::exit_code() gives
-// every kind's).
+// The exit codes of an I/O failure and of a usage error (man/pcrypt.1; exit_status() gives every kind's).
 inline constexpr int kExitIo = 1;
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitHeader = 3;
+inline constexpr int kExitPayload = 4;
+
+// The command's exit status for a library error, by its code's kind (the table of `pcrypt --help` and
+// man/pcrypt.1): 1 io, 2 usage, 3 wrong credential or damaged header, 4 damaged payload.
+int exit_status(const Error& e);
 
 // A library error's message and hint are put in the CLI's words first (app/cli_words.h: its flags).
 void print_error(std::string_view message, std::string_view hint = {});

@@ -51,7 +51,7 @@ SecretBytes obtain_ssh_key_passphrase(const std::string& key_name) {
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::usage) throw;
     throw Error(
-        ErrorKind::usage,
+        PCRYPT_E_PASSPHRASE_REQUIRED,
         "SSH key " + key_name + " is protected by a passphrase and there is no terminal to ask for it",
         "give its passphrase with --ssh-key-passphrase-file FILE or $PCRYPT_SSH_KEY_PASSPHRASE, or "
         "run pcrypt from a terminal");

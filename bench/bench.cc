@@ -59,7 +59,7 @@ struct Options {
 };
 
 core::Error usage(const std::string& message, const std::string& hint = {}) {
-  return core::Error(core::ErrorKind::usage, message, hint);
+  return core::Error(PCRYPT_E_BAD_ARGUMENT, message, hint);
 }
 
 // A plain decimal count in [min, max], worded as the CLI words its own counts (-j, --kdf-ops).
@@ -114,11 +114,10 @@ void check_scratch_dir(const std::string& dir) {
   const std::string hint = "--dir needs a writable directory with room for 3 x size";
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0)
-    throw core::Error(core::ErrorKind::io, "--dir " + dir + ": " + std::strerror(errno), hint);
-  if (!S_ISDIR(st.st_mode))
-    throw core::Error(core::ErrorKind::io, "--dir " + dir + ": not a directory", hint);
+    throw core::Error(PCRYPT_E_IO, "--dir " + dir + ": " + std::strerror(errno), hint);
+  if (!S_ISDIR(st.st_mode)) throw core::Error(PCRYPT_E_IO, "--dir " + dir + ": not a directory", hint);
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    throw core::Error(core::ErrorKind::io, "--dir " + dir + ": " + std::strerror(errno), hint);
+    throw core::Error(PCRYPT_E_IO, "--dir " + dir + ": " + std::strerror(errno), hint);
 }
 
 std::vector<unsigned> thread_list(const std::string& text) {
@@ -272,7 +271,7 @@ BenchCommand add_bench_command(CLI::App& root,
               std::fflush(stdout);
               std::fprintf(stderr, "pcrypt: error: %s\n", e.what());
               if (!e.hint().empty()) std::fprintf(stderr, "pcrypt: hint: %s\n", e.hint().c_str());
-              return e.exit_code();
+              return static_cast<int>(e.kind());  // core's kinds are numbered as the exit statuses
             } catch (const std::exception& e) {
               std::fflush(stdout);
               std::fprintf(stderr, "pcrypt: error: %s\n", e.what());

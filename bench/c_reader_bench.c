@@ -26,8 +26,8 @@ static double now(void) {
 }
 
 static int fail(int status) {
-  fprintf(stderr, "c_reader_bench: error: %s\n", pcrypt_error_message());
-  return pcrypt_status_exit_code(status);
+  fprintf(stderr, "c_reader_bench: error: %s (%s)\n", pcrypt_error_message(), pcrypt_error_code_name(pcrypt_error_code()));
+  return status == PCRYPT_ERROR_USAGE ? 2 : 1;
 }
 
 int main(int argc, char **argv) {

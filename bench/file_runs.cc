@@ -113,8 +113,7 @@ FileRuns run_through_files(const Context& ctx, const std::string& dir, std::span
     FdWriter w(plain);
     w.write(input.data(), input.size());
   } catch (const io::IoError& e) {
-    throw core::Error(core::ErrorKind::io, e.what(),
-                      "--dir needs a writable directory with room for 3 x size");
+    throw core::Error(PCRYPT_E_IO, e.what(), "--dir needs a writable directory with room for 3 x size");
   }
   auto encrypt = [&] {
     FdReader in(plain);

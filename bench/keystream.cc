@@ -116,21 +116,21 @@ const aes::Engine& raw_aes_engine(const std::string& requested) {
     const aes::Engine* e = &core::choose_engine(requested);
     if (e->make_block_cipher == nullptr)
       throw core::Error(
-          core::ErrorKind::usage,
+          PCRYPT_E_BAD_ARGUMENT,
           "engine '" + std::string(e->name) + "' has no raw AES, which the keystream experiment needs",
           "choose an engine listed by `pcrypt --version` other than sodium");
     return *e;
   }
   for (const aes::Engine& e : aes::all_engines())
     if (e.make_block_cipher != nullptr && e.supported()) return e;
-  throw core::Error(core::ErrorKind::io, "no engine with raw AES is supported on this CPU");
+  throw core::Error(PCRYPT_E_IO, "no engine with raw AES is supported on this CPU");
 }
 
 }  // namespace
 
 void check_keystream_options(const std::string& engine, const KeystreamOptions& options) {
   if (options.data_bytes == 0 || options.data_bytes % kBufferBytes != 0)
-    throw core::Error(core::ErrorKind::usage,
+    throw core::Error(PCRYPT_E_BAD_ARGUMENT,
                       "--data-size must be a positive multiple of 4 MiB (the data buffer)");
   raw_aes_engine(engine);
 }

@@ -34,7 +34,7 @@ constexpr std::array<Unit, 10> kUnits{{
 constexpr std::array<const char*, 5> kBinaryNames{"B", "KiB", "MiB", "GiB", "TiB"};
 
 [[noreturn]] void reject(std::string_view text, std::string_view option, std::string_view why) {
-  throw Error(ErrorKind::usage,
+  throw Error(PCRYPT_E_BAD_ARGUMENT,
               "invalid size '" + std::string(text) + "' for " + std::string(option) + ": " + std::string(why),
               "sizes are a whole number of bytes, optionally followed by K, M, G or KiB, MiB, GiB "
               "(powers of 1024) or kB, MB, GB (powers of 1000), e.g. 64KiB");

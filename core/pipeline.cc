@@ -157,7 +157,9 @@ StreamError io_error(const io::IoError& e, const std::string& stream_name) {
     if (e.error_number() != 0)
       message += ": " + std::error_code(e.error_number(), std::generic_category()).message();
   }
-  return StreamError(Error(ErrorKind::io, std::move(message)), e.error_number());
+  return StreamError(Error(code_of_io_failure(e.error_number()), std::move(message), {},
+                           ErrorFields().errno_value(e.error_number())),
+                     e.error_number());
 }
 
 // Converts whatever a stage threw into the error the pipeline reports. Must be called inside a catch block.
@@ -172,11 +174,11 @@ StreamError current_error(const std::string& stream_name) {
   } catch (const io::IoError& e) {
     return io_error(e, stream_name);
   } catch (const std::bad_alloc&) {
-    return StreamError(Error(ErrorKind::io, "out of memory"), 0);
+    return StreamError(Error(PCRYPT_E_OUT_OF_MEMORY, "out of memory"), 0);
   } catch (const std::exception& e) {
-    return StreamError(Error(ErrorKind::io, e.what()), 0);
+    return StreamError(Error(PCRYPT_E_INTERNAL, e.what()), 0);
   } catch (...) {
-    return StreamError(Error(ErrorKind::io, "unknown failure in the pipeline"), 0);
+    return StreamError(Error(PCRYPT_E_INTERNAL, "unknown failure in the pipeline"), 0);
   }
 }
 
@@ -257,7 +259,8 @@ class Pipeline {
       } catch (...) {
         std::lock_guard lock(mu_);
         const std::string why = current_error("").what();
-        fail_locked(0, StreamError(Error(ErrorKind::io, "cannot start the pipeline threads: " + why), 0));
+        fail_locked(0,
+                    StreamError(Error(PCRYPT_E_RESOURCES, "cannot start the pipeline threads: " + why), 0));
       }
       write_loop();
     }
@@ -307,13 +310,13 @@ class Pipeline {
                              std::to_string(in_size_) + " bytes when reading started, and " +
                              (grew ? "grew" : "shrank");
     if (codec_.changed_input_kind() == ErrorKind::payload)
-      return StreamError(
-          Error(ErrorKind::payload, (grew ? "extended payload: " : "truncated payload: ") + what,
-                "the file was cut short or changed while it was read (an interrupted copy or "
-                "download, another program writing it?)"),
-          0);
+      return StreamError(Error(grew ? PCRYPT_E_DAMAGED_RECORD : PCRYPT_E_TRUNCATED,
+                               (grew ? "extended payload: " : "truncated payload: ") + what,
+                               "the file was cut short or changed while it was read (an interrupted copy or "
+                               "download, another program writing it?)"),
+                         0);
     return StreamError(
-        Error(ErrorKind::io, what,
+        Error(PCRYPT_E_INPUT_CHANGED, what,
               "another program is writing to the file; encrypt or decrypt a copy that nothing changes"),
         0);
   }
@@ -562,8 +565,8 @@ class Pipeline {
         // Writing positionally, the offsets of later records depend on it; sequentially a codec may vary
         // (but a record larger than its buffer already broke the contract).
         return StreamError(
-            Error(ErrorKind::io, "RecordCodec wrote " + std::to_string(outcome.write_bytes) +
-                                     " bytes for a full record, not " + std::to_string(record_out_)),
+            Error(PCRYPT_E_INTERNAL, "RecordCodec wrote " + std::to_string(outcome.write_bytes) +
+                                         " bytes for a full record, not " + std::to_string(record_out_)),
             0);
       if (job.gathered)
         job.out_len[j] = outcome.write_bytes;
@@ -711,12 +714,13 @@ PipelineStats run_pipeline(const RecordCodec& codec, io::Reader& in, io::Writer&
     throw std::logic_error("RecordCodec: records must be at least 1 byte and fit the buffers");
   // A group of several records is at most item_bytes; a single record may be anything.
   if (codec.buffer_bytes() > (SIZE_MAX / 2 - kBufferAlign) / buffers)
-    throw Error(ErrorKind::usage, "chunk size too large for " + std::to_string(buffers) + " chunk buffers");
+    throw Error(PCRYPT_E_BAD_ARGUMENT,
+                "chunk size too large for " + std::to_string(buffers) + " chunk buffers");
   std::optional<Pipeline> pipeline;
   try {
     pipeline.emplace(codec, in, out, config);
   } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::io,
+    throw Error(PCRYPT_E_OUT_OF_MEMORY,
                 "out of memory for " + std::to_string(buffers) + " chunk buffers of " +
                     std::to_string(codec.buffer_bytes() *
                                    pipeline_records_per_item(codec.buffer_bytes(), config.item_bytes)) +

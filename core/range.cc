@@ -184,11 +184,13 @@ class RangeWriter final : public io::Writer {
 };
 
 Error past_the_end(std::uint64_t offset, std::uint64_t plaintext_bytes) {
-  return Error(ErrorKind::usage,
-               "offset " + std::to_string(offset) + " is past the end of the plaintext (" +
-                   counted(plaintext_bytes, "byte") +
-                   (plaintext_bytes >= 1024 ? ", " + format_bytes(plaintext_bytes) : std::string()) + ")",
-               "the offset may be at most the plaintext size");
+  return Error(
+      PCRYPT_E_PAST_THE_END,
+      "offset " + std::to_string(offset) + " is past the end of the plaintext (" +
+          counted(plaintext_bytes, "byte") +
+          (plaintext_bytes >= 1024 ? ", " + format_bytes(plaintext_bytes) : std::string()) + ")",
+      "the offset may be at most the plaintext size",
+      ErrorFields().set(PCRYPT_FIELD_OFFSET, offset).set(PCRYPT_FIELD_PLAINTEXT_SIZE, plaintext_bytes));
 }
 
 PipelineConfig pipeline_config(const RangeOptions& options) {
@@ -219,7 +221,7 @@ RangePlan plan_range(const io::PositionalReader& file, const PayloadLayout& layo
       plan.file_bytes > plan.layout.payload_offset ? plan.file_bytes - plan.layout.payload_offset : 0;
   const std::optional<std::uint64_t> records = plan.layout.record_count(payload_bytes);
   if (!records)
-    throw Error(ErrorKind::payload,
+    throw Error(PCRYPT_E_TRUNCATED,
                 "truncated payload: " + std::to_string(payload_bytes) +
                     " payload bytes, a length no complete payload has (the final record is missing or cut)",
                 "the file was cut short (an interrupted copy or download?)");
@@ -335,9 +337,10 @@ RangeResult decrypt_range_into(const io::PositionalReader& file, const KeyedPayl
             index = batch[k].index;
             break;
           }
-        return Error(ErrorKind::payload, "the file changed size while it was read (chunk " +
-                                             std::to_string(index) + " at offset " +
-                                             std::to_string(layout.record_offset(index)) + ")");
+        return Error(PCRYPT_E_INPUT_CHANGED,
+                     "the file changed size while it was read (chunk " + std::to_string(index) +
+                         " at offset " + std::to_string(layout.record_offset(index)) + ")",
+                     {}, ErrorFields().record(index, layout.record_offset(index)));
       }
       for (std::size_t k = 0; k < batch.size(); ++k) {
         const Record& r = batch[k];
@@ -399,8 +402,8 @@ AuthenticatedSize authenticated_size(const io::PositionalReader& file, const Key
   // grow) and opened.
   const RangeResult end = decrypt_range_into(file, payload, sized.plaintext_bytes, {}, one_thread);
   if (end.plaintext_bytes != sized.plaintext_bytes)
-    throw Error(ErrorKind::payload, "the file changed size while its final chunk was read (" +
-                                        counted(plan.file_bytes, "byte") + " before)");
+    throw Error(PCRYPT_E_INPUT_CHANGED, "the file changed size while its final chunk was read (" +
+                                            counted(plan.file_bytes, "byte") + " before)");
   return AuthenticatedSize{plan.file_bytes, sized.plaintext_bytes};
 }
 

@@ -24,7 +24,7 @@ const char* const kAuthHint =
 // The all-ones index is reserved so that the counter can never wrap around to a nonce already used.
 void make_nonce(std::uint64_t index, bool last, std::uint8_t* nonce) {
   if (index == UINT64_MAX)
-    throw Error(ErrorKind::payload, "chunk counter overflow (chunk " + std::to_string(index) + ")",
+    throw Error(PCRYPT_E_RECORD_LIMIT, "chunk counter overflow (chunk " + std::to_string(index) + ")",
                 "the format allows at most 2^64-1 chunks per file");
   nonce[0] = nonce[1] = nonce[2] = 0;
   for (int i = 0; i < 8; ++i) nonce[3 + i] = static_cast<std::uint8_t>(index >> (56 - 8 * i));
@@ -116,14 +116,18 @@ std::optional<Error> PayloadRecords::check_record_size(std::uint64_t index, bool
                                                        std::size_t len) const {
   if (!last) return std::nullopt;  // a full record (open_record checked)
   if (len == 0 && index == 0)
-    return Error(ErrorKind::payload,
+    return Error(PCRYPT_E_TRUNCATED,
                  "truncated payload: the payload is empty (even an empty file has a chunk)");
   if (len < kChunkTagBytes)
-    return Error(ErrorKind::payload, "truncated payload: the final record " + where(index) + " is " +
-                                         counted(len, "byte") + ", shorter than its 16-byte tag");
+    return Error(PCRYPT_E_TRUNCATED,
+                 "truncated payload: the final record " + where(index) + " is " + counted(len, "byte") +
+                     ", shorter than its 16-byte tag",
+                 {}, ErrorFields().record(index, layout_.record_offset(index)));
   if (len == kChunkTagBytes && index > 0)
-    return Error(ErrorKind::payload, "truncated payload: the final record " + where(index) +
-                                         " holds a tag but no data (only chunk 0 may be empty)");
+    return Error(PCRYPT_E_TRUNCATED,
+                 "truncated payload: the final record " + where(index) +
+                     " holds a tag but no data (only chunk 0 may be empty)",
+                 {}, ErrorFields().record(index, layout_.record_offset(index)));
   return std::nullopt;
 }
 
@@ -138,10 +142,11 @@ std::optional<Error> PayloadRecords::open_full_final_record(std::uint64_t index,
   if (cipher_.open(index, false, copy.data(), plaintext)) {
     std::fill(copy.begin(), copy.end(),
               0);  // authentic plaintext, but never released: the file is incomplete
-    return Error(ErrorKind::payload,
+    return Error(PCRYPT_E_TRUNCATED,
                  "truncated payload: input ends after chunk " + std::to_string(index) +
                      ", at a chunk boundary; the final chunk is missing",
-                 "the file was cut short (an interrupted copy or download?)");
+                 "the file was cut short (an interrupted copy or download?)",
+                 ErrorFields().record(index + 1, layout_.record_offset(index + 1)));
   }
   return auth_failure(index);
 }
@@ -152,15 +157,16 @@ std::string PayloadRecords::where(std::uint64_t index) const {
 }
 
 Error PayloadRecords::auth_failure(std::uint64_t index) const {
-  return Error(ErrorKind::payload, "payload authentication failed " + where(index), kAuthHint);
+  return Error(PCRYPT_E_DAMAGED_RECORD, "payload authentication failed " + where(index), kAuthHint,
+               ErrorFields().record(index, layout_.record_offset(index)));
 }
 
 // --- the pipeline's step ----------------------------------------------------------------------------------
 
 PayloadCodec::PayloadCodec(Direction direction, const ChunkCipher& cipher, PayloadLayout layout)
     : direction_(direction), records_(cipher, layout) {
-  if (layout.chunk_size == 0) throw Error(ErrorKind::usage, "chunk size must be at least 1 byte");
-  if (layout.chunk_size > SIZE_MAX / 2) throw Error(ErrorKind::usage, "chunk size too large");
+  if (layout.chunk_size == 0) throw Error(PCRYPT_E_BAD_ARGUMENT, "chunk size must be at least 1 byte");
+  if (layout.chunk_size > SIZE_MAX / 2) throw Error(PCRYPT_E_BAD_ARGUMENT, "chunk size too large");
 }
 
 std::size_t PayloadCodec::input_record_bytes() const {

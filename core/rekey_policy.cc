@@ -52,7 +52,7 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
   std::vector<bool> remove(count, false);
   for (const std::size_t n : changes.remove_slots) {
     if (n < 1 || n > count)
-      throw Error(ErrorKind::usage,
+      throw Error(PCRYPT_E_BAD_SLOT,
                   std::string("there is no ")
                       .append(noun)
                       .append(" " + std::to_string(n))
@@ -60,7 +60,7 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
                       .append(noun)
                       .append(count == 1 ? ")" : "s)"),
                   "the file's description lists the " + noun + "s");
-    if (remove[n - 1]) throw Error(ErrorKind::usage, noun + " " + std::to_string(n) + " is given twice");
+    if (remove[n - 1]) throw Error(PCRYPT_E_BAD_SLOT, noun + " " + std::to_string(n) + " is given twice");
     remove[n - 1] = true;
   }
   for (const Credential& c : changes.remove_opened_by) {
@@ -68,7 +68,7 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
     for (std::size_t i = 0; i < count; ++i)
       if (slots.opened_by(i, c)) remove[i] = any = true;
     if (!any)
-      throw Error(ErrorKind::usage,
+      throw Error(PCRYPT_E_BAD_ARGUMENT,
                   std::string("a ") + (c.kind == Credential::Kind::key_file ? "key file" : "identity") +
                       " given in remove_identity_files opens no " + noun + " of this file",
                   "the file's description lists the " + noun + "s; remove_slots removes one by number");
@@ -77,7 +77,7 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
     const std::vector<std::size_t> found = slots_of_recipient(slots, r, changes.opening);
     if (found.empty() && is_anonymous(r)) {
       const bool pq = std::holds_alternative<HybridRecipient>(r);
-      throw Error(ErrorKind::usage,
+      throw Error(PCRYPT_E_BAD_ARGUMENT,
                   std::string(pq ? "post-quantum" : "X25519")
                       .append(" recipient ")
                       .append(noun)
@@ -89,7 +89,7 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
                   "give the identity instead (remove_identity_files)");
     }
     if (found.empty())
-      throw Error(ErrorKind::usage,
+      throw Error(PCRYPT_E_BAD_ARGUMENT,
                   "the recipient given in remove_recipients has no " + noun + " in this file",
                   "the file's description lists the " + noun + "s and the tags of SSH ones");
     for (const std::size_t i : found) remove[i] = true;
@@ -110,7 +110,7 @@ void refuse_duplicate_additions(const SlotQuestions& slots, const RekeyChanges& 
     std::erase_if(has, [&remove](std::size_t i) { return remove[i]; });
     if (!has.empty())
       throw Error(
-          ErrorKind::usage,
+          PCRYPT_E_BAD_ARGUMENT,
           std::string("a ") +
               (c.kind == Credential::Kind::key_file ? "key file given in add_key_files already opens "
                                                     : "recipient given in add_recipients already has ") +
@@ -157,7 +157,7 @@ NewFileKeyPlan plan_new_file_key(
                  sodium_memcmp(s.secret.data(), c.secret.data(), c.secret.size()) == 0;
         });
     if (repeated)
-      throw Error(ErrorKind::usage, "a key file given in add_key_files is also one that opens the file");
+      throw Error(PCRYPT_E_BAD_ARGUMENT, "a key file given in add_key_files is also one that opens the file");
     plan.credentials.push_back(std::move(c));
   }
   for (std::size_t i = 0; i < kept.size(); ++i) (kept[i] ? plan.kept : plan.dropped).push_back(i);

@@ -6,6 +6,22 @@
 #include <cstdio>
 #include <string>
 
+// The exit status pcrypt itself gives for the same failure (man/pcrypt.1): the library leaves that choice to
+// its caller, which decides by the error's kind (or, finer, its code()).
+static int exit_status(const pcrypt::Error& e) {
+  switch (e.kind()) {
+    case pcrypt::ErrorKind::usage:
+      return 2;
+    case pcrypt::ErrorKind::wrong_credential:
+    case pcrypt::ErrorKind::damaged_header:
+      return 3;
+    case pcrypt::ErrorKind::damaged_payload:
+      return 4;
+    default:
+      return 1;
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc != 5) {
     std::fprintf(stderr, "usage: encrypt_to FORMAT RECIPIENT INPUT OUTPUT\n");
@@ -30,6 +46,6 @@ int main(int argc, char** argv) {
   } catch (const pcrypt::Error& e) {
     std::fprintf(stderr, "encrypt_to: error: %s\n", e.what());
     if (!e.hint().empty()) std::fprintf(stderr, "encrypt_to: hint: %s\n", e.hint().c_str());
-    return e.exit_code();
+    return exit_status(e);
   }
 }

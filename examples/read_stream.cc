@@ -12,6 +12,22 @@
 #include <cstdio>
 #include <utility>
 
+// The exit status pcrypt itself gives for the same failure (man/pcrypt.1): the library leaves that choice to
+// its caller, which decides by the error's kind (or, finer, its code()).
+static int exit_status(const pcrypt::Error& e) {
+  switch (e.kind()) {
+    case pcrypt::ErrorKind::usage:
+      return 2;
+    case pcrypt::ErrorKind::wrong_credential:
+    case pcrypt::ErrorKind::damaged_header:
+      return 3;
+    case pcrypt::ErrorKind::damaged_payload:
+      return 4;
+    default:
+      return 1;
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc != 3) {
     std::fprintf(stderr, "usage: read_stream IDENTITY_FILE FILE\n");
@@ -39,6 +55,6 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     std::fprintf(stderr, "read_stream: error: %s\n", e.what());
     if (!e.hint().empty()) std::fprintf(stderr, "read_stream: hint: %s\n", e.hint().c_str());
-    return e.exit_code();
+    return exit_status(e);
   }
 }

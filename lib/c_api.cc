@@ -13,10 +13,10 @@ namespace pcrypt::c_api {
 namespace {
 
 struct LastError {
-  int status = PCRYPT_OK;
+  pcrypt_code code = PCRYPT_E_NONE;
   std::string message;
   std::string hint;
-  int error_number = 0;
+  pcrypt::ErrorFields fields;
 };
 
 LastError& last_error() noexcept {
@@ -24,8 +24,11 @@ LastError& last_error() noexcept {
   return error;
 }
 
-int status_of(pcrypt::ErrorKind kind) noexcept {
-  switch (kind) {
+}  // namespace
+
+int status_of(pcrypt_code code) noexcept {
+  if (code == PCRYPT_E_NONE) return PCRYPT_OK;
+  switch (pcrypt::kind_of(code)) {
     case pcrypt::ErrorKind::io:
       return PCRYPT_ERROR_IO;
     case pcrypt::ErrorKind::usage:
@@ -40,43 +43,58 @@ int status_of(pcrypt::ErrorKind kind) noexcept {
   return PCRYPT_ERROR_IO;
 }
 
-}  // namespace
+pcrypt::ErrorFields errno_fields(int error_number) {
+  pcrypt::ErrorFields fields;
+  fields.error_number = error_number;
+  return fields;
+}
 
-int fail(int status, const char* message, const char* hint, int error_number) noexcept {
+int fail(pcrypt_code code, const char* message, const char* hint, int error_number) noexcept {
   LastError& error = last_error();
-  error.status = status;
-  error.error_number = error_number;
+  error.code = code;
+  error.fields.numbers.clear();  // clear() keeps the capacity: no allocation
+  error.fields.stanza_types.clear();
+  error.fields.path.clear();
+  error.fields.error_number = error_number;
   try {
     error.message = message;
     error.hint = hint;
   } catch (...) {
-    error.message.clear();  // keeps its capacity: no allocation
+    error.message.clear();
     error.hint.clear();
+  }
+  return status_of(code);
+}
+
+int fail(const pcrypt::Error& e) noexcept {
+  const int status = fail(e.code(), e.what(), e.hint().c_str(), e.error_number());
+  try {
+    last_error().fields = e.fields();
+  } catch (...) {  // out of memory: the code, message and errno are kept
   }
   return status;
 }
 
-int fail(const pcrypt::Error& e) noexcept {
-  return fail(status_of(e.kind()), e.what(), e.hint().c_str(), e.error_number());
-}
-
 int with_callback_errno(int status, const pcrypt_source* source, const pcrypt_sink* sink) noexcept {
   LastError& error = last_error();
-  if (status != PCRYPT_ERROR_IO || error.error_number != 0) return status;
+  if (status != PCRYPT_ERROR_IO || error.fields.error_number != 0) return status;
   for (const CallbackErrno* recorded :
        {source ? &source->callback_errno : nullptr, sink ? &sink->callback_errno : nullptr})
-    if (recorded != nullptr && recorded->recorded() != 0) error.error_number = recorded->recorded();
+    if (recorded != nullptr && recorded->recorded() != 0) {
+      error.fields.error_number = recorded->recorded();
+      if (error.code == PCRYPT_E_IO || error.code == PCRYPT_E_INTERNAL) error.code = PCRYPT_E_CALLBACK;
+    }
   return status;
 }
 
 void require(const void* argument, const char* what) {
-  if (argument == nullptr) throw pcrypt::Error(pcrypt::ErrorKind::usage, std::string(what) + " is NULL");
+  if (argument == nullptr) throw pcrypt::Error(PCRYPT_E_NULL_ARGUMENT, std::string(what) + " is NULL");
 }
 
 pcrypt::Source take(pcrypt_source* source) {
   require(source, "the source");
   if (!source->source)
-    throw pcrypt::Error(pcrypt::ErrorKind::usage, "the source was used already: a source serves one call");
+    throw pcrypt::Error(PCRYPT_E_WRONG_ORDER, "the source was used already: a source serves one call");
   pcrypt::Source taken = std::move(*source->source);
   source->source.reset();
   return taken;
@@ -85,7 +103,7 @@ pcrypt::Source take(pcrypt_source* source) {
 pcrypt::Sink take(pcrypt_sink* sink) {
   require(sink, "the sink");
   if (!sink->sink)
-    throw pcrypt::Error(pcrypt::ErrorKind::usage, "the sink was used already: a sink serves one call");
+    throw pcrypt::Error(PCRYPT_E_WRONG_ORDER, "the sink was used already: a sink serves one call");
   pcrypt::Sink taken = std::move(*sink->sink);
   sink->sink.reset();
   return taken;
@@ -149,11 +167,46 @@ const char* pcrypt_error_hint(void) {
 }
 
 int pcrypt_error_errno(void) {
-  return pcrypt::c_api::last_error().error_number;
+  return pcrypt::c_api::last_error().fields.error_number;
 }
 
 int pcrypt_error_status(void) {
-  return pcrypt::c_api::last_error().status;
+  return pcrypt::c_api::status_of(pcrypt::c_api::last_error().code);
+}
+
+int pcrypt_error_code(void) {
+  return pcrypt::c_api::last_error().code;
+}
+
+const char* pcrypt_error_code_name(int code) {
+  return pcrypt::error_code_name(static_cast<pcrypt_code>(code));
+}
+
+int pcrypt_error_code_status(int code) {
+  if (*pcrypt::error_code_name(static_cast<pcrypt_code>(code)) == '\0') return PCRYPT_ERROR_USAGE;
+  return pcrypt::c_api::status_of(static_cast<pcrypt_code>(code));
+}
+
+int pcrypt_error_field(int field, uint64_t* value) {
+  for (const auto& [which, number] : pcrypt::c_api::last_error().fields.numbers)
+    if (which == field) {
+      if (value != nullptr) *value = number;
+      return 1;
+    }
+  return 0;
+}
+
+const char* pcrypt_error_path(void) {
+  return pcrypt::c_api::last_error().fields.path.c_str();
+}
+
+size_t pcrypt_error_stanza_type_count(void) {
+  return pcrypt::c_api::last_error().fields.stanza_types.size();
+}
+
+const char* pcrypt_error_stanza_type(size_t index) {
+  const std::vector<std::string>& types = pcrypt::c_api::last_error().fields.stanza_types;
+  return index < types.size() ? types[index].c_str() : nullptr;
 }
 
 const char* pcrypt_status_name(int status) {
@@ -172,22 +225,6 @@ const char* pcrypt_status_name(int status) {
       return "damaged payload";
     default:
       return "unknown status";
-  }
-}
-
-int pcrypt_status_exit_code(int status) {
-  switch (status) {
-    case PCRYPT_OK:
-      return 0;
-    case PCRYPT_ERROR_IO:
-      return 1;
-    case PCRYPT_ERROR_WRONG_CREDENTIAL:
-    case PCRYPT_ERROR_DAMAGED_HEADER:
-      return 3;
-    case PCRYPT_ERROR_DAMAGED_PAYLOAD:
-      return 4;
-    default:
-      return 2;
   }
 }
 
@@ -252,15 +289,14 @@ pcrypt_source* pcrypt_source_callback(uint64_t size, pcrypt_read_at_fn read_at, 
       if (filled < 0) {
         const int error_number = errno_of_callback_result(filled);
         recorded.record(error_number);
-        throw pcrypt::Error(pcrypt::ErrorKind::io,
+        throw pcrypt::Error(PCRYPT_E_CALLBACK,
                             "the read-at callback failed at offset " + std::to_string(offset) + ": " +
                                 callback_failure_words(filled, error_number),
-                            {}, error_number);
+                            {}, pcrypt::c_api::errno_fields(error_number));
       }
       if (static_cast<std::uint64_t>(filled) > buffer.size())
-        throw pcrypt::Error(pcrypt::ErrorKind::io, "the read-at callback returned " + std::to_string(filled) +
-                                                       " bytes for a buffer of " +
-                                                       std::to_string(buffer.size()));
+        throw pcrypt::Error(PCRYPT_E_CALLBACK, "the read-at callback returned " + std::to_string(filled) +
+                                                   " bytes for a buffer of " + std::to_string(buffer.size()));
       return static_cast<std::size_t>(filled);
     };
     return new pcrypt_source(pcrypt::Source::callback(size, reader), recorded);
@@ -302,9 +338,9 @@ pcrypt_sink* pcrypt_sink_callback(pcrypt_write_fn write, void* user) {
       if (result != 0) {
         const int error_number = errno_of_callback_result(result);
         recorded.record(error_number);
-        throw pcrypt::Error(pcrypt::ErrorKind::io,
+        throw pcrypt::Error(PCRYPT_E_CALLBACK,
                             "the write callback failed: " + callback_failure_words(result, error_number), {},
-                            error_number);
+                            pcrypt::c_api::errno_fields(error_number));
       }
     };
     return new pcrypt_sink(pcrypt::Sink::callback(writer), recorded);
@@ -331,7 +367,7 @@ int pcrypt_options_set(pcrypt_options* options, pcrypt_option option, uint64_t v
   return guarded([&] {
     require(options, "the options");
     auto out_of_range = [&](const char* what) {
-      throw pcrypt::Error(pcrypt::ErrorKind::usage,
+      throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT,
                           std::string(what) + " " + std::to_string(value) + " is out of range");
     };
     const auto raw = enum_bits(option);
@@ -360,7 +396,7 @@ int pcrypt_options_set(pcrypt_options* options, pcrypt_option option, uint64_t v
         options->argon2id_passes = value;
         return;
     }
-    throw pcrypt::Error(pcrypt::ErrorKind::usage, "unknown option " + std::to_string(raw));
+    throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "unknown option " + std::to_string(raw));
   });
 }
 
@@ -410,7 +446,7 @@ int pcrypt_credentials_set_passphrase(pcrypt_credentials* credentials, const cha
   return guarded([&] {
     require(credentials, "the credentials");
     require(passphrase, "the passphrase");
-    if (*passphrase == '\0') throw pcrypt::Error(pcrypt::ErrorKind::usage, "the passphrase is empty");
+    if (*passphrase == '\0') throw pcrypt::Error(PCRYPT_E_EMPTY_PASSPHRASE, "the passphrase is empty");
     credentials->passphrase.emplace(std::string(passphrase));
   });
 }
@@ -431,9 +467,9 @@ int pcrypt_credentials_set_limit(pcrypt_credentials* credentials, pcrypt_limit l
     switch (raw) {
       case PCRYPT_LIMIT_SCRYPT_LOG2:
         if (value > pcrypt::limits::max_scrypt_log2)
-          throw pcrypt::Error(pcrypt::ErrorKind::usage, "PCRYPT_LIMIT_SCRYPT_LOG2 " + std::to_string(value) +
-                                                            " is above " +
-                                                            std::to_string(pcrypt::limits::max_scrypt_log2));
+          throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "PCRYPT_LIMIT_SCRYPT_LOG2 " + std::to_string(value) +
+                                                         " is above " +
+                                                         std::to_string(pcrypt::limits::max_scrypt_log2));
         credentials->max_scrypt_log2 = static_cast<unsigned>(value);
         return;
       case PCRYPT_LIMIT_ARGON2ID_MEMORY:
@@ -443,7 +479,7 @@ int pcrypt_credentials_set_limit(pcrypt_credentials* credentials, pcrypt_limit l
         credentials->max_argon2id_passes = value;
         return;
     }
-    throw pcrypt::Error(pcrypt::ErrorKind::usage, "unknown limit " + std::to_string(raw));
+    throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "unknown limit " + std::to_string(raw));
   });
 }
 

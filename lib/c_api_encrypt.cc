@@ -58,7 +58,7 @@ int pcrypt_recipients_set_passphrase(pcrypt_recipients* recipients, const char* 
   return guarded([&] {
     require(recipients, "the recipients");
     require(passphrase, "the passphrase");
-    if (*passphrase == '\0') throw pcrypt::Error(pcrypt::ErrorKind::usage, "the passphrase is empty");
+    if (*passphrase == '\0') throw pcrypt::Error(PCRYPT_E_EMPTY_PASSPHRASE, "the passphrase is empty");
     recipients->passphrase.emplace(std::string(passphrase));
   });
 }
@@ -140,7 +140,7 @@ int pcrypt_keygen(pcrypt_key** key, pcrypt_key_type type) {
           made->text = WipedString(pcrypt::generate_key_file());
           break;
         default:
-          throw pcrypt::Error(pcrypt::ErrorKind::usage, "unknown key type " + std::to_string(raw));
+          throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "unknown key type " + std::to_string(raw));
       }
     } catch (...) {
       delete made;

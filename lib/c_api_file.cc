@@ -24,7 +24,7 @@ std::optional<std::string> ask(pcrypt_passphrase_fn callback, void* user, const 
   std::optional<std::string> answer;
   if (length > static_cast<int>(buffer.size())) {
     explicit_bzero(buffer.data(), buffer.size());
-    throw pcrypt::Error(pcrypt::ErrorKind::usage,
+    throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT,
                         "the passphrase callback returned more bytes than the buffer holds");
   }
   if (length >= 0) answer.emplace(buffer.data(), static_cast<std::size_t>(length));
@@ -73,8 +73,7 @@ template <typename Handle>
 auto& opened_file(Handle* file) {
   require(file, "the file");
   if (!file->file)
-    throw pcrypt::Error(pcrypt::ErrorKind::usage,
-                        "the file was given to a reader: read it through the reader");
+    throw pcrypt::Error(PCRYPT_E_WRONG_ORDER, "the file was given to a reader: read it through the reader");
   return *file->file;
 }
 
@@ -221,7 +220,7 @@ pcrypt_rekey* pcrypt_rekey_new(void) {
 int pcrypt_rekey_remove_slot(pcrypt_rekey* rekey, size_t slot) {
   return guarded([&] {
     require(rekey, "the rekey request");
-    if (slot == 0) throw pcrypt::Error(pcrypt::ErrorKind::usage, "slots are numbered from 1");
+    if (slot == 0) throw pcrypt::Error(PCRYPT_E_BAD_SLOT, "slots are numbered from 1");
     rekey->request.remove_slots.push_back(slot);
   });
 }
@@ -263,7 +262,7 @@ int pcrypt_rekey_add_passphrase(pcrypt_rekey* rekey, const char* passphrase) {
   return guarded([&] {
     require(rekey, "the rekey request");
     require(passphrase, "the passphrase");
-    if (*passphrase == '\0') throw pcrypt::Error(pcrypt::ErrorKind::usage, "the passphrase is empty");
+    if (*passphrase == '\0') throw pcrypt::Error(PCRYPT_E_EMPTY_PASSPHRASE, "the passphrase is empty");
     rekey->add_passphrase.emplace(std::string(passphrase));
   });
 }

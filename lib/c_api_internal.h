@@ -172,7 +172,11 @@ std::underlying_type_t<Enum> enum_bits(const Enum& value) noexcept {
 
 // Records a failure as this thread's last error and returns its status. Never throws: without memory for
 // the message, the message says so.
-int fail(int status, const char* message, const char* hint = "", int error_number = 0) noexcept;
+int fail(pcrypt_code code, const char* message, const char* hint = "", int error_number = 0) noexcept;
+// Fields with just an errno.
+pcrypt::ErrorFields errno_fields(int error_number);
+// The status a code is grouped under (PCRYPT_OK for PCRYPT_E_NONE).
+int status_of(pcrypt_code code) noexcept;
 int fail(const pcrypt::Error& error) noexcept;
 
 // Runs `body` (which returns nothing) and turns whatever it throws into a status: the one place where C++
@@ -185,11 +189,11 @@ int guarded(Body&& body) noexcept {
   } catch (const pcrypt::Error& e) {
     return fail(e);
   } catch (const std::bad_alloc&) {
-    return fail(PCRYPT_ERROR_IO, "out of memory", "", ENOMEM);
+    return fail(PCRYPT_E_OUT_OF_MEMORY, "out of memory", "", ENOMEM);
   } catch (const std::exception& e) {
-    return fail(PCRYPT_ERROR_IO, e.what());
+    return fail(PCRYPT_E_INTERNAL, e.what());
   } catch (...) {
-    return fail(PCRYPT_ERROR_IO, "an unknown failure");
+    return fail(PCRYPT_E_INTERNAL, "an unknown failure");
   }
 }
 
@@ -205,14 +209,16 @@ Handle* make_handle(Make&& make) noexcept {
 // NULL) recorded when it failed, where the error has none.
 int with_callback_errno(int status, const pcrypt_source* source, const pcrypt_sink* sink) noexcept;
 
-// The opened file: ErrorKind::usage when `file` is NULL or a reader has taken it.
+// The opened file: PCRYPT_E_NULL_ARGUMENT (or PCRYPT_E_WRONG_ORDER) when `file` is NULL or a reader has taken
+// it.
 pcrypt::File& opened(pcrypt_file* file);
 const pcrypt::File& opened(const pcrypt_file* file);
 
-// ErrorKind::usage naming the argument, for a NULL where a handle or a string is needed.
+// PCRYPT_E_NULL_ARGUMENT naming the argument, for a NULL where a handle or a string is needed.
 void require(const void* argument, const char* what);
 
-// The source or sink a call uses up: ErrorKind::usage when it is NULL or was used already.
+// The source or sink a call uses up: PCRYPT_E_NULL_ARGUMENT (or PCRYPT_E_WRONG_ORDER) when it is NULL or was
+// used already.
 pcrypt::Source take(pcrypt_source* source);
 pcrypt::Sink take(pcrypt_sink* sink);
 

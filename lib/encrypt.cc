@@ -5,7 +5,7 @@
 #include "lib/internal.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 
 void check_recipients_for(Format format, std::size_t key_files, std::size_t recipients, bool passphrase) {
   detail::guarded(detail::Phase::other, [&] {
@@ -51,7 +51,7 @@ std::vector<core::Credential> encryption_credentials(const Recipients& to, const
     credentials.push_back(std::move(c));
   if (to.passphrase) credentials.push_back(passphrase_credential(*to.passphrase));
   if (credentials.empty())
-    throw core::Error(core::ErrorKind::usage, "no recipient given",
+    throw core::Error(PCRYPT_E_NO_CREDENTIAL, "no recipient given",
                       "give recipients, recipient_files, key_files or a passphrase");
   core::door::check_credentials_for(options.format == Format::age ? core::Format::age : core::Format::pcrypt,
                                     read_key_files + to.key_files.size(),
@@ -77,5 +77,5 @@ core::door::EncryptSettings encrypt_settings(const EncryptOptions& options) {
 }
 
 }  // namespace detail
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

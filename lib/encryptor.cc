@@ -17,7 +17,7 @@
 #include "lib/internal.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 namespace {
 
 // Plaintext gathered before sealing: enough records to give every worker several per write(), and at least
@@ -131,7 +131,7 @@ struct Encryptor::Impl final : Stream {
 Encryptor::Encryptor(Sink sink, const Recipients& to, const EncryptOptions& options) {
   try {
     if (options.armor)
-      throw core::Error(core::ErrorKind::usage, "the streaming encryptor writes binary files only",
+      throw core::Error(PCRYPT_E_FORMAT_OPTION, "the streaming encryptor writes binary files only",
                         "encrypt with pcrypt::encrypt for an armored file");
     const core::door::EncryptSettings settings = detail::encrypt_settings(options);
     const std::vector<core::Credential> credentials = detail::encryption_credentials(to, options);
@@ -153,16 +153,17 @@ namespace {
 
 void require_not_moved_from(const std::unique_ptr<Encryptor::Impl>& impl) {
   if (!impl)
-    throw Error(ErrorKind::usage, "this Encryptor was moved from", "use the Encryptor it was moved to");
+    throw Error(PCRYPT_E_MOVED_FROM, "this Encryptor was moved from", "use the Encryptor it was moved to");
 }
 
 }  // namespace
 
 void Encryptor::write(std::span<const std::uint8_t> plaintext) {
   require_not_moved_from(impl_);
-  if (impl_->finished) throw Error(ErrorKind::usage, "write after finish: the encrypted file is complete");
+  if (impl_->finished)
+    throw Error(PCRYPT_E_WRONG_ORDER, "write after finish: the encrypted file is complete");
   if (impl_->failed)
-    throw Error(ErrorKind::usage, "write after a failed call: the encrypted file is abandoned");
+    throw Error(PCRYPT_E_WRONG_ORDER, "write after a failed call: the encrypted file is abandoned");
   try {
     impl_->write(plaintext.data(), plaintext.size());
     impl_->plaintext_bytes += plaintext.size();
@@ -174,9 +175,9 @@ void Encryptor::write(std::span<const std::uint8_t> plaintext) {
 
 Transfer Encryptor::finish() {
   require_not_moved_from(impl_);
-  if (impl_->finished) throw Error(ErrorKind::usage, "finish called twice");
+  if (impl_->finished) throw Error(PCRYPT_E_WRONG_ORDER, "finish called twice");
   if (impl_->failed)
-    throw Error(ErrorKind::usage, "finish after a failed call: the encrypted file is abandoned");
+    throw Error(PCRYPT_E_WRONG_ORDER, "finish after a failed call: the encrypted file is abandoned");
   try {
     impl_->seal(impl_->pending.data(), impl_->pending.size(), true);
     impl_->pending.clear();
@@ -193,5 +194,5 @@ std::uint64_t Encryptor::plaintext_bytes() const noexcept {
   return impl_ ? impl_->plaintext_bytes : 0;  // noexcept: a moved-from encryptor has written nothing
 }
 
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

@@ -1,6 +1,7 @@
 // pcrypt::Error and the one translation of the core's errors (core::Error, io::IoError, the pipeline's
-// StreamError) into it: the kind that decides the caller's next step and the CLI's exit code.
+// StreamError) into it: the code of <pcrypt/errors.h> and the fields, which decide the caller's next step.
 #define PCRYPT_BUILDING_LIBRARY
+#include <cerrno>
 #include <new>
 
 #include "core/pipeline_error.h"
@@ -8,67 +9,76 @@
 #include "lib/internal.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 
-Error::Error(ErrorKind kind, const std::string& message, std::string hint, int error_number)
-    : std::runtime_error(message), kind_(kind), hint_(std::move(hint)), error_number_(error_number) {}
-
-int Error::exit_code() const noexcept {
-  switch (kind_) {
-    case ErrorKind::io:
-      return 1;
-    case ErrorKind::usage:
-      return 2;
-    case ErrorKind::wrong_credential:
-    case ErrorKind::damaged_header:
-      return 3;
-    case ErrorKind::damaged_payload:
-      return 4;
+const char* error_code_name(ErrorCode code) noexcept {
+  switch (static_cast<int>(code)) {
+    case PCRYPT_E_NONE:
+      return "PCRYPT_E_NONE";
+#define PCRYPT_ERROR_CODE_NAME_(name, number, description) \
+  case number:                                             \
+    return #name;
+      PCRYPT_ERROR_CODES(PCRYPT_ERROR_CODE_NAME_)
+#undef PCRYPT_ERROR_CODE_NAME_
   }
-  return 1;
+  return "";
+}
+
+Error::Error(ErrorCode code, const std::string& message, std::string hint, ErrorFields fields)
+    : std::runtime_error(message), code_(code), hint_(std::move(hint)), fields_(std::move(fields)) {}
+
+Error::Error(const Error& failure, const std::string& message)
+    : std::runtime_error(message), code_(failure.code_), hint_(failure.hint_), fields_(failure.fields_) {}
+
+std::optional<std::uint64_t> Error::field(ErrorField which) const noexcept {
+  for (const auto& [field, value] : fields_.numbers)
+    if (field == which) return value;
+  return std::nullopt;
 }
 
 namespace detail {
 
+namespace {
+
+ErrorFields public_fields(const core::ErrorFields& core) {
+  ErrorFields fields;
+  for (std::size_t i = 1; i < core.numbers.size(); ++i)
+    if (core.numbers[i]) fields.numbers.emplace_back(static_cast<ErrorField>(i), *core.numbers[i]);
+  fields.stanza_types = core.stanza_types;
+  fields.path = core.path;
+  fields.error_number = core.error_number;
+  return fields;
+}
+
+}  // namespace
+
 void require_not_moved_from(const void* impl, const char* what) {
   if (impl == nullptr)
-    throw core::Error(core::ErrorKind::usage, std::string("this ") + what + " was moved from",
+    throw core::Error(PCRYPT_E_MOVED_FROM, std::string("this ") + what + " was moved from",
                       std::string("use the ") + what + " it was moved to");
 }
 
-void rethrow_as_public(Phase phase) {
+void rethrow_as_public(Phase) {
   try {
     throw;
   } catch (const Error&) {
     throw;
   } catch (const core::StreamError& e) {
     // A write or read the pipeline made failed: the errno says whether the reader went away (EPIPE).
-    throw Error(e.kind() == core::ErrorKind::usage ? ErrorKind::usage : ErrorKind::io, e.what(), e.hint(),
-                e.error_number());
+    ErrorFields fields = public_fields(e.fields());
+    fields.error_number = e.error_number();
+    throw Error(e.code(), e.what(), e.hint(), std::move(fields));
   } catch (const core::Error& e) {
-    ErrorKind kind = ErrorKind::io;
-    switch (e.kind()) {
-      case core::ErrorKind::io:
-        kind = ErrorKind::io;
-        break;
-      case core::ErrorKind::usage:
-        kind = ErrorKind::usage;
-        break;
-      case core::ErrorKind::header:
-        kind = phase == Phase::unlock ? ErrorKind::wrong_credential : ErrorKind::damaged_header;
-        break;
-      case core::ErrorKind::payload:
-        kind = ErrorKind::damaged_payload;
-        break;
-    }
-    throw Error(kind, e.what(), e.hint());
+    throw Error(e.code(), e.what(), e.hint(), public_fields(e.fields()));
   } catch (const io::IoError& e) {
-    throw Error(ErrorKind::io, e.what(), {}, e.error_number());
+    ErrorFields fields;
+    fields.error_number = e.error_number();
+    throw Error(core::code_of_io_failure(e.error_number()), e.what(), {}, std::move(fields));
   } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::io, "out of memory");
+    throw Error(PCRYPT_E_OUT_OF_MEMORY, "out of memory");
   }
 }
 
 }  // namespace detail
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

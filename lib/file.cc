@@ -9,7 +9,7 @@
 #include "lib/internal.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 
 namespace {
 
@@ -51,8 +51,7 @@ Description description_of(const core::door::FileDescription& d) {
 }  // namespace
 
 void File::Impl::unlocked() const {
-  if (!is_unlocked)
-    throw core::Error(core::ErrorKind::usage, "the file is not unlocked: call unlock() first");
+  if (!is_unlocked) throw core::Error(PCRYPT_E_WRONG_ORDER, "the file is not unlocked: call unlock() first");
 }
 
 const File::Impl::RandomAccess& File::Impl::random_access() {
@@ -61,10 +60,10 @@ const File::Impl::RandomAccess& File::Impl::random_access() {
   const std::lock_guard lock(random_access_mutex);
   if (const RandomAccess* made = random_access_ready.load(std::memory_order_relaxed)) return *made;
   if (description.armored)
-    throw core::Error(core::ErrorKind::usage, "an armored age file cannot be read by ranges",
+    throw core::Error(PCRYPT_E_NOT_SEEKABLE, "an armored age file cannot be read by ranges",
                       "decrypt it whole, or remove the armor");
   if (positional == nullptr)
-    throw core::Error(core::ErrorKind::usage,
+    throw core::Error(PCRYPT_E_NOT_SEEKABLE,
                       "read_at and plaintext_size need a source with random access (a file, memory or a "
                       "callback)");
   const core::KeyedPayload& payload = file->payload();
@@ -167,7 +166,7 @@ std::string File::unlock(const Credentials& given) {
       if (const detail::WipedAnswer passphrase([&] { return given.passphrase(); }); passphrase.get())
         credentials.push_back(detail::passphrase_credential(*passphrase.get()));
     if (credentials.empty())
-      throw core::Error(core::ErrorKind::usage,
+      throw core::Error(PCRYPT_E_NO_CREDENTIAL,
                         "no credential given: the file has " + impl.description.slots_in_words,
                         "give identity_files, identities, key_files or a passphrase callback");
     impl.credentials = std::move(credentials);
@@ -238,7 +237,7 @@ std::size_t File::read_at(std::uint64_t offset, std::span<std::uint8_t> out) con
     if (offset >= access.size.plaintext_bytes) return std::size_t{0};  // as pread at or past the end
     // The size reported was the one authenticated: a source cut or grown since is not read by its new size.
     if (const std::uint64_t now = impl.positional->size(); now != access.size.file_bytes)
-      throw core::Error(core::ErrorKind::payload,
+      throw core::Error(PCRYPT_E_INPUT_CHANGED,
                         "the file changed size since it was opened (" +
                             std::to_string(access.size.file_bytes) + " bytes then, " + std::to_string(now) +
                             " now)",
@@ -326,5 +325,5 @@ Transfer transfer_of(const core::door::Transfer& t) {
 }
 
 }  // namespace detail
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

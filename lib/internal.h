@@ -20,7 +20,7 @@
 #include "pcrypt/pcrypt.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 
 namespace detail {
 
@@ -192,5 +192,5 @@ core::door::EncryptSettings encrypt_settings(const EncryptOptions& options);
 Transfer transfer_of(const core::door::Transfer& t);
 
 }  // namespace detail
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

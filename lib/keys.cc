@@ -13,7 +13,7 @@
 #include "lib/plugin_host.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 namespace detail {
 
 WipedAnswer::~WipedAnswer() {
@@ -26,7 +26,7 @@ SecretBytes secret_of(std::string_view text) {
 }
 
 core::Credential passphrase_credential(std::string_view text) {
-  if (text.empty()) throw core::Error(core::ErrorKind::usage, "empty passphrase");
+  if (text.empty()) throw core::Error(PCRYPT_E_EMPTY_PASSPHRASE, "empty passphrase");
   core::Credential c;
   c.kind = core::Credential::Kind::passphrase;
   c.secret = secret_of(text);
@@ -195,5 +195,5 @@ void check_recipient(std::string_view text) {
   });
 }
 
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

@@ -20,7 +20,7 @@
 #include "lib/internal.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 namespace {
 
 // What the pipeline's writer throws once the Reader is gone: the pipeline stops, its threads end.
@@ -170,7 +170,7 @@ struct PCRYPT_HIDDEN Reader::Impl final : PullStream {
 namespace {
 
 Reader::Impl& checked(const std::unique_ptr<Reader::Impl>& impl) {
-  if (!impl) throw Error(ErrorKind::usage, "this Reader was moved from", "use the Reader it was moved to");
+  if (!impl) throw Error(PCRYPT_E_MOVED_FROM, "this Reader was moved from", "use the Reader it was moved to");
   return *impl;
 }
 
@@ -205,7 +205,7 @@ bool Reader::at_end() const {
 Transfer Reader::transfer() const {
   Impl& impl = checked(impl_);
   if (!impl.at_end)
-    throw Error(ErrorKind::usage, "the transfer is known only at the end",
+    throw Error(PCRYPT_E_WRONG_ORDER, "the transfer is known only at the end",
                 "read until read() returns 0 first");
   return impl.hand_off.transfer();
 }
@@ -214,5 +214,5 @@ const Description& Reader::describe() const {
   return checked(impl_).description;
 }
 
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

@@ -10,7 +10,7 @@
 #include "lib/internal.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 
 Session::Impl& Access::of(const Session& s) {
   detail::require_not_moved_from(s.impl_.get(), "Session");
@@ -73,5 +73,5 @@ std::string version() {
   return PCRYPT_VERSION_STRING;
 }
 
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

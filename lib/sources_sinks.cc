@@ -15,7 +15,7 @@
 #include "lib/internal.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 namespace {
 
 // A caller's read-at function as the door's reader: positionally for the pipeline and ranges, in order for
@@ -213,7 +213,7 @@ Source::~Source() = default;
 
 Source Source::path(const std::string& path) {
   return detail::guarded(detail::Phase::other, [&] {
-    if (path.empty() || path == "-") throw core::Error(core::ErrorKind::usage, "a source path is needed");
+    if (path.empty() || path == "-") throw core::Error(PCRYPT_E_BAD_ARGUMENT, "a source path is needed");
     return Source(std::make_unique<Impl>(io::open_input(path)));
   });
 }
@@ -235,7 +235,7 @@ Source Source::memory(std::span<const std::uint8_t> bytes) {
 }
 
 Source Source::callback(std::uint64_t size, ReadAt read_at) {
-  if (!read_at) throw Error(ErrorKind::usage, "Source::callback needs a read_at function");
+  if (!read_at) throw Error(PCRYPT_E_NULL_ARGUMENT, "Source::callback needs a read_at function");
   auto reader = std::make_unique<CallbackReader>(size, std::move(read_at));
   detail::CallbackFailure* failure = &reader->failure();
   return Source(std::make_unique<Impl>(std::move(reader), failure));
@@ -269,7 +269,7 @@ Sink Sink::memory(std::vector<std::uint8_t>& out) {
 }
 
 Sink Sink::callback(std::function<void(std::span<const std::uint8_t>)> write) {
-  if (!write) throw Error(ErrorKind::usage, "Sink::callback needs a write function");
+  if (!write) throw Error(PCRYPT_E_NULL_ARGUMENT, "Sink::callback needs a write function");
   auto writer = std::make_unique<FunctionWriter>(std::move(write));
   detail::CallbackFailure* failure = &writer->failure();
   return Sink(std::make_unique<Impl>(std::move(writer), failure));
@@ -282,5 +282,5 @@ std::unique_ptr<io::Writer> take_writer(Sink& sink) {
 }
 
 }  // namespace detail
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

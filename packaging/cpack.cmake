@@ -3,15 +3,15 @@
 #  - pcrypt_<version>_<arch>.deb: the CLI, component cli: bin/pcrypt (stripped), share/man/man1/pcrypt.1.gz,
 #    the bash, zsh and fish completions, and in share/doc/pcrypt README.md with every document it links to
 #    (docs/*.md, so its links work there) and the copyright file;
-#  - libpcrypt0_<version>_<arch>.deb: the shared library libpcrypt.so.0 (component library) and its copyright;
+#  - libpcrypt1_<version>_<arch>.deb: the shared library libpcrypt.so.1 (component library) and its copyright;
 #  - libpcrypt-dev_<version>_<arch>.deb: <pcrypt/pcrypt.h>, the libpcrypt.so link, pcrypt.pc, the CMake
-#    package, LIBRARY.md, the examples and its copyright (component development); it depends on libpcrypt0 of
+#    package, LIBRARY.md, the examples and its copyright (component development); it depends on libpcrypt1 of
 #    its version.
 # Each package's copyright file is packaging/copyright (Debian's machine-readable format). The three pass
 # lintian without errors (tests/cli/test_package.sh where lintian is installed, and CI's fresh Debian stage).
 # (tests/cli/test_package.sh checks the lists.) Runtime dependencies are computed by dpkg-shlibdeps from the
 # binaries (libsodium, libcrypto, spdlog/fmt), so they match the distribution they were built on. The CLI
-# is the library's first client: it links libpcrypt.so.0, so pcrypt depends on libpcrypt0 of its version
+# is the library's first client: it links libpcrypt.so.1, so pcrypt depends on libpcrypt1 of its version
 # (dpkg-shlibdeps finds the library in the build tree, which no package installed yet holds).
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "pcrypt")
@@ -33,7 +33,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "utils")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# libpcrypt0's shlibs file (programs built against it depend on libpcrypt0 of at least this version) and its
+# libpcrypt1's shlibs file (programs built against it depend on libpcrypt1 of at least this version) and its
 # ldconfig trigger.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
@@ -48,12 +48,12 @@ endif()
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL cli library development)
 set(CPACK_DEBIAN_CLI_PACKAGE_NAME "pcrypt")
-set(CPACK_DEBIAN_LIBRARY_PACKAGE_NAME "libpcrypt0")
+set(CPACK_DEBIAN_LIBRARY_PACKAGE_NAME "libpcrypt1")
 set(CPACK_DEBIAN_LIBRARY_PACKAGE_SECTION "libs")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME "libpcrypt-dev")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION "libdevel")
-set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libpcrypt0 (= ${PROJECT_VERSION})")
-set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "libpcrypt0 (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libpcrypt1 (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "libpcrypt1 (= ${PROJECT_VERSION})")
 # `pcrypt mount` links libfuse3 (dpkg-shlibdeps adds libfuse3-3); fusermount3, which unmounts and lets
 # users other than root mount, is fuse3's.
 if(fuse3_FOUND)
@@ -73,7 +73,7 @@ and writes age files and pcrypt files.")
 set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION "age and pcrypt encrypted files from C++ (development files)
 The header pcrypt/pcrypt.h, the pkg-config and CMake files, the guide and the
 examples of libpcrypt.")
-# Each component's own package name in its file name (pcrypt_…, libpcrypt0_…, libpcrypt-dev_…).
+# Each component's own package name in its file name (pcrypt_…, libpcrypt1_…, libpcrypt-dev_…).
 set(CPACK_DEBIAN_CLI_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_LIBRARY_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_DEVELOPMENT_FILE_NAME DEB-DEFAULT)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libpcrypt's ABI, checked against its committed baseline (lib/abi/libpcrypt.so.0.abi, written by libabigail's
+# libpcrypt's ABI, checked against its committed baseline (lib/abi/libpcrypt.so.1.abi, written by libabigail's
 # abidw from Debian's abigail-tools): abidiff compares the built libpcrypt.so.N with it, and this fails when a
 # change is incompatible (a function or variable removed, or changed: a signature, a type it uses, a struct's
 # layout) while the SONAME is still the baseline's. An incompatible change needs a new SONAME

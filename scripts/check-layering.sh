@@ -29,13 +29,17 @@
 #                          core/chacha/            primitives and engines serve every format and know none)
 #   core-below-callers     core/ (all of it)     app/, python/, bench/
 #   core-public-secret-only core/ io/           <pcrypt/...> (the library's public headers, lib/'s API) but
-#                                                <pcrypt/secret_bytes.h>: the one public type core shares, the
-#                                                guarded memory (core/aes/secret_bytes.h implements it)
+#                                                <pcrypt/secret_bytes.h> and <pcrypt/errors.h>: the two public
+#                                                types core shares, the guarded memory (core/aes/secret_bytes.h
+#                                                implements it) and the error codes core throws with
 #   core-no-environment    core/ (all of it)     getenv, secure_getenv, environ, isatty, ttyname, tcgetattr,
 #                                                tcsetattr, /dev/tty: core reads no environment and no
 #                                                terminal; callers pass in what they found (e.g. the PATH)
 #   io-bottom              io/                   anything of ours outside io/ (io is below core; it includes
 #                                                nothing of core today, and none is allowed)
+#   app-decides-by-code    app/                  the text of an error as a condition: what() searched (find,
+#                                                starts_with, ends_with, compare, strstr) or compared (==, !=);
+#                                                the CLI decides by Error::code() (include/pcrypt/errors.h)
 #
 # Each include line is reported under its most specific rule only (aes-standalone before core-below-callers,
 # for instance). core-no-environment looks at code, not comments: whole-line // and /* */ comments and the
@@ -63,7 +67,7 @@ done
 [[ -d $root ]] || { echo "check-layering: no directory $root" >&2; exit 2; }
 cd "$root"
 
-rules=15
+rules=16
 files=()
 if [[ $(git rev-parse --show-toplevel 2>/dev/null || true) == "$(pwd -P)" ]]; then
   mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.c' '*.cc' '*.h' | sort -u)
@@ -136,11 +140,17 @@ awk '
       report("keys-below-formats", what, "core/keys/, core/pq/ and core/chacha/ serve every format and know none of them")
     else if (core && callers)
       report("core-below-callers", what, "core/ is below app/, python/ and bench/")
-    else if ((core || io) && public && inc != "pcrypt/secret_bytes.h")
-      report("core-public-secret-only", what, "core/ and io/ are below the library: of its public headers only <pcrypt/secret_bytes.h>")
+    else if ((core || io) && public && inc != "pcrypt/secret_bytes.h" && inc != "pcrypt/errors.h")
+      report("core-public-secret-only", what, "core/ and io/ are below the library: of its public headers only <pcrypt/secret_bytes.h> and <pcrypt/errors.h>")
     else if (io && ours && inc !~ /^io\//)
       report("io-bottom", what, "io/ is the bottom layer and includes nothing of ours outside io/")
     next
+  }
+  top == "app" {
+    line = $0
+    if (line ~ /^[ \t]*\/\//) next
+    if (match(line, /what\(\)\)?[ \t]*\.(find|rfind|starts_with|ends_with|compare)[ \t]*\(|what\(\)\)?[ \t]*[!=]=|strstr\([^)]*what\(\)/))
+      report("app-decides-by-code", "tests " substr(line, RSTART, RLENGTH), "the CLI decides by the error code (Error::code()), never by the text of the error")
   }
   core {
     line = $0

@@ -24,7 +24,7 @@ std::string usage_error_of(F&& f) {
     f();
   } catch (const pcrypt::Error& e) {
     CHECK(e.kind() == pcrypt::ErrorKind::usage);
-    CHECK(e.exit_code() == 2);
+    CHECK(pcrypt::app::exit_status(e) == 2);
     return std::string(e.what()) + "|" + e.hint();
   }
   FAIL("no error thrown");

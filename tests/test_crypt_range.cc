@@ -263,13 +263,13 @@ TEST_CASE("verify_stream fails exactly as decrypt_stream does, and writes nothin
         io::MemoryWriter out;
         core::decrypt_stream(in, out, creds(e.key), {});
       } catch (const core::Error& err) {
-        decrypt_error = std::to_string(err.exit_code()) + err.what();
+        decrypt_error = std::to_string(static_cast<int>(err.code())) + err.what();
       }
       try {
         io::MemoryReader in(file, access);
         core::verify_stream(in, creds(e.key), {});
       } catch (const core::Error& err) {
-        verify_error = std::to_string(err.exit_code()) + err.what();
+        verify_error = std::to_string(static_cast<int>(err.code())) + err.what();
       }
       CHECK(verify_error == decrypt_error);
     }

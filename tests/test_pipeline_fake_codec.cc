@@ -111,7 +111,7 @@ class FakeCodec final : public core::RecordCodec {
     if (index == throwing_) throw std::runtime_error("fake codec threw at record " + std::to_string(index));
     if (failing_.count(index) != 0)
       return {.error =
-                  core::Error(core::ErrorKind::payload, "fake failure at record " + std::to_string(index))};
+                  core::Error(PCRYPT_E_DAMAGED_RECORD, "fake failure at record " + std::to_string(index))};
     return {.write_bytes = kFrameHeader + len,
             .plaintext_bytes = len,
             .ciphertext_bytes = kFrameHeader + len,

@@ -154,7 +154,7 @@ TEST_CASE("a throwing progress callback stops the run") {
       io::MemoryWriter out(paths.out);
       core::PipelineConfig cfg = test::config(threads, 0);  // progress after each record
       cfg.progress = [](std::uint64_t bytes) {
-        if (bytes >= 2 * kCs) throw core::Error(core::ErrorKind::io, "interrupted by the user");
+        if (bytes >= 2 * kCs) throw core::Error(PCRYPT_E_IO, "interrupted by the user");
       };
       const std::string message = test::within_deadline([&] {
         try {

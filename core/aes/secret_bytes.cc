@@ -11,7 +11,7 @@
 #include "core/aes/sodium_init.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 
 SecretBytes::SecretBytes(std::size_t size) : size_(size) {
   require_sodium();
@@ -43,5 +43,5 @@ SecretBytes& SecretBytes::operator=(SecretBytes&& other) noexcept {
   return *this;
 }
 
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

@@ -26,7 +26,7 @@ bool looks_armored(std::span<const std::uint8_t> first_bytes) {
 }
 
 void ArmorReader::fail(const std::string& what) const {
-  throw Error(ErrorKind::header, "armor: " + what + " (line " + std::to_string(line_number_) + ")",
+  throw Error(PCRYPT_E_MALFORMED_ARMOR, "armor: " + what + " (line " + std::to_string(line_number_) + ")",
               "the armored file was damaged, e.g. by an editor or a mail program");
 }
 

@@ -36,7 +36,7 @@ AgeInput::AgeInput(io::BufferedInput& in, Armor armor) : raw_(in) {
 SecretBytes unlock(const AgeInput& input, std::span<const Credential> credentials, unsigned max_scrypt_log2) {
   SecretBytes file_key = unwrap_file_key(input.header(), credentials, max_scrypt_log2);
   if (!mac_matches(input.header(), file_key))
-    throw Error(ErrorKind::header, "age header MAC mismatch: the header was modified after encryption",
+    throw Error(PCRYPT_E_HEADER_MAC, "age header MAC mismatch: the header was modified after encryption",
                 "the file was corrupted or tampered with");
   return file_key;
 }
@@ -47,7 +47,7 @@ KeyedPayload open_payload(AgeInput& input, const SecretBytes& file_key, ChaChaBa
   while (got < nonce.size()) {
     const std::size_t n = input.rest().read(nonce.data() + got, nonce.size() - got);
     if (n == 0)
-      throw Error(ErrorKind::header, "malformed age file: it ends before the 16-byte payload nonce");
+      throw Error(PCRYPT_E_TRUNCATED_HEADER, "malformed age file: it ends before the 16-byte payload nonce");
     got += n;
   }
   return KeyedPayload{payload_layout(input.header().total_bytes), payload_cipher(file_key, nonce, backend)};

@@ -14,7 +14,7 @@ constexpr std::string_view kStanzaPrefix = "-> ";
 constexpr std::string_view kMacPrefix = "---";
 
 [[noreturn]] void malformed(const std::string& what) {
-  throw Error(ErrorKind::header, "malformed age header: " + what);
+  throw Error(PCRYPT_E_MALFORMED_HEADER, "malformed age header: " + what);
 }
 
 bool is_vchar(char c) {
@@ -76,7 +76,8 @@ Header parse_header(io::BufferedInput& in) {
   if (first.back() != '\n') malformed("the version line does not end");
   if (first != kVersionLine) {
     first.pop_back();
-    throw Error(ErrorKind::header, "unsupported age version '" + first.substr(kVersionPrefix.size()) + "'",
+    throw Error(PCRYPT_E_UNSUPPORTED_VERSION,
+                "unsupported age version '" + first.substr(kVersionPrefix.size()) + "'",
                 "pcrypt reads age-encryption.org/v1 files");
   }
   header.authenticated = first;

@@ -29,7 +29,7 @@ std::string shorten(std::string_view text) {
 }
 
 [[noreturn]] void protocol_error(const PluginConnection& channel, const std::string& what) {
-  throw Error(ErrorKind::io, channel.program() + " sent a malformed message: " + what,
+  throw Error(PCRYPT_E_PLUGIN, channel.program() + " sent a malformed message: " + what,
               "the plugin does not speak age-plugin.md's protocol as pcrypt understands it");
 }
 
@@ -164,16 +164,16 @@ PluginWrap wrap_over(PluginConnection& channel, const std::vector<std::string>& 
   if (!errors.empty()) {
     std::string message = errors.front();
     if (errors.size() > 1) message += " (and " + std::to_string(errors.size() - 1) + " more errors)";
-    throw Error(ErrorKind::usage, "cannot encrypt: " + message);
+    throw Error(PCRYPT_E_PLUGIN_REFUSED, "cannot encrypt: " + message);
   }
   const std::string& program = channel.program();
   if (stanzas.empty())
-    throw Error(ErrorKind::io, program + " finished without wrapping the file key (no stanza, no error)");
+    throw Error(PCRYPT_E_PLUGIN, program + " finished without wrapping the file key (no stanza, no error)");
   if (stanzas.size() > recipients.size())
-    throw Error(ErrorKind::io, program + " returned " + std::to_string(stanzas.size()) + " stanzas for " +
-                                   std::to_string(recipients.size()) +
-                                   (recipients.size() == 1 ? " recipient" : " recipients") +
-                                   " (age-plugin.md: at most one each)");
+    throw Error(PCRYPT_E_PLUGIN, program + " returned " + std::to_string(stanzas.size()) + " stanzas for " +
+                                     std::to_string(recipients.size()) +
+                                     (recipients.size() == 1 ? " recipient" : " recipients") +
+                                     " (age-plugin.md: at most one each)");
   return PluginWrap{std::move(stanzas), labels ? std::move(*labels) : std::vector<std::string>{}};
 }
 

@@ -51,12 +51,12 @@ PluginChannel::PluginChannel(const std::string& plugin_name, std::string_view st
   if (executable.empty())
     // The list of plugins is age's own page (its message points there too, and its tests check for it).
     throw Error(
-        ErrorKind::usage, program_ + " was not found on PATH",
+        PCRYPT_E_PLUGIN_NOT_FOUND, program_ + " was not found on PATH",
         "install " + program_ +
             " (https://age-encryption.org/awesome#plugins lists age's plugins) or add its folder to PATH");
   int fds[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-    throw Error(ErrorKind::io, "cannot connect to " + program_ + ": " + std::strerror(errno));
+    throw Error(PCRYPT_E_PLUGIN, "cannot connect to " + program_ + ": " + std::strerror(errno));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   // The plugin's end becomes its stdin and stdout (dup2 clears close-on-exec on the copies; the original,
@@ -77,7 +77,7 @@ PluginChannel::PluginChannel(const std::string& plugin_name, std::string_view st
   if (rc != 0) {
     ::close(fds[0]);
     pid_ = -1;
-    throw Error(ErrorKind::io, "cannot start " + program_ + ": " + std::strerror(rc));
+    throw Error(PCRYPT_E_PLUGIN, "cannot start " + program_ + ": " + std::strerror(rc));
   }
   fd_ = fds[0];
   reader_ = std::make_unique<io::FdReader>(fd_, program_, false);
@@ -108,8 +108,8 @@ void PluginChannel::send(const Stanza& stanza) {
     const ssize_t n = ::send(fd_, text.data() + at, text.size() - at, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
-      throw Error(ErrorKind::io, program_ + " exited in the middle of the exchange (writing to it: " +
-                                     std::strerror(errno) + ")");
+      throw Error(PCRYPT_E_PLUGIN, program_ + " exited in the middle of the exchange (writing to it: " +
+                                       std::strerror(errno) + ")");
     at += static_cast<std::size_t>(n);
   }
 }
@@ -122,25 +122,24 @@ Stanza read_plugin_message(io::BufferedInput& in, const std::string& program) {
   } catch (const io::IoError& e) {
     // A plugin that exits (or is killed) before reading what we sent resets the connection: the same
     // failure as an end of its output, reported as one (unwrap_with_plugin passes it over).
-    throw Error(ErrorKind::io, program + " exited in the middle of the exchange (reading from it: " +
-                                   std::strerror(e.error_number()) + ")");
+    throw Error(PCRYPT_E_PLUGIN, program + " exited in the middle of the exchange (reading from it: " +
+                                     std::strerror(e.error_number()) + ")");
   }
-  if (ended) throw Error(ErrorKind::io, program + " exited in the middle of the exchange");
+  if (ended) throw Error(PCRYPT_E_PLUGIN, program + " exited in the middle of the exchange");
   try {
     Stanza s = read_stanza(in);
-    if (in.consumed() - start > kMaxMessageBytes)
-      throw Error(ErrorKind::header, "a message longer than 1 MiB");
+    if (in.consumed() - start > kMaxMessageBytes) throw Error(PCRYPT_E_PLUGIN, "a message longer than 1 MiB");
     return s;
   } catch (const io::IoError& e) {
-    throw Error(ErrorKind::io, program + ": " + e.what());
+    throw Error(PCRYPT_E_PLUGIN, program + ": " + e.what());
   } catch (const Error& e) {
     std::string what = e.what();
     // read_stanza speaks of the age header; here the stanza is a protocol message.
     constexpr std::string_view prefix = "malformed age header: ";
     if (what.rfind(prefix, 0) == 0) what.erase(0, prefix.size());
     if (what.find("ends before") != std::string::npos)
-      throw Error(ErrorKind::io, program + " exited in the middle of a message");
-    throw Error(ErrorKind::io, program + " sent a malformed message: " + what,
+      throw Error(PCRYPT_E_PLUGIN, program + " exited in the middle of a message");
+    throw Error(PCRYPT_E_PLUGIN, program + " sent a malformed message: " + what,
                 "the plugin does not speak age-plugin.md's protocol as pcrypt understands it");
   }
 }

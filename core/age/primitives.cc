@@ -62,7 +62,7 @@ SecretBytes scrypt(std::span<const std::uint8_t> passphrase, std::span<const std
   if (EVP_PBE_scrypt(reinterpret_cast<const char*>(passphrase.empty() ? kEmpty : passphrase.data()),
                      passphrase.size(), salt.data(), salt.size(), n, 8, 1, maxmem, out.data(),
                      out.size()) != 1)
-    throw Error(ErrorKind::io,
+    throw Error(PCRYPT_E_OUT_OF_MEMORY,
                 "scrypt with work factor 2^" + std::to_string(log2_n) + " failed (out of memory?)");
   return out;
 }

@@ -39,9 +39,9 @@ class AgeStanzas final : public SlotQuestions {
 std::string rekey_header(const Header& header, const SecretBytes& file_key, const RekeyChanges& changes,
                          unsigned scrypt_log2, unsigned max_scrypt_log2) {
   if (file_key.size() != kFileKeyBytes || !mac_matches(header, file_key))
-    throw Error(ErrorKind::header, "the header does not authenticate under this file key");
+    throw Error(PCRYPT_E_HEADER_MAC, "the header does not authenticate under this file key");
   if (changes.changes_nothing())
-    throw Error(ErrorKind::usage, "nothing to change",
+    throw Error(PCRYPT_E_NOTHING_TO_CHANGE, "nothing to change",
                 "add a stanza (add_recipients, add_passphrase) or remove one (remove_slots)");
   const AgeStanzas questions(header, file_key, max_scrypt_log2);
   const std::vector<bool> remove = slots_to_remove(questions, changes);
@@ -57,7 +57,8 @@ std::string rekey_header(const Header& header, const SecretBytes& file_key, cons
     if (c.kind == Credential::Kind::recipient) ++recipients;
   }
   if (stanzas.empty() && changes.add.empty())
-    throw Error(ErrorKind::usage, "refusing to remove the last stanza: nothing could open the file any more",
+    throw Error(PCRYPT_E_LAST_SLOT,
+                "refusing to remove the last stanza: nothing could open the file any more",
                 "add another recipient or a passphrase in the same run");
   // age's rules on the result, before any scrypt runs: what is kept counts as recipients (or as the
   // passphrase).

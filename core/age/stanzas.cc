@@ -38,7 +38,7 @@ constexpr std::string_view kHybridTagLabel = "age-encryption.org/mlkem768p256tag
 using Key32 = std::span<const std::uint8_t, 32>;
 
 [[noreturn]] void bad_stanza(const std::string& type, const std::string& what) {
-  throw Error(ErrorKind::header, "malformed age " + type + " stanza: " + what);
+  throw Error(PCRYPT_E_MALFORMED_HEADER, "malformed age " + type + " stanza: " + what);
 }
 
 // What trying one credential on one stanza gave: not for it (skip), or its file key.
@@ -245,10 +245,13 @@ Unwrapped unwrap_scrypt(const Stanza& s, const SecretBytes& passphrase, unsigned
   check_body(s);
   if (*log2 > max_log2)
     throw Error(
-        ErrorKind::header,
+        PCRYPT_E_EXCESSIVE_SCRYPT_WORK,
         "the passphrase's scrypt work factor 2^" + std::to_string(*log2) + " exceeds the limit 2^" +
             std::to_string(max_log2),
-        "if you trust this file, raise the scrypt work-factor limit (log2 N) to " + std::to_string(*log2));
+        "if you trust this file, raise the scrypt work-factor limit (log2 N) to " + std::to_string(*log2),
+        ErrorFields()
+            .set(PCRYPT_FIELD_SCRYPT_LOG2_ASKED, *log2)
+            .set(PCRYPT_FIELD_SCRYPT_LOG2_ALLOWED, max_log2));
   return open_body(scrypt(passphrase.span(), labelled_scrypt_salt(salt), *log2), s);
 }
 
@@ -261,6 +264,35 @@ std::string_view text_of(const SecretBytes& secret) {
 Unwrapped unwrap_plugin(const Stanza& s, const Identity& id) {
   std::vector<std::string> failures;
   return unwrap_with_plugin(id.plugin, {text_of(id.secret)}, {s}, failures);
+}
+
+// The header's stanza types, each once, in order: the field of the errors that say none opened.
+std::vector<std::string> stanza_types(const Header& header) {
+  std::vector<std::string> types;
+  for (const Stanza& s : header.stanzas)
+    if (!s.args.empty() && std::find(types.begin(), types.end(), s.args[0]) == types.end())
+      types.push_back(s.args[0]);
+  return types;
+}
+
+// Whether `c` is of a kind that can open a stanza of `type` at all (a plugin identity: whatever its plugin
+// says, so any type).
+bool handles(const Credential& c, std::string_view type) {
+  if (c.kind == Credential::Kind::passphrase) return type == "scrypt";
+  if (c.kind != Credential::Kind::identity || !c.identity) return false;
+  switch (c.identity->kind) {
+    case Identity::Kind::x25519:
+      return type == "X25519";
+    case Identity::Kind::ssh_ed25519:
+      return type == "ssh-ed25519";
+    case Identity::Kind::ssh_rsa:
+      return type == "ssh-rsa";
+    case Identity::Kind::mlkem768_x25519:
+      return type == kPostQuantumType;
+    case Identity::Kind::plugin:
+      return true;
+  }
+  return false;
 }
 
 Unwrapped try_stanza(const Stanza& s, const Credential& c, unsigned max_log2) {
@@ -285,7 +317,7 @@ Stanza wrap_x25519_like(const SecretBytes& file_key, const PublicKey32& recipien
   auto shared = agree(ephemeral.data(), recipient.data());
   if (shared && ssh_blob != nullptr) shared = agree(ssh_tweak(*ssh_blob).data(), shared->data());
   if (!shared)
-    throw Error(ErrorKind::usage, "recipient public key is a low-order point (no shared secret)",
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, "recipient public key is a low-order point (no shared secret)",
                 "the recipient is damaged or malicious; ask its owner for the public key again");
   if (ssh_blob != nullptr)
     return seal_body({"ssh-ed25519", ssh_tag(*ssh_blob), encode_base64_raw(share)},
@@ -306,7 +338,7 @@ Stanza wrap_mlkem768x25519(const SecretBytes& file_key, const HybridRecipient& r
       std::span(reinterpret_cast<const std::uint8_t*>(kPostQuantumInfo.data()), kPostQuantumInfo.size()), {},
       file_key.span());
   if (!sealed)
-    throw Error(ErrorKind::usage, "post-quantum recipient key is not a valid ML-KEM-768 + X25519 key",
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, "post-quantum recipient key is not a valid ML-KEM-768 + X25519 key",
                 "the recipient is damaged or malicious; ask its owner for the age1pq1... key again");
   return Stanza{{std::string(kPostQuantumType), encode_base64_raw(sealed->enc)}, sealed->ciphertext};
 }
@@ -349,7 +381,7 @@ Stanza wrap_mlkem768p256tag(const SecretBytes& file_key, const HybridTagRecipien
   std::array<std::uint8_t, pq::mlkem768p256::ciphertext_size> enc{};
   pq::WipedBytes<32> shared;
   if (!pq::mlkem768p256::encapsulate(recipient.public_key, enc, shared.span()))
-    throw Error(ErrorKind::usage, "hybrid tag recipient key is not a valid ML-KEM-768 + P-256 key",
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, "hybrid tag recipient key is not a valid ML-KEM-768 + P-256 key",
                 "the recipient is damaged or malicious; ask its owner for the age1tagpq1... key again");
   const auto body =
       pq::hpke::seal_with_shared_secret(pq::hpke::kem_mlkem768_p256, std::as_const(shared).span(),
@@ -399,7 +431,7 @@ void check_no_quantum_mix(const std::vector<Credential>& credentials) {
 void check_no_quantum_mix(std::size_t post_quantum, std::size_t classical) {
   if (post_quantum > 0 && classical > 0)
     throw Error(
-        ErrorKind::usage,
+        PCRYPT_E_INCOMPATIBLE_RECIPIENTS,
         "refusing to mix post-quantum (age1pq1..., age1tagpq1...) and X25519/SSH/age1tag1... recipients in "
         "one age file: a future quantum computer could open it through the classical recipient",
         "encrypt to post-quantum recipients only, or make separate files");
@@ -407,16 +439,16 @@ void check_no_quantum_mix(std::size_t post_quantum, std::size_t classical) {
 
 void check_credential_mix(std::size_t key_files, std::size_t recipients, bool passphrase) {
   if (key_files > 0)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_CREDENTIAL_MIX,
                 "age files have no key-file recipients: key files cannot be used in the age format",
                 "encrypt to a recipient (age1..., an identity's recipient) or with a passphrase");
   if (passphrase && recipients > 0)
     throw Error(
-        ErrorKind::usage,
+        PCRYPT_E_CREDENTIAL_MIX,
         "an age file encrypted with a passphrase can have no other recipient (age: \"an scrypt stanza "
         "must be the only stanza in the header\")",
         "use a passphrase alone, or recipients alone, in the age format");
-  if (!passphrase && recipients == 0) throw Error(ErrorKind::usage, "no recipient or passphrase given");
+  if (!passphrase && recipients == 0) throw Error(PCRYPT_E_NO_CREDENTIAL, "no recipient or passphrase given");
 }
 
 std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector<Credential>& credentials,
@@ -426,13 +458,13 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
                                                   [kind](const Credential& c) { return c.kind == kind; }));
   };
   const std::size_t passphrases = count(Credential::Kind::passphrase);
-  if (passphrases > 1) throw Error(ErrorKind::usage, "an age file can have only one passphrase");
+  if (passphrases > 1) throw Error(PCRYPT_E_CREDENTIAL_MIX, "an age file can have only one passphrase");
   check_credential_mix(count(Credential::Kind::key_file),
                        credentials.size() - passphrases - count(Credential::Kind::key_file),
                        passphrases == 1);
   check_no_quantum_mix(credentials);
   if (scrypt_log2 < 1 || scrypt_log2 > kMaxScryptLog2)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_BAD_ARGUMENT,
                 "scrypt work factor must be from 2^1 to 2^" + std::to_string(kMaxScryptLog2));
   std::vector<Stanza> stanzas;
   std::set<std::string> plugins_run;
@@ -449,7 +481,7 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
       return std::find(l.begin(), l.end(), "postquantum") != l.end();
     };
     if (pq(labels) != pq(first_labels->first)) check_no_quantum_mix(1, 1);
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_INCOMPATIBLE_RECIPIENTS,
                 "refusing to mix recipients that cannot share an age file: " + first_labels->second +
                     " is labelled " + label_list(first_labels->first) + ", " + whose + " " +
                     label_list(labels),
@@ -464,7 +496,7 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
                   "recipient " + std::to_string(&c - credentials.data() + 1));
     switch (c.kind) {
       case Credential::Kind::passphrase:
-        if (c.secret.size() == 0) throw Error(ErrorKind::usage, "empty passphrase");
+        if (c.secret.size() == 0) throw Error(PCRYPT_E_EMPTY_PASSPHRASE, "empty passphrase");
         stanzas.push_back(wrap_scrypt(file_key, c.secret, scrypt_log2));
         break;
       case Credential::Kind::recipient:
@@ -494,7 +526,7 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
         break;
       case Credential::Kind::key_file:  // refused by check_credential_mix
       case Credential::Kind::identity:
-        throw Error(ErrorKind::usage, "an identity cannot encrypt; give its recipient instead");
+        throw Error(PCRYPT_E_NOT_A_RECIPIENT, "an identity cannot encrypt; give its recipient instead");
     }
   }
   return stanzas;
@@ -505,7 +537,7 @@ SecretBytes unwrap_file_key(const Header& header, std::span<const Credential> cr
   const std::size_t scrypt_stanzas = count_stanzas(header, "scrypt");
   if (scrypt_stanzas > 0 && header.stanzas.size() > 1)
     throw Error(
-        ErrorKind::header,
+        PCRYPT_E_MALFORMED_HEADER,
         "malformed age header: an scrypt stanza must be the only stanza in the header (this one has " +
             describe_stanzas(header) + ")");
   std::set<std::string> plugins_run;
@@ -539,24 +571,31 @@ SecretBytes unwrap_file_key(const Header& header, std::span<const Credential> cr
     return c.kind == Credential::Kind::passphrase;
   });
   if (passphrase && scrypt_stanzas > 0)
-    throw Error(ErrorKind::header, "wrong passphrase (no age stanza opens with it)");
+    throw Error(PCRYPT_E_WRONG_PASSPHRASE, "wrong passphrase (no age stanza opens with it)", {},
+                ErrorFields().types(stanza_types(header)));
   const bool post_quantum = std::any_of(credentials.begin(), credentials.end(), [](const Credential& c) {
     return c.identity && c.identity->kind == Identity::Kind::mlkem768_x25519;
   });
   if (!plugin_failures.empty())
-    throw Error(ErrorKind::header,
+    throw Error(PCRYPT_E_PLUGIN_UNWRAP_FAILED,
                 "no identity given opens this age file (it has " + describe_stanzas(header) +
                     "): " + plugin_failures.front() +
                     (plugin_failures.size() > 1
                          ? " (and " + std::to_string(plugin_failures.size() - 1) + " more plugin errors)"
                          : ""),
-                "the plugin's own messages, if any, are above");
-  throw Error(ErrorKind::header,
+                "the plugin's own messages, if any, are above", ErrorFields().types(stanza_types(header)));
+  std::vector<std::string> types = stanza_types(header);
+  const bool any_handled = std::any_of(types.begin(), types.end(), [&](const std::string& type) {
+    return std::any_of(credentials.begin(), credentials.end(),
+                       [&](const Credential& c) { return handles(c, type); });
+  });
+  throw Error(any_handled ? PCRYPT_E_NO_IDENTITY_MATCHED : PCRYPT_E_UNHANDLED_STANZA,
               "no identity given opens this age file (it has " + describe_stanzas(header) + ")",
               count_stanzas(header, kPostQuantumType) > 0 && !post_quantum
                   ? "its mlkem768x25519 stanzas are for post-quantum recipients: give the matching "
                     "AGE-SECRET-KEY-PQ-1... identity"
-                  : "check the identity files, or give a passphrase for a passphrase-encrypted file");
+                  : "check the identity files, or give a passphrase for a passphrase-encrypted file",
+              ErrorFields().types(std::move(types)));
 }
 
 std::optional<SecretBytes> unwrap_stanza(const Stanza& stanza, const Credential& credential,

@@ -25,7 +25,7 @@ using core::kAeadNonceBytes;
 using core::kAeadTagBytes;
 
 [[noreturn]] void openssl_failed(const char* what) {
-  throw core::Error(core::ErrorKind::io, std::string("OpenSSL ") + what + " failed");
+  throw core::Error(PCRYPT_E_CRYPTO_BACKEND, std::string("OpenSSL ") + what + " failed");
 }
 
 // Fetched once: OpenSSL 3.0 otherwise looks the algorithm up in its provider tables (under a lock) on every

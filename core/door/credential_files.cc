@@ -66,16 +66,18 @@ std::vector<core::Identity> encrypted_identity_file(std::span<const std::uint8_t
   io::MemoryReader in(bytes);
   EncryptedFile file(in);
   if (file.description().format != Format::age || file.description().passphrase_slots == 0)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY,
                 path +
                     " is an age-encrypted file, not an identity (an identity file may be an age file only "
                     "when encrypted with a passphrase, age -p)",
-                "give it as the FILE to 'pcrypt decrypt' (pcrypt reads age files)");
+                "give it as the FILE to 'pcrypt decrypt' (pcrypt reads age files)",
+                ErrorFields().at_path(path));
   Credential passphrase;
   passphrase.kind = Credential::Kind::passphrase;
   passphrase.secret = ssh_passphrase_source(reading)(path);
   if (passphrase.secret.size() == 0)
-    throw Error(ErrorKind::usage, "identity file " + path + ": the passphrase is empty");
+    throw Error(PCRYPT_E_EMPTY_PASSPHRASE, "identity file " + path + ": the passphrase is empty", {},
+                ErrorFields().at_path(path));
   std::vector<Credential> credentials;
   credentials.push_back(std::move(passphrase));
   file.unlock(credentials, UnlockLimits{});
@@ -85,16 +87,20 @@ std::vector<core::Identity> encrypted_identity_file(std::span<const std::uint8_t
   // (the writer's copy is wiped here; the identities keep theirs in guarded memory)
   sodium_memzero(const_cast<std::uint8_t*>(plain.data().data()), plain.data().size());
   if (is_age_file(as_text(text, text.size())))
-    throw Error(ErrorKind::usage, "identity file " + path + " holds another encrypted file, not identities");
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY,
+                "identity file " + path + " holds another encrypted file, not identities", {},
+                ErrorFields().at_path(path));
   return core::parse_identity_file(as_text(text, text.size()), path, ssh_passphrase_source(reading));
 }
 
 }  // namespace
 
 void refuse_protected_ssh_key(const std::string& key_name) {
-  throw Error(ErrorKind::usage, "SSH key " + key_name + " is protected by a passphrase and none was given",
+  throw Error(PCRYPT_E_PASSPHRASE_REQUIRED,
+              "SSH key " + key_name + " is protected by a passphrase and none was given",
               "answer with its passphrase (ssh_key_passphrase), or decrypt a copy of the key: cp KEY copy && "
-              "ssh-keygen -p -N '' -f copy");
+              "ssh-keygen -p -N '' -f copy",
+              ErrorFields().at_path(key_name));
 }
 
 Credential read_key_file(const std::string& path, KeyFileUse use) {
@@ -103,12 +109,14 @@ Credential read_key_file(const std::string& path, KeyFileUse use) {
       read_secret_file(path, "key file", text.data(), text.size(), missing_key_file_hint(path, use));
   // `-k secret.pcrypt` (the file to decrypt given as the key) is a common slip; say so plainly.
   if (len >= kMagic.size() && std::memcmp(text.data(), kMagic.data(), kMagic.size()) == 0)
-    throw Error(ErrorKind::usage, path + " is an encrypted pcrypt file, not a key file",
-                "open it as the encrypted file, with its key file among the key files");
+    throw Error(PCRYPT_E_NOT_A_KEY_FILE, path + " is an encrypted pcrypt file, not a key file",
+                "open it as the encrypted file, with its key file among the key files",
+                ErrorFields().at_path(path));
   // An identity, a public key or an age file given to -k: name it and the option that takes it.
   if (const auto other = recognise_other_file(text.span().first(len));
       other && other->kind != OtherFile::Kind::pcrypt_key_file)
-    throw Error(ErrorKind::usage, path + " is " + other->what + ", not a pcrypt key file", other->hint);
+    throw Error(PCRYPT_E_NOT_A_KEY_FILE, path + " is " + other->what + ", not a pcrypt key file", other->hint,
+                ErrorFields().at_path(path));
   return parse_key_file(key_file_text(text).substr(0, len), path);
 }
 
@@ -133,7 +141,7 @@ std::vector<core::Credential> gather_recipients(const std::vector<std::string>& 
   for (const std::string& text : recipients) all.push_back(core::parse_recipient(text));
   for (const std::string& path : recipient_files) {
     if (path == "-" && data_from_stdin)
-      throw core::Error(core::ErrorKind::usage,
+      throw core::Error(PCRYPT_E_BAD_ARGUMENT,
                         "the recipients file \"-\" reads recipients from standard input, which is the data",
                         "give the data as FILE, or the recipients in a file");
     SecretBytes buf(kTextFileLimit);
@@ -174,11 +182,11 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
     // A key file given to -i: name it and the option that takes it.
     const auto other = core::recognise_other_file(buf.span().first(len));
     if (other && other->kind == core::OtherFile::Kind::pcrypt_key_file)
-      throw core::Error(core::ErrorKind::usage, path + " is a pcrypt key file, not an identity",
-                        "give it as a key file (key_files)");
+      throw core::Error(PCRYPT_E_NOT_AN_IDENTITY, path + " is a pcrypt key file, not an identity",
+                        "give it as a key file (key_files)", core::ErrorFields().at_path(path));
     if (other && other->kind == core::OtherFile::Kind::age_file)
-      throw core::Error(core::ErrorKind::usage, path + " is " + other->what + ", not an identity",
-                        other->hint);
+      throw core::Error(PCRYPT_E_NOT_AN_IDENTITY, path + " is " + other->what + ", not an identity",
+                        other->hint, core::ErrorFields().at_path(path));
     // A protected PEM key's public key is in KEY.pub (age's rule; the key itself shows none).
     std::string public_key_line;
     if (core::pem_private_key_encrypted(as_text(buf, len))) {
@@ -193,7 +201,7 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
         hint.append(path).append(
             ".pub\" exists, or convert the key to OpenSSH's format: ssh-keygen -p -m RFC4716 -f ");
         hint.append(path);
-        throw core::Error(core::ErrorKind::usage, message, hint);
+        throw core::Error(PCRYPT_E_NOT_AN_IDENTITY, message, hint, core::ErrorFields().at_path(path));
       }
       const std::string_view pub_text = as_text(pub, pub_len);
       public_key_line.assign(pub_text.substr(0, pub_text.find('\n')));  // its first line

@@ -92,11 +92,11 @@ void refuse_unknown(std::span<const std::uint8_t> start) {
   constexpr std::string_view kExpected =
       "expected a pcrypt file, a binary age file, or age armor beginning at the first line";
   if (text.find(kArmorBegin) != std::string_view::npos)
-    throw Error(ErrorKind::header,
+    throw Error(PCRYPT_E_NOT_ENCRYPTED,
                 "not a pcrypt file nor an age file: " + std::string(kExpected) +
                     ", and this has text before -----BEGIN AGE ENCRYPTED FILE-----",
                 "remove the text before the armor's BEGIN line");
-  throw Error(ErrorKind::header, "not a pcrypt file: bad magic; " + std::string(kExpected),
+  throw Error(PCRYPT_E_NOT_ENCRYPTED, "not a pcrypt file: bad magic; " + std::string(kExpected),
               "pcrypt reads files written by `pcrypt encrypt` and age files");
 }
 
@@ -109,7 +109,7 @@ std::string format_name(Format format) {
 Format parse_format(const std::string& name) {
   if (name == "age") return Format::age;
   if (name == "pcrypt") return Format::pcrypt;
-  throw Error(ErrorKind::usage, "unknown format '" + name + "'", "use 'pcrypt' or 'age'");
+  throw Error(PCRYPT_E_BAD_ARGUMENT, "unknown format '" + name + "'", "use 'pcrypt' or 'age'");
 }
 
 EncryptedFile::EncryptedFile(io::Reader& in) : input_(in, 0), source_(in) {
@@ -126,7 +126,7 @@ void EncryptedFile::open_format() {
     case Detected::unknown: {
       const auto start = input_.peek(kDetectBytes);
       if (const auto other = recognise_other_file(start))
-        throw Error(ErrorKind::header, "not a pcrypt file: this is " + other->what, other->hint);
+        throw Error(PCRYPT_E_NOT_ENCRYPTED, "not a pcrypt file: this is " + other->what, other->hint);
       refuse_unknown(start);
       [[fallthrough]];
     }
@@ -175,7 +175,7 @@ void EncryptedFile::position_stream(std::uint64_t offset) {
   if (stream_at_ == offset) return;
   io::PositionalReader* p = description().armored || !origin_ ? nullptr : file_->payload_input().positional();
   if (p == nullptr)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_NOT_SEEKABLE,
                 "the input has been read past where this needs it, and cannot be read again",
                 "a second pass over one opened file needs a regular file or memory as its source");
   p->seek(*origin_ + offset);
@@ -378,7 +378,7 @@ NewFile start_file(const std::vector<Credential>& credentials, const NewFileSett
 Transfer encrypt(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
                  const EncryptSettings& settings, const RunOptions& options) {
   if (settings.armor && settings.file.format != Format::age)
-    throw Error(ErrorKind::usage, "armor is for age files", "use the age format");
+    throw Error(PCRYPT_E_FORMAT_OPTION, "armor is for age files", "use the age format");
   const NewFile file = start_file(credentials, settings.file);
   Target target(out, settings.armor);
   io::Writer& w = target.writer();

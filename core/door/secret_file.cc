@@ -16,14 +16,16 @@ std::size_t read_secret_file(const std::string& path, const std::string& what, s
     file = io::open_input(path);
   } catch (const io::IoError& e) {
     const int err = e.error_number();
-    throw core::Error(core::ErrorKind::io, "cannot open " + what + " " + path + ": " + std::strerror(err),
-                      err == ENOENT ? missing_hint : std::string());
+    throw core::Error(PCRYPT_E_IO, "cannot open " + what + " " + path + ": " + std::strerror(err),
+                      err == ENOENT ? missing_hint : std::string(),
+                      core::ErrorFields().at_path(path).errno_value(err));
   }
   try {
     return file->read(buf, capacity);
   } catch (const io::IoError& e) {
-    throw core::Error(core::ErrorKind::io,
-                      "cannot read " + what + " " + path + ": " + std::strerror(e.error_number()));
+    throw core::Error(PCRYPT_E_IO,
+                      "cannot read " + what + " " + path + ": " + std::strerror(e.error_number()), {},
+                      core::ErrorFields().at_path(path).errno_value(e.error_number()));
   }
 }
 

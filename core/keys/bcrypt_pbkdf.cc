@@ -178,7 +178,7 @@ std::array<std::uint32_t, 2> blowfish_encrypt_block(std::span<const std::uint8_t
 void bcrypt_pbkdf(std::span<const std::uint8_t> passphrase, std::span<const std::uint8_t> salt,
                   std::uint32_t rounds, std::span<std::uint8_t> out) {
   if (rounds < 1 || out.empty() || out.size() > 1024 || salt.size() > (1u << 20))
-    throw Error(ErrorKind::usage, "bcrypt_pbkdf: invalid parameters");
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY, "bcrypt_pbkdf: invalid parameters");
   constexpr std::size_t kHash = 32;
   const std::size_t stride = (out.size() + kHash - 1) / kHash;
   std::size_t amount = (out.size() + stride - 1) / stride;

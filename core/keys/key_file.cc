@@ -51,12 +51,14 @@ std::string_view key_line(std::string_view text, const std::string& source) {
     line = trim(line);
     if (line.empty() || line.front() == '#') continue;
     if (have)
-      throw Error(ErrorKind::usage, source + " is not a pcrypt key file (more than one key line)",
-                  kKeygenHint);
+      throw Error(PCRYPT_E_NOT_A_KEY_FILE, source + " is not a pcrypt key file (more than one key line)",
+                  kKeygenHint, ErrorFields().at_path(source));
     found = line;
     have = true;
   }
-  if (!have) throw Error(ErrorKind::usage, source + " is not a pcrypt key file (no key line)", kKeygenHint);
+  if (!have)
+    throw Error(PCRYPT_E_NOT_A_KEY_FILE, source + " is not a pcrypt key file (no key line)", kKeygenHint,
+                ErrorFields().at_path(source));
   return found;
 }
 
@@ -83,16 +85,18 @@ SecretBytes generate_key_file() {
 Credential parse_key_file(std::string_view text, const std::string& source) {
   require_sodium();
   if (text.size() > kMaxKeyFileBytes)
-    throw Error(ErrorKind::usage, source + " is not a pcrypt key file (larger than 4 KiB)", kKeygenHint);
+    throw Error(PCRYPT_E_NOT_A_KEY_FILE, source + " is not a pcrypt key file (larger than 4 KiB)",
+                kKeygenHint, ErrorFields().at_path(source));
   // Some editors (Notepad before 2019) start a UTF-8 file with a byte order mark; it is not part of the text.
   std::string_view body = text;
   if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
   const std::string_view line = key_line(body, source);
   if (line.substr(0, kPrefix.size()) != kPrefix) {
     if (line.substr(0, kAnyVersionPrefix.size()) == kAnyVersionPrefix)
-      throw Error(ErrorKind::usage, source + " is a key file of an unsupported version",
-                  "it may have been made by a newer pcrypt");
-    throw Error(ErrorKind::usage, source + " is not a pcrypt key file (no PCRYPT-KEY-1: line)", kKeygenHint);
+      throw Error(PCRYPT_E_NOT_A_KEY_FILE, source + " is a key file of an unsupported version",
+                  "it may have been made by a newer pcrypt", ErrorFields().at_path(source));
+    throw Error(PCRYPT_E_NOT_A_KEY_FILE, source + " is not a pcrypt key file (no PCRYPT-KEY-1: line)",
+                kKeygenHint, ErrorFields().at_path(source));
   }
   const std::string_view encoded = line.substr(kPrefix.size());
   SecretBytes raw(kEncodedBytes);
@@ -102,11 +106,13 @@ Credential parse_key_file(std::string_view text, const std::string& source) {
       sodium_base642bin(raw.data(), raw.size(), encoded.data(), encoded.size(), nullptr, &raw_len, &end,
                         sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
       raw_len != kEncodedBytes || end != encoded.data() + encoded.size())
-    throw Error(ErrorKind::usage, source + " is not a pcrypt key file (malformed key)", kKeygenHint);
+    throw Error(PCRYPT_E_NOT_A_KEY_FILE, source + " is not a pcrypt key file (malformed key)", kKeygenHint,
+                ErrorFields().at_path(source));
   const auto sum = checksum(raw.data());
   if (sodium_memcmp(sum.data(), raw.data() + kKeyFileKeyBytes, kChecksumBytes) != 0)
-    throw Error(ErrorKind::usage, source + " is a damaged pcrypt key file (checksum mismatch)",
-                "restore the key file from a backup; a changed character cannot be guessed back");
+    throw Error(PCRYPT_E_NOT_A_KEY_FILE, source + " is a damaged pcrypt key file (checksum mismatch)",
+                "restore the key file from a backup; a changed character cannot be guessed back",
+                ErrorFields().at_path(source));
   return Credential{Credential::Kind::key_file,
                     SecretBytes(std::span<const std::uint8_t>(raw.data(), kKeyFileKeyBytes))};
 }

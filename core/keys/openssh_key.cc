@@ -43,7 +43,7 @@ class Failer {
  public:
   explicit Failer(std::string_view name) : who_("OpenSSH private key '" + std::string(name) + "': ") {}
   [[noreturn]] void operator()(const std::string& what, const std::string& hint = {}) const {
-    throw Error(ErrorKind::usage, who_ + what, hint);
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY, who_ + what, hint);
   }
   const std::string& who() const { return who_; }
 
@@ -122,7 +122,8 @@ Outer read_outer(std::string_view content, const Failer& fail) {
 void decrypt_private(const Outer& o, const Cipher& c, std::span<const std::uint8_t> passphrase,
                      SecretBytes& out, const Failer& fail) {
   if (passphrase.empty())
-    throw Error(ErrorKind::usage, fail.who() + "the key is protected by a passphrase and none was given");
+    throw Error(PCRYPT_E_PASSPHRASE_REQUIRED,
+                fail.who() + "the key is protected by a passphrase and none was given");
   SecretBytes key_iv(c.key_len + c.iv_len);
   bcrypt_pbkdf(passphrase, o.bcrypt_salt, o.bcrypt_rounds, key_iv.span());
   std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(),
@@ -134,13 +135,13 @@ void decrypt_private(const Outer& o, const Cipher& c, std::span<const std::uint8
     ok = EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(c.iv_len), nullptr) == 1;
   ok = ok && EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, key_iv.data(), key_iv.data() + c.key_len) == 1 &&
        EVP_DecryptUpdate(ctx.get(), out.data(), &n, o.private_section.data(), in_len) == 1;
-  if (!ok) throw Error(ErrorKind::io, "OpenSSL AES failed while decrypting an OpenSSH key");
+  if (!ok) throw Error(PCRYPT_E_CRYPTO_BACKEND, "OpenSSL AES failed while decrypting an OpenSSH key");
   if (c.tag_len != 0) {
     std::array<std::uint8_t, 16> tag{};
     std::memcpy(tag.data(), o.tag.data(), c.tag_len);
     if (EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(c.tag_len), tag.data()) != 1 ||
         EVP_DecryptFinal_ex(ctx.get(), out.data() + n, &fin) != 1)
-      throw Error(ErrorKind::header,
+      throw Error(PCRYPT_E_WRONG_KEY_PASSPHRASE,
                   fail.who() + "wrong passphrase (the key's authentication tag does not match)",
                   "type the passphrase of this SSH key (the one ssh asks for)");
   }
@@ -154,7 +155,8 @@ OpenSshPrivateKey read_private(std::span<const std::uint8_t> section, const Oute
   if (!check1 || !check2) fail("truncated key data");
   if (*check1 != *check2) {
     if (o.cipher != "none")
-      throw Error(ErrorKind::header, fail.who() + "wrong passphrase (the decrypted check values differ)",
+      throw Error(PCRYPT_E_WRONG_KEY_PASSPHRASE,
+                  fail.who() + "wrong passphrase (the decrypted check values differ)",
                   "type the passphrase of this SSH key (the one ssh asks for)");
     fail("check values differ (damaged key)");
   }

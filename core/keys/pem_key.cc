@@ -53,7 +53,8 @@ int give_passphrase(char* buf, int size, int /*rwflag*/, void* user) {
 SecretBytes component(const EVP_PKEY* key, const char* name, const std::string& what) {
   BIGNUM* raw = nullptr;
   if (EVP_PKEY_get_bn_param(key, name, &raw) != 1)
-    throw Error(ErrorKind::usage, what + ": the RSA key lacks its " + std::string(name) + " component");
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY,
+                what + ": the RSA key lacks its " + std::string(name) + " component");
   const std::unique_ptr<BIGNUM, BnDeleter> value(raw);
   SecretBytes out(static_cast<std::size_t>(BN_num_bytes(value.get())));
   BN_bn2bin(value.get(), out.data());
@@ -84,10 +85,10 @@ OpenSshPrivateKey parse_pem_private_key(std::string_view content, std::string_vi
   const std::string what = "PEM private key '" + std::string(name) + "'";
   const bool encrypted = pem_private_key_encrypted(content);
   if (encrypted && passphrase.empty())
-    throw Error(ErrorKind::usage, what + " is protected by a passphrase and none was given");
+    throw Error(PCRYPT_E_PASSPHRASE_REQUIRED, what + " is protected by a passphrase and none was given");
   const std::unique_ptr<BIO, BioDeleter> bio(
       BIO_new_mem_buf(content.data(), static_cast<int>(content.size())));
-  if (!bio) throw Error(ErrorKind::io, "out of memory (OpenSSL BIO)");
+  if (!bio) throw Error(PCRYPT_E_OUT_OF_MEMORY, "out of memory (OpenSSL BIO)");
   GivenPassphrase given{encrypted ? passphrase : std::span<const std::uint8_t>{}};
   ERR_clear_error();
   const std::unique_ptr<EVP_PKEY, PkeyDeleter> key(
@@ -96,8 +97,8 @@ OpenSshPrivateKey parse_pem_private_key(std::string_view content, std::string_vi
   if (!key) {
     // A protected key that does not decode: the passphrase is wrong (the legacy encryption has no check
     // value; a wrong key gives bytes that are no key).
-    if (encrypted) throw Error(ErrorKind::header, what + ": wrong passphrase");
-    throw Error(ErrorKind::usage, what + " is not a valid PKCS#1 or PKCS#8 private key",
+    if (encrypted) throw Error(PCRYPT_E_WRONG_KEY_PASSPHRASE, what + ": wrong passphrase");
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY, what + " is not a valid PKCS#1 or PKCS#8 private key",
                 "pcrypt reads Ed25519 and RSA keys; OpenSSH's own format: ssh-keygen -t ed25519");
   }
   OpenSshPrivateKey out;
@@ -105,7 +106,7 @@ OpenSshPrivateKey parse_pem_private_key(std::string_view content, std::string_vi
     SecretBytes seed(32);
     std::size_t seed_size = seed.size();
     if (EVP_PKEY_get_raw_private_key(key.get(), seed.data(), &seed_size) != 1 || seed_size != 32)
-      throw Error(ErrorKind::usage, what + ": not a valid Ed25519 private key");
+      throw Error(PCRYPT_E_NOT_AN_IDENTITY, what + ": not a valid Ed25519 private key");
     out.type = OpenSshPrivateKey::Type::ed25519;
     out.secret = SecretBytes(64);
     crypto_sign_seed_keypair(out.public_key.data(), out.secret.data(), seed.data());
@@ -130,7 +131,7 @@ OpenSshPrivateKey parse_pem_private_key(std::string_view content, std::string_vi
     return out;
   }
   const char* type = EVP_PKEY_get0_type_name(key.get());
-  throw Error(ErrorKind::usage,
+  throw Error(PCRYPT_E_NOT_AN_IDENTITY,
               what + " holds a " + std::string(type != nullptr ? type : "non-RSA, non-Ed25519") +
                   " key, which is not supported",
               "pcrypt reads Ed25519 and RSA keys; create one with ssh-keygen -t ed25519");

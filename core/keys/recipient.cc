@@ -82,19 +82,20 @@ std::vector<std::uint8_t> decode_key(std::string_view text, std::string_view hrp
   try {
     d = bech32::decode(text, limit);
   } catch (const bech32::DecodeError& e) {
-    throw Error(ErrorKind::usage, what + ": " + e.what());
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": " + e.what());
   }
   if (d.hrp != hrp)
-    throw Error(ErrorKind::usage, what + ": prefix '" + d.hrp + "1' is not '" + std::string(hrp) + "1'");
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT,
+                what + ": prefix '" + d.hrp + "1' is not '" + std::string(hrp) + "1'");
   std::vector<std::uint8_t> key;
   try {
     key = bech32::from_words(d.words);
   } catch (const bech32::DecodeError& e) {
-    throw Error(ErrorKind::usage, what + ": " + e.what());
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": " + e.what());
   }
   if (key.size() != size)
-    throw Error(ErrorKind::usage, what + ": holds " + std::to_string(key.size()) + " bytes, not a " +
-                                      std::to_string(size) + "-byte key");
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": holds " + std::to_string(key.size()) + " bytes, not a " +
+                                              std::to_string(size) + "-byte key");
   return key;
 }
 
@@ -110,7 +111,7 @@ HybridRecipient hybrid_recipient(std::string_view line, const std::string& what)
   // The ML-KEM half must pass FIPS 203's modulus check, or no sender could encapsulate to it.
   if (!pq::mlkem768::encapsulation_key_valid(
           std::span(r.public_key).first(pq::mlkem768::encapsulation_key_size)))
-    throw Error(ErrorKind::usage, what + ": not a valid ML-KEM-768 public key (damaged?)");
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": not a valid ML-KEM-768 public key (damaged?)");
   return r;
 }
 
@@ -127,7 +128,7 @@ std::optional<PluginRecipient> plugin_recipient(std::string_view line, const std
     const bech32::Decoded d = bech32::decode(line, bech32::long_max_length);
     return PluginRecipient{*name, bech32::encode(d.hrp, d.words)};
   } catch (const bech32::DecodeError& e) {
-    throw Error(ErrorKind::usage, what + ": " + e.what());
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": " + e.what());
   }
 }
 
@@ -137,11 +138,11 @@ Identity plugin_identity(std::string_view line, const std::string& what) {
   try {
     d = bech32::decode(line, bech32::long_max_length);
   } catch (const bech32::DecodeError& e) {
-    throw Error(ErrorKind::usage, what + ": " + e.what());
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": " + e.what());
   }
   const std::optional<std::string> name = plugin_of_identity_prefix(d.hrp);
   if (!name)
-    throw Error(ErrorKind::usage, what + ": '" + d.hrp + "' does not name a plugin",
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": '" + d.hrp + "' does not name a plugin",
                 "a plugin identity is AGE-PLUGIN-NAME-1..., NAME made of a-z 0-9 + - . _");
   Identity id;
   id.kind = Identity::Kind::plugin;
@@ -155,7 +156,8 @@ Identity plugin_identity(std::string_view line, const std::string& what) {
 TagRecipient tag_recipient(std::string_view line, const std::string& what) {
   const auto key = decode_key(line, tag_recipient_hrp, what, pq::p256::compressed_size);
   const auto point = pq::p256::decode_point(key);
-  if (!point) throw Error(ErrorKind::usage, what + ": not a valid compressed P-256 public key (damaged?)");
+  if (!point)
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": not a valid compressed P-256 public key (damaged?)");
   TagRecipient r{};
   std::copy(key.begin(), key.end(), r.compressed.begin());
   r.point = *point;
@@ -169,7 +171,7 @@ HybridTagRecipient hybrid_tag_recipient(std::string_view line, const std::string
   HybridTagRecipient r{};
   std::copy(key.begin(), key.end(), r.public_key.begin());
   if (!pq::mlkem768p256::valid_public_key(r.public_key))
-    throw Error(ErrorKind::usage, what + ": not a valid ML-KEM-768 + P-256 public key (damaged?)");
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": not a valid ML-KEM-768 + P-256 public key (damaged?)");
   return r;
 }
 
@@ -179,7 +181,7 @@ bool is_supported_ssh_type(std::string_view type) {
 }
 
 Error unsupported_ssh_type(std::string_view type, const std::string& what) {
-  return Error(ErrorKind::usage, what + ": SSH key type " + std::string(type) + " is not supported",
+  return Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": SSH key type " + std::string(type) + " is not supported",
                "pcrypt encrypts to ssh-ed25519 and ssh-rsa keys and age/pcrypt X25519 recipients (age1...); "
                "create one with ssh-keygen -t ed25519, or a new identity");
 }
@@ -189,7 +191,7 @@ std::vector<std::uint8_t> decode_ssh_blob(std::string_view b64, const std::strin
   std::size_t len = 0;
   if (sodium_base642bin(blob.data(), blob.size(), b64.data(), b64.size(), nullptr, &len, nullptr,
                         sodium_base64_VARIANT_ORIGINAL) != 0)
-    throw Error(ErrorKind::usage, what + ": the key data is not valid base64 (truncated?)");
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": the key data is not valid base64 (truncated?)");
   blob.resize(len);
   return blob;
 }
@@ -204,7 +206,7 @@ Recipient recipient_from_blob(std::string_view type, const std::vector<std::uint
   static constexpr std::uint8_t prefix[] = {0,   0,   0,   11,  's', 's', 'h', '-', 'e', 'd',
                                             '2', '5', '5', '1', '9', 0,   0,   0,   32};
   if (len != sizeof prefix + 32 || std::memcmp(blob.data(), prefix, sizeof prefix) != 0)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT,
                 what + ": the key data is not an ssh-ed25519 public key (truncated or altered?)");
   // The encoded y must be canonical (< p = 2^255 - 19); libsodium's conversion below leaves some y >= p
   // through.
@@ -212,11 +214,11 @@ Recipient recipient_from_blob(std::string_view type, const std::vector<std::uint
   const bool y_at_least_p = (a[31] & 0x7f) == 0x7f && a[0] >= 0xed &&
                             std::all_of(a + 1, a + 31, [](std::uint8_t b) { return b == 0xff; });
   if (y_at_least_p)
-    throw Error(ErrorKind::usage, what + ": not a valid ed25519 public key (non-canonical encoding)");
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": not a valid ed25519 public key (non-canonical encoding)");
   SshEd25519Recipient r{{}, blob};
   // libsodium refuses points not on the curve, of small order, and non-canonical encodings (FORMAT.md §10.5).
   if (crypto_sign_ed25519_pk_to_curve25519(r.public_key.data(), blob.data() + sizeof prefix) != 0)
-    throw Error(ErrorKind::usage, what + ": not a valid ed25519 public key");
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": not a valid ed25519 public key");
   return r;
 }
 
@@ -230,18 +232,18 @@ Recipient ssh_recipient(std::string_view type, std::string_view b64, const std::
 Recipient parse_line(std::string_view line, const std::string& what, bool allow_options) {
   if (starts_with_ci(line, "age1tagpq1") || starts_with_ci(line, "age1tag1")) {
     if (line.find_first_of(" \t") != std::string_view::npos)
-      throw Error(ErrorKind::usage, what + ": unexpected text after the tag recipient");
+      throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": unexpected text after the tag recipient");
     if (starts_with_ci(line, "age1tagpq1")) return hybrid_tag_recipient(line, what);
     return tag_recipient(line, what);
   }
   if (starts_with_ci(line, "age1pq1")) {
     if (line.find_first_of(" \t") != std::string_view::npos)
-      throw Error(ErrorKind::usage, what + ": unexpected text after the age1pq1... recipient");
+      throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": unexpected text after the age1pq1... recipient");
     return hybrid_recipient(line, what);
   }
   if (starts_with_ci(line, "age1")) {
     if (line.find_first_of(" \t") != std::string_view::npos)
-      throw Error(ErrorKind::usage, what + ": unexpected text after the age1... recipient");
+      throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": unexpected text after the age1... recipient");
     if (auto plugin = plugin_recipient(line, what)) return std::move(*plugin);
     X25519Recipient r{};
     const auto key = decode_key32(line, recipient_hrp, what);
@@ -249,16 +251,16 @@ Recipient parse_line(std::string_view line, const std::string& what, bool allow_
     return r;
   }
   if (starts_with_ci(line, "age-secret-key-1") || starts_with_ci(line, "age-secret-key-pq-1"))
-    throw Error(ErrorKind::usage, what + " is a secret identity, not a recipient",
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + " is a secret identity, not a recipient",
                 "give the public key instead (the identity's recipient, or age-keygen -y FILE); keep the "
                 "identity secret");
   const std::size_t first_end = line.find_first_of(" \t");
   const std::string_view first = line.substr(0, first_end);
   if (is_ssh_key_type(first) && line.find_first_not_of(" \t", first.size()) == std::string_view::npos)
-    throw Error(ErrorKind::usage, what + ": SSH key line without key data (truncated?)");
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": SSH key line without key data (truncated?)");
   const std::optional<SshKeyLine> key = split_ssh_key_line(line);
   if (key && (allow_options || key->options.empty())) return ssh_recipient(key->type, key->data, what);
-  throw Error(ErrorKind::usage, what + " is not a recipient",
+  throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + " is not a recipient",
               "expected an age1... recipient or an \"ssh-ed25519 AAAA...\" public key line");
 }
 
@@ -313,7 +315,7 @@ std::vector<Recipient> parse_recipients_file(std::string_view content, std::stri
   });
   if (out.empty())
     throw Error(
-        ErrorKind::usage,
+        PCRYPT_E_NOT_A_RECIPIENT,
         "recipients file '" + escaped(name, 200) + "' lists no recipient" +
             (skipped == 0 ? ""
                           : " pcrypt supports (" + counted(skipped, "unsupported SSH key") + " ignored)"),
@@ -349,7 +351,7 @@ Identity identity_of(OpenSshPrivateKey k, const std::string& file) {
   id.secret = SecretBytes(32);
   crypto_sign_ed25519_sk_to_curve25519(id.secret.data(), k.secret.data());
   if (crypto_sign_ed25519_pk_to_curve25519(id.public_key.data(), k.public_key.data()) != 0)
-    throw Error(ErrorKind::usage, "OpenSSH private key '" + file + "': not a valid ed25519 key");
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY, "OpenSSH private key '" + file + "': not a valid ed25519 key");
   return id;
 }
 
@@ -367,10 +369,10 @@ Identity locked_identity(std::string_view content, const std::string& file, cons
   const auto type_field = blob_reader.string();
   const std::string_view type = type_field ? ssh_wire::as_text(*type_field) : std::string_view{};
   if (!is_supported_ssh_type(type))
-    throw Error(ErrorKind::usage, what + ": key type " + std::string(type) + " is not supported",
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY, what + ": key type " + std::string(type) + " is not supported",
                 "pcrypt reads ssh-ed25519 and ssh-rsa keys; create one with ssh-keygen -t ed25519");
   if (!prompt)
-    throw Error(ErrorKind::usage, what + " is protected by a passphrase and none was given",
+    throw Error(PCRYPT_E_PASSPHRASE_REQUIRED, what + " is protected by a passphrase and none was given",
                 "answer with its passphrase (ssh_key_passphrase), or decrypt a copy of the key: cp KEY "
                 "copy && ssh-keygen -p -N '' -f copy");
   // The public key as the recipient line would give it, checked like one.
@@ -391,7 +393,7 @@ Identity locked_identity(std::string_view content, const std::string& file, cons
       Identity full = identity_of(decode(text, file, passphrase.span()), file);
       if (full.blob != blob)
         throw Error(
-            ErrorKind::usage,
+            PCRYPT_E_NOT_AN_IDENTITY,
             "SSH private key '" + file +
                 "': mismatched private and public SSH key (the key is not the one "
                 "its public key, " +
@@ -434,19 +436,20 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
     else if (const auto* rsa = std::get_if<SshRsaRecipient>(&public_half))
       part.blob = rsa->key.blob;
     else
-      throw Error(ErrorKind::usage, "the public key of '" + file + "' (" + file + ".pub) is not an SSH key");
+      throw Error(PCRYPT_E_NOT_AN_IDENTITY,
+                  "the public key of '" + file + "' (" + file + ".pub) is not an SSH key");
     out.push_back(locked_identity(content, file, part, prompt, parse_pem_private_key));
     return out;
   }
   if (content.find("-----BEGIN ENCRYPTED PRIVATE KEY-----") != std::string_view::npos)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY,
                 "identity file '" + file + "' is an encrypted PKCS#8 private key, which pcrypt does not read",
                 "convert a copy to OpenSSH's format: cp KEY copy && ssh-keygen -p -f copy");
   std::vector<Identity> out;
   for_each_entry(content, [&](std::string_view line, std::size_t lineno) {
     const std::string what = "identity file '" + file + "' line " + std::to_string(lineno);
     if (starts_with_ci(line, "age1") || line.starts_with("ssh-") || line.starts_with("ecdsa-"))
-      throw Error(ErrorKind::usage, what + " holds a public key (recipient), not a secret identity",
+      throw Error(PCRYPT_E_NOT_AN_IDENTITY, what + " holds a public key (recipient), not a secret identity",
                   "an identity file is the secret key file (e.g. a new identity's file or age-keygen's, or "
                   "~/.ssh/id_ed25519 rather than id_ed25519.pub)");
     if (starts_with_ci(line, "age-secret-key-pq-1")) {
@@ -461,7 +464,7 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
       return;
     }
     if (!starts_with_ci(line, "age-secret-key-1"))
-      throw Error(ErrorKind::usage, what + " is not an identity",
+      throw Error(PCRYPT_E_NOT_AN_IDENTITY, what + " is not an identity",
                   "expected AGE-SECRET-KEY-1..., AGE-SECRET-KEY-PQ-1... or AGE-PLUGIN-NAME-1... lines or an "
                   "OpenSSH private key");
     const auto key = decode_key32(line, identity_hrp, what);
@@ -469,7 +472,7 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
     sodium_memzero(const_cast<std::uint8_t*>(key.data()), key.size());
     out.push_back(x25519_identity_from_secret(s));
   });
-  if (out.empty()) throw Error(ErrorKind::usage, "identity file '" + file + "' holds no identity");
+  if (out.empty()) throw Error(PCRYPT_E_NOT_AN_IDENTITY, "identity file '" + file + "' holds no identity");
   return out;
 }
 
@@ -483,7 +486,7 @@ std::string format_x25519_identity(const SecretBytes& secret) {
 
 Identity hybrid_identity_from_seed(const SecretBytes& seed) {
   if (seed.size() != pq::xwing::seed_size)
-    throw Error(ErrorKind::io, "internal: hybrid seed must be 32 bytes");
+    throw Error(PCRYPT_E_INTERNAL, "internal: hybrid seed must be 32 bytes");
   Identity id;
   id.kind = Identity::Kind::mlkem768_x25519;
   id.secret = SecretBytes(seed.span());
@@ -537,7 +540,7 @@ bool same_recipient(const Recipient& a, const Recipient& b) {
 Recipient recipient_of(const Identity& identity) {
   if (identity.kind == Identity::Kind::plugin)
     throw Error(
-        ErrorKind::usage,
+        PCRYPT_E_NOT_A_RECIPIENT,
         "the recipient of a plugin identity (AGE-PLUGIN-" + identity.plugin +
             "-1...) is known only to "
             "its plugin",
@@ -561,7 +564,7 @@ Recipient encryption_target_of(const Identity& identity) {
 
 Identity default_plugin_identity(std::string_view plugin) {
   if (!is_plugin_name(plugin))
-    throw Error(ErrorKind::usage, "'" + std::string(plugin) + "' is not a plugin name",
+    throw Error(PCRYPT_E_BAD_ARGUMENT, "'" + std::string(plugin) + "' is not a plugin name",
                 "plugin names are made of a-z 0-9 + - . _ (the program is age-plugin-NAME)");
   // The checksum covers the lowercase prefix (BIP 173); the text is written uppercase.
   const std::string hrp = "age-plugin-" + std::string(plugin) + "-";

@@ -38,7 +38,7 @@ constexpr std::string_view type_name = "ssh-rsa";
 
 Bn bn(std::span<const std::uint8_t> bytes, bool secret) {
   Bn out(BN_bin2bn(bytes.data(), static_cast<int>(bytes.size()), nullptr));
-  if (!out) throw Error(ErrorKind::io, "out of memory (OpenSSL BN_bin2bn)");
+  if (!out) throw Error(PCRYPT_E_OUT_OF_MEMORY, "out of memory (OpenSSL BN_bin2bn)");
   if (secret) BN_set_flags(out.get(), BN_FLG_CONSTTIME);
   return out;
 }
@@ -64,7 +64,7 @@ void check_exponent(std::span<const std::uint8_t> e, const std::string& what) {
     for (const std::uint8_t byte : e) value = (value << 8) | byte;
     found = "is " + std::to_string(value) + (bits > max_exponent_bits ? ", " + found.substr(3) : "");
   }
-  throw Error(ErrorKind::usage,
+  throw Error(PCRYPT_E_NOT_A_RECIPIENT,
               what + ": the RSA public exponent e " + found +
                   "; pcrypt accepts an odd e from 3 to 16777215 (2^24 - 1), as age does",
               "make a new key with ssh-keygen -t rsa -b 4096 (its e is 65537), or use ssh-keygen -t ed25519");
@@ -75,17 +75,18 @@ std::size_t check_e_n(std::span<const std::uint8_t> e, std::span<const std::uint
                       const std::string& what) {
   const std::size_t bits = bit_length(n);
   if (bits < min_modulus_bits || bits > max_modulus_bits)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT,
                 what + ": RSA key of " + std::to_string(bits) + " bits (pcrypt accepts " +
                     std::to_string(min_modulus_bits) + " to " + std::to_string(max_modulus_bits) + ")",
                 "create a new key with ssh-keygen -t rsa -b 4096, or use ssh-keygen -t ed25519");
-  if ((n.back() & 1) == 0) throw Error(ErrorKind::usage, what + ": the RSA modulus is even (not a key)");
+  if ((n.back() & 1) == 0)
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + ": the RSA modulus is even (not a key)");
   check_exponent(e, what);
   return (bits + 7) / 8;
 }
 
 Error openssl_failure(const char* what) {
-  return Error(ErrorKind::io, std::string("RSA operation failed in OpenSSL (") + what + ")");
+  return Error(PCRYPT_E_CRYPTO_BACKEND, std::string("RSA operation failed in OpenSSL (") + what + ")");
 }
 
 // Sets OAEP with SHA-256 for both hashes and the label (OpenSSL takes ownership of a malloc'ed copy).
@@ -138,12 +139,12 @@ PublicKey parse_public_blob(std::span<const std::uint8_t> blob, const std::strin
   ssh_wire::Reader r(blob);
   const auto type = r.string();
   if (!type || ssh_wire::as_text(*type) != type_name)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT,
                 what + ": the key data is not an ssh-rsa public key (truncated or altered?)");
   const auto e = r.positive_mpint();
   const auto n = r.positive_mpint();
   if (!e || !n || r.left() != 0)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT,
                 what + ": the key data is not an ssh-rsa public key (truncated or altered?)");
   PublicKey out;
   out.modulus_bytes = check_e_n(*e, *n, what);
@@ -157,7 +158,7 @@ std::vector<std::uint8_t> oaep_encrypt(const PublicKey& key, std::span<const std
   r.string();
   const auto e = r.positive_mpint();
   const auto n = r.positive_mpint();
-  if (!e || !n) throw Error(ErrorKind::usage, "malformed ssh-rsa public key");
+  if (!e || !n) throw Error(PCRYPT_E_NOT_A_RECIPIENT, "malformed ssh-rsa public key");
   const Bn bn_e = bn(*e, false), bn_n = bn(*n, false);
   ParamBuilder b;
   b.push(OSSL_PKEY_PARAM_RSA_N, bn_n.get());
@@ -192,13 +193,14 @@ std::shared_ptr<const PrivateKey> PrivateKey::from_openssh_fields(
   // The CRT exponents OpenSSH does not store: d mod (p-1), d mod (q-1).
   std::unique_ptr<BN_CTX, decltype(&BN_CTX_free)> bctx(BN_CTX_secure_new(), BN_CTX_free);
   const Bn p1(BN_dup(bn_p.get())), q1(BN_dup(bn_q.get())), dmp1(BN_secure_new()), dmq1(BN_secure_new());
-  if (!bctx || !p1 || !q1 || !dmp1 || !dmq1) throw Error(ErrorKind::io, "out of memory (OpenSSL BN)");
+  if (!bctx || !p1 || !q1 || !dmp1 || !dmq1)
+    throw Error(PCRYPT_E_OUT_OF_MEMORY, "out of memory (OpenSSL BN)");
   BN_set_flags(dmp1.get(), BN_FLG_CONSTTIME);
   BN_set_flags(dmq1.get(), BN_FLG_CONSTTIME);
   if (BN_is_zero(bn_p.get()) || BN_is_zero(bn_q.get()) || BN_sub_word(p1.get(), 1) != 1 ||
       BN_sub_word(q1.get(), 1) != 1 || BN_mod(dmp1.get(), bn_d.get(), p1.get(), bctx.get()) != 1 ||
       BN_mod(dmq1.get(), bn_d.get(), q1.get(), bctx.get()) != 1)
-    throw Error(ErrorKind::usage, what + ": the RSA private key fields are not valid");
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY, what + ": the RSA private key fields are not valid");
   ParamBuilder b;
   b.push(OSSL_PKEY_PARAM_RSA_N, bn_n.get());
   b.push(OSSL_PKEY_PARAM_RSA_E, bn_e.get());
@@ -223,7 +225,7 @@ std::shared_ptr<const PrivateKey> PrivateKey::from_openssh_fields(
   if (!product || BN_mul(product.get(), bn_p.get(), bn_q.get(), bctx.get()) != 1 ||
       BN_cmp(product.get(), bn_n.get()) != 0 || !is_inverse(bn_e.get(), bn_d.get(), p1.get()) ||
       !is_inverse(bn_e.get(), bn_d.get(), q1.get()) || !is_inverse(bn_q.get(), bn_iqmp.get(), bn_p.get()))
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY,
                 what + ": the RSA private key's parts do not belong together (damaged key)");
   std::shared_ptr<const PrivateKey> key(new PrivateKey(std::move(impl), modulus_bytes));
   std::array<std::uint8_t, 32> probe{};
@@ -233,7 +235,7 @@ std::shared_ptr<const PrivateKey> PrivateKey::from_openssh_fields(
       oaep_encrypt(PublicKey{public_blob(e, n), modulus_bytes}, probe, check_label);
   const std::optional<SecretBytes> back = key->oaep_decrypt(ct, check_label);
   if (!back || back->size() != probe.size() || std::memcmp(back->data(), probe.data(), probe.size()) != 0)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY,
                 what + ": the RSA private key's parts do not belong together (damaged key)");
   return key;
 }

@@ -11,7 +11,7 @@
 namespace pcrypt::core {
 
 NewHeader new_header(const std::vector<Credential>& credentials, const EncryptOptions& options) {
-  if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
+  if (credentials.empty()) throw Error(PCRYPT_E_NO_CREDENTIAL, "no key file or passphrase given");
   check_chunk_size(options.chunk_size);
   SecretBytes file_key = new_file_key();
   FileHeader header;
@@ -38,7 +38,7 @@ PipelineStats encrypt_stream(io::Reader& in, io::Writer& out, const std::vector<
 
 PipelineStats decrypt_stream(io::Reader& in, io::Writer& out, const std::vector<Credential>& credentials,
                              const DecryptOptions& options) {
-  if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
+  if (credentials.empty()) throw Error(PCRYPT_E_NO_CREDENTIAL, "no key file or passphrase given");
   const aes::Engine& engine = engine_for(options.engine);
   const ParsedHeader parsed = read_header(in);
   std::size_t slot = 0;

@@ -60,7 +60,7 @@ class HeaderInput {
   std::vector<std::uint8_t> release() { return std::move(bytes_); }
 
   Error truncated() const {
-    return Error(ErrorKind::header,
+    return Error(PCRYPT_E_TRUNCATED_HEADER,
                  "truncated header (input ends after " + std::to_string(bytes_.size()) + " bytes)",
                  "the file was cut short; restore a complete copy");
   }
@@ -71,14 +71,14 @@ class HeaderInput {
 };
 
 Error corrupt(const std::string& what) {
-  return Error(ErrorKind::header, what, kCorruptHint);
+  return Error(PCRYPT_E_MALFORMED_HEADER, what, kCorruptHint);
 }
 
 void read_magic(HeaderInput& input) {
   const std::size_t got = input.take_up_to(kMagic.size());
-  if (got == 0) throw Error(ErrorKind::header, "not a pcrypt file: input is empty", kNotPcryptHint);
+  if (got == 0) throw Error(PCRYPT_E_EMPTY_INPUT, "not a pcrypt file: input is empty", kNotPcryptHint);
   if (!std::equal(input.bytes().begin(), input.bytes().end(), kMagic.begin()))
-    throw Error(ErrorKind::header, "not a pcrypt file: bad magic", kNotPcryptHint);
+    throw Error(PCRYPT_E_NOT_ENCRYPTED, "not a pcrypt file: bad magic", kNotPcryptHint);
   if (got < kMagic.size()) throw input.truncated();
 }
 
@@ -135,7 +135,7 @@ KeySlot read_slot(HeaderInput& input, std::size_t index, std::uint8_t version) {
 void check_chunk_size(std::size_t chunk_size) {
   if (!chunk_size_in_range(chunk_size))
     throw Error(
-        ErrorKind::usage, "chunk size " + std::to_string(chunk_size) + " is out of range",
+        PCRYPT_E_BAD_ARGUMENT, "chunk size " + std::to_string(chunk_size) + " is out of range",
         "use a chunk size from " + format_bytes(kMinChunkSize) + " to " + format_bytes(kMaxChunkSize));
 }
 
@@ -153,7 +153,7 @@ std::pair<std::size_t, std::size_t> quantum_downgrade_pair(const std::vector<Key
 
 void check_no_quantum_downgrade(const std::vector<KeySlot>& slots) {
   if (quantum_downgrade_pair(slots).first != slots.size())
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_INCOMPATIBLE_RECIPIENTS,
                 "refusing to mix post-quantum (age1pq1...) and X25519/SSH recipients in one file: a future "
                 "quantum computer could open it through the classical recipient",
                 "encrypt to age1pq1... recipients only (key files and passphrases may be added), or make "
@@ -164,7 +164,7 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
   check_chunk_size(header.chunk_size);
   check_no_quantum_downgrade(header.slots);
   if (header.slots.empty() || header.slots.size() > kMaxSlots)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_BAD_ARGUMENT,
                 "a file needs 1 to " + std::to_string(kMaxSlots) + " keys, recipients or passphrases, not " +
                     std::to_string(header.slots.size()),
                 header.slots.empty()
@@ -174,13 +174,13 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
   const auto passphrases = std::count_if(header.slots.begin(), header.slots.end(),
                                          [](const KeySlot& s) { return s.kind == SlotKind::passphrase; });
   if (static_cast<std::size_t>(passphrases) > kMaxPassphraseSlots)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_BAD_ARGUMENT,
                 "a file can have at most " + std::to_string(kMaxPassphraseSlots) + " passphrases");
 
   const bool recipients = std::any_of(header.slots.begin(), header.slots.end(),
                                       [](const KeySlot& s) { return is_recipient_slot(s.kind); });
   if (recipients && header.version != kFormatVersionRecipients)
-    throw Error(ErrorKind::usage, "recipient key slots need format version 2");
+    throw Error(PCRYPT_E_BAD_ARGUMENT, "recipient key slots need format version 2");
 
   std::vector<std::uint8_t> out(kMagic.begin(), kMagic.end());
   out.push_back(header.version);
@@ -192,16 +192,16 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
       if (slot.recipient_slot.empty() ||
           slot.recipient_slot.size() != recipient_slot::slot_size_of(slot.recipient_slot) ||
           slot.recipient_slot[0] != static_cast<std::uint8_t>(slot.kind))
-        throw Error(ErrorKind::usage, "malformed recipient key slot");
+        throw Error(PCRYPT_E_BAD_ARGUMENT, "malformed recipient key slot");
       out.insert(out.end(), slot.recipient_slot.begin(), slot.recipient_slot.end());
       continue;
     }
     out.push_back(static_cast<std::uint8_t>(slot.kind));
     if (slot.kind == SlotKind::passphrase) {
       if (!kdf_ops_in_range(slot.kdf_ops) || !kdf_memory_in_range(std::uint64_t{slot.kdf_memory_kib} * 1024))
-        throw Error(ErrorKind::usage, "Argon2id cost too low (minimum: " + std::to_string(kMinKdfOps) +
-                                          " pass, " + format_bytes(std::uint64_t{kMinKdfMemoryKib} * 1024) +
-                                          ")");
+        throw Error(PCRYPT_E_BAD_ARGUMENT, "Argon2id cost too low (minimum: " + std::to_string(kMinKdfOps) +
+                                               " pass, " +
+                                               format_bytes(std::uint64_t{kMinKdfMemoryKib} * 1024) + ")");
       put_u32(out, slot.kdf_ops);
       put_u32(out, slot.kdf_memory_kib);
       put_bytes(out, slot.kdf_salt);
@@ -230,11 +230,11 @@ ParsedHeader read_header(io::Reader& in) {
   const std::size_t slot_count = fixed[6];
   if (h.version != kFormatVersion && h.version != kFormatVersionRecipients)
     throw Error(
-        ErrorKind::header,
+        PCRYPT_E_UNSUPPORTED_VERSION,
         "unsupported format version " + std::to_string(h.version) + " (this pcrypt reads versions 1 and 2)",
         "the file may have been written by a newer pcrypt");
   if (h.suite != kSuiteAes256Gcm)
-    throw Error(ErrorKind::header,
+    throw Error(PCRYPT_E_UNSUPPORTED_VERSION,
                 "unsupported cipher suite " + std::to_string(h.suite) + " (known: 1 = AES-256-GCM)",
                 "the file may have been written by a newer pcrypt");
   if (!chunk_size_in_range(h.chunk_size))
@@ -255,7 +255,7 @@ ParsedHeader read_header(io::Reader& in) {
   if (h.version == kFormatVersionRecipients &&
       std::none_of(h.slots.begin(), h.slots.end(),
                    [](const KeySlot& s) { return is_recipient_slot(s.kind); }))
-    throw Error(ErrorKind::header,
+    throw Error(PCRYPT_E_MALFORMED_HEADER,
                 "unsupported format version 2 without a recipient slot (version 2 requires one)",
                 kCorruptHint);
   // The writer's no-downgrade rule (FORMAT.md §10.6) is a rule of the format: a header that breaks it is

@@ -52,19 +52,19 @@ KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, con
     return slot;
   }
   if (credential.kind == Credential::Kind::identity || credential.kind == Credential::Kind::recipient)
-    throw Error(ErrorKind::usage, "an identity cannot encrypt; give its recipient instead");
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, "an identity cannot encrypt; give its recipient instead");
   if (credential.kind == Credential::Kind::key_file) {
     if (credential.secret.size() != kKeyFileKeyBytes)
-      throw Error(ErrorKind::usage, "a key file key must be 32 bytes", "create a new key file");
+      throw Error(PCRYPT_E_NOT_A_KEY_FILE, "a key file key must be 32 bytes", "create a new key file");
     slot.kind = SlotKind::key_file;
     kek = derive_subkey(credential.secret.span(), kLabelKeyFileKek);
   } else {
-    if (credential.secret.empty()) throw Error(ErrorKind::usage, "the passphrase is empty");
+    if (credential.secret.empty()) throw Error(PCRYPT_E_EMPTY_PASSPHRASE, "the passphrase is empty");
     if (!kdf_ops_in_range(kdf.opslimit))
-      throw Error(ErrorKind::usage, "Argon2id passes must be between 1 and 4294967295");
+      throw Error(PCRYPT_E_BAD_ARGUMENT, "Argon2id passes must be between 1 and 4294967295");
     if (!kdf_memory_in_range(kdf.memlimit_bytes))
-      throw Error(ErrorKind::usage, "Argon2id memory must be a whole number of KiB, at least " +
-                                        format_bytes(std::uint64_t{kMinKdfMemoryKib} * 1024));
+      throw Error(PCRYPT_E_BAD_ARGUMENT, "Argon2id memory must be a whole number of KiB, at least " +
+                                             format_bytes(std::uint64_t{kMinKdfMemoryKib} * 1024));
     slot.kind = SlotKind::passphrase;
     slot.kdf_ops = static_cast<std::uint32_t>(kdf.opslimit);
     slot.kdf_memory_kib = static_cast<std::uint32_t>(kdf.memlimit_bytes / 1024);

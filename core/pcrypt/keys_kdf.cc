@@ -29,7 +29,7 @@ SecretBytes passphrase_kek(std::span<const std::uint8_t> passphrase,
   if (crypto_pwhash(stretched.data(), stretched.size(), reinterpret_cast<const char*>(passphrase.data()),
                     passphrase.size(), salt.data(), ops, static_cast<std::size_t>(memory_bytes),
                     crypto_pwhash_ALG_ARGON2ID13) != 0)
-    throw Error(ErrorKind::io,
+    throw Error(PCRYPT_E_OUT_OF_MEMORY,
                 "Argon2id failed with " + format_bytes(memory_bytes) + " and " + std::to_string(ops) +
                     " passes (out of memory?)",
                 "free some memory, or choose a smaller Argon2id memory cost when encrypting");

@@ -54,7 +54,7 @@ class PcryptFile final : public OpenedFile {
 
   std::optional<std::size_t> unlock(const std::vector<Credential>& credentials,
                                     const UnlockLimits& limits) override {
-    if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase given");
+    if (credentials.empty()) throw Error(PCRYPT_E_NO_CREDENTIAL, "no key file or passphrase given");
     std::size_t slot = 0;
     file_key_ = unlock_file_key(parsed_, credentials, limits.argon2id_ceiling, limits.kek_cache, &slot);
     engine_ = limits.engine;

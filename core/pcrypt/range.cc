@@ -11,7 +11,7 @@ namespace pcrypt::core {
 KeyedPayload keyed_payload(const ParsedHeader& header, const SecretBytes& file_key,
                            const aes::Engine* engine) {
   if (file_key.size() != kFileKeyBytes || !header_mac_matches(file_key, header))
-    throw Error(ErrorKind::header, "wrong key or passphrase, or the header was modified",
+    throw Error(PCRYPT_E_WRONG_CREDENTIAL, "wrong key or passphrase, or the header was modified",
                 "the file key does not authenticate this header");
   return KeyedPayload{PayloadLayout{header.header.chunk_size, header.total_bytes()},
                       payload_cipher(engine_for(engine), file_key)};

@@ -61,7 +61,7 @@ std::vector<std::uint8_t> hybrid_slot(const pq::hpke::Sealed& sealed) {
 }
 
 [[noreturn]] void refuse_hybrid_key() {
-  throw Error(ErrorKind::usage, "post-quantum recipient key is not a valid ML-KEM-768 + X25519 key",
+  throw Error(PCRYPT_E_NOT_A_RECIPIENT, "post-quantum recipient key is not a valid ML-KEM-768 + X25519 key",
               "the recipient is damaged or malicious; ask its owner for the age1pq1... key again");
 }
 
@@ -69,19 +69,19 @@ std::vector<std::uint8_t> hybrid_slot(const pq::hpke::Sealed& sealed) {
 // have no slot kind for them.
 void refuse_age_only(const Recipient& recipient) {
   if (const auto* plugin = std::get_if<PluginRecipient>(&recipient))
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_FORMAT_OPTION,
                 "age plugin recipients (age1" + plugin->plugin + "1...) work only in the age format",
                 "use the age format (the plugin age-plugin-" + plugin->plugin + " makes the age stanza)");
   if (is_tag_recipient(recipient))
     throw Error(
-        ErrorKind::usage,
+        PCRYPT_E_FORMAT_OPTION,
         "tag recipients (age1tag1..., age1tagpq1...) can only be used in age files: the pcrypt format "
         "has no slot kind for them",
         "use the age format, or encrypt to an age1... / age1pq1... recipient");
 }
 
 void check_file_key(const SecretBytes& file_key) {
-  if (file_key.size() != file_key_size) throw Error(ErrorKind::io, "internal: file key must be 32 bytes");
+  if (file_key.size() != file_key_size) throw Error(PCRYPT_E_INTERNAL, "internal: file key must be 32 bytes");
 }
 
 }  // namespace
@@ -146,7 +146,7 @@ std::vector<std::uint8_t> wrap_with_ephemeral(const SecretBytes& file_key, const
   check_file_key(file_key);
   refuse_age_only(recipient);
   if (std::holds_alternative<HybridRecipient>(recipient))
-    throw Error(ErrorKind::io, "internal: a post-quantum slot has no X25519 ephemeral key");
+    throw Error(PCRYPT_E_INTERNAL, "internal: a post-quantum slot has no X25519 ephemeral key");
   if (const auto* rsa = std::get_if<SshRsaRecipient>(&recipient)) return wrap_rsa(file_key, *rsa);
   const auto* ssh = std::get_if<SshEd25519Recipient>(&recipient);
   const PublicKey32& r = ssh ? ssh->public_key : std::get<X25519Recipient>(recipient).public_key;
@@ -154,7 +154,7 @@ std::vector<std::uint8_t> wrap_with_ephemeral(const SecretBytes& file_key, const
   crypto_scalarmult_base(e.data(), ephemeral_secret.data());
   pq::WipedBytes<32> shared, wk;
   if (!agree(shared.data(), ephemeral_secret.data(), r.data()))
-    throw Error(ErrorKind::usage, "recipient public key is a low-order point (no shared secret)",
+    throw Error(PCRYPT_E_NOT_A_RECIPIENT, "recipient public key is a low-order point (no shared secret)",
                 "the recipient is damaged or malicious; ask its owner for the public key again");
   std::vector<std::uint8_t> slot;
   // Reserved whole: growing it piecemeal makes GCC 12 at -O3 report a false out-of-bounds memset.

@@ -12,9 +12,10 @@ namespace pcrypt::core {
 PipelineStats reencrypt_stream(const ParsedHeader& parsed, const SecretBytes& old_file_key,
                                io::Reader& payload_in, io::Writer& out,
                                const std::vector<Credential>& credentials, const EncryptOptions& options) {
-  if (credentials.empty()) throw Error(ErrorKind::usage, "no key file or passphrase for the new file key");
+  if (credentials.empty())
+    throw Error(PCRYPT_E_NO_CREDENTIAL, "no key file or passphrase for the new file key");
   if (!header_mac_matches(old_file_key, parsed))
-    throw Error(ErrorKind::header, "the header does not authenticate under this file key");
+    throw Error(PCRYPT_E_WRONG_CREDENTIAL, "the header does not authenticate under this file key");
   const aes::Engine& engine = engine_for(options.engine);
 
   const SecretBytes new_key = new_file_key();

@@ -53,13 +53,13 @@ void check_slot_counts(const std::vector<KeySlot>& slots) {
   const auto passphrases = static_cast<std::size_t>(std::count_if(
       slots.begin(), slots.end(), [](const KeySlot& s) { return s.kind == SlotKind::passphrase; }));
   if (slots.size() > kMaxSlots)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_BAD_ARGUMENT,
                 "the result would have " + std::to_string(slots.size()) + " slots; the format allows " +
                     std::to_string(kMaxSlots),
                 "remove slots (remove_slots) in the same rekey; for a larger team, decrypt and encrypt "
                 "again in the age format, which has no such limit");
   if (passphrases > kMaxPassphraseSlots)
-    throw Error(ErrorKind::usage,
+    throw Error(PCRYPT_E_BAD_ARGUMENT,
                 "the result would have " + std::to_string(passphrases) +
                     " passphrase slots; the format allows " + std::to_string(kMaxPassphraseSlots),
                 "remove a passphrase slot (remove_slots) in the same rekey");
@@ -70,9 +70,9 @@ void check_slot_counts(const std::vector<KeySlot>& slots) {
 std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretBytes& file_key,
                                        const RekeyChanges& changes) {
   if (!header_mac_matches(file_key, parsed))
-    throw Error(ErrorKind::header, "the header does not authenticate under this file key");
+    throw Error(PCRYPT_E_WRONG_CREDENTIAL, "the header does not authenticate under this file key");
   if (changes.changes_nothing())
-    throw Error(ErrorKind::usage, "nothing to change",
+    throw Error(PCRYPT_E_NOTHING_TO_CHANGE, "nothing to change",
                 "add a slot (add_key_files, add_passphrase) or remove one (remove_slots)");
 
   const std::vector<KeySlot>& old_slots = parsed.header.slots;
@@ -84,7 +84,7 @@ std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretB
   for (std::size_t i = 0; i < old_slots.size(); ++i)
     if (!remove[i]) header.slots.push_back(old_slots[i]);
   if (header.slots.empty() && changes.add.empty())
-    throw Error(ErrorKind::usage, "refusing to remove the last slot: nothing could open the file any more",
+    throw Error(PCRYPT_E_LAST_SLOT, "refusing to remove the last slot: nothing could open the file any more",
                 "add another credential in the same rekey (add_key_files, add_passphrase)");
   // Counted before any Argon2id runs for the new slots.
   std::vector<KeySlot> counted = header.slots;

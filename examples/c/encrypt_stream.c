@@ -10,10 +10,26 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The exit status pcrypt itself gives for the same failure (man/pcrypt.1): the library leaves that choice to
+ * its caller, which decides by the status (or, finer, pcrypt_error_code()). */
+static int exit_status(int status) {
+  switch (status) {
+    case PCRYPT_ERROR_USAGE:
+      return 2;
+    case PCRYPT_ERROR_WRONG_CREDENTIAL:
+    case PCRYPT_ERROR_DAMAGED_HEADER:
+      return 3;
+    case PCRYPT_ERROR_DAMAGED_PAYLOAD:
+      return 4;
+    default:
+      return 1;
+  }
+}
+
 static int fail(int status) {
   fprintf(stderr, "encrypt_stream: error: %s\n", pcrypt_error_message());
   if (pcrypt_error_hint()[0] != '\0') fprintf(stderr, "encrypt_stream: hint: %s\n", pcrypt_error_hint());
-  return pcrypt_status_exit_code(status);
+  return exit_status(status);
 }
 
 int main(int argc, char **argv) {

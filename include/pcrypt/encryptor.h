@@ -19,7 +19,7 @@
 #include <pcrypt/pcrypt.h>
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 
 // Not copyable, moveable; one thread at a time.
 class PCRYPT_API Encryptor {
@@ -50,5 +50,5 @@ class PCRYPT_API Encryptor {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

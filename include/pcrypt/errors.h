@@ -1,8 +1,6 @@
-/* libpcrypt's error codes: every failure the library reports gets one, in C (pcrypt_error_code(),
+/* libpcrypt's error codes: every failure the library reports has one, in C (pcrypt_error_code(),
  * <pcrypt/pcrypt_c.h>) and C++ (pcrypt::Error::code(), <pcrypt/pcrypt.h>) alike; this list is the one
- * definition both read, and the library's core throws with it. (Issue 41: the list is fixed first, so that
- * new failures take their numbers here; the branch `errors` moves core::Error, pcrypt::Error and the C API
- * onto it. Until it lands, nothing includes this header yet.)
+ * definition both read, and the library's core throws with it.
  *
  * A code says what went wrong, finer than the five kinds (pcrypt_status, pcrypt::ErrorKind) it is grouped
  * under: its hundreds are the kind (1xx io, 2xx usage, 3xx wrong credential, 4xx damaged header, 5xx damaged
@@ -73,7 +71,8 @@
   X(PCRYPT_E_MALFORMED_ARMOR, 405, "age ASCII armor that is malformed")                                     \
   /* damaged payload (5xx): the header opened, the encrypted data is wrong */                                \
   X(PCRYPT_E_DAMAGED_RECORD, 500, "a record fails authentication: modified, reordered, damaged, or data appended after the final one (record, offset)") \
-  X(PCRYPT_E_TRUNCATED, 501, "the file was cut short: its final record is missing or cut (record, offset where known)")
+  X(PCRYPT_E_TRUNCATED, 501, "the file was cut short: its final record is missing or cut (record, offset where known)") \
+  X(PCRYPT_E_RECORD_LIMIT, 502, "a record index the format cannot number (2^64 - 1 records)")
 /* clang-format on */
 
 #define PCRYPT_ERROR_CODE_ENUMERATOR_(name, number, description) name = number,

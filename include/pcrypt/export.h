@@ -1,6 +1,6 @@
 /* PCRYPT_API marks what libpcrypt exports; every public header, C and C++, takes it from here.
  *
- * libpcrypt is built with hidden visibility, so only what carries PCRYPT_API is in libpcrypt.so.0's symbol
+ * libpcrypt is built with hidden visibility, so only what carries PCRYPT_API is in libpcrypt.so.1's symbol
  * table (the ABI baseline, docs/LIBRARY.md "Stability"). A program linking the static libpcrypt.a defines
  * PCRYPT_STATIC (pkg-config --cflags and the CMake package say so), and then the mark is empty: nothing of
  * the library becomes part of the program's own exports. */

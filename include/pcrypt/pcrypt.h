@@ -20,7 +20,7 @@
 // progress, a passphrase) ends the call that called it and reaches that call's caller unchanged, once every
 // thread the call started has stopped.
 //
-// ABI: everything is in the inline namespace pcrypt::v0 and exported from libpcrypt.so.0; the SONAME's
+// ABI: everything is in the inline namespace pcrypt::v1 and exported from libpcrypt.so.1; the SONAME's
 // number changes with any incompatible change to these declarations (docs/LIBRARY.md, "Stability").
 #pragma once
 
@@ -28,6 +28,8 @@
 // headers below fail in their own words.
 #include <pcrypt/export.h>
 #include <pcrypt/secret_bytes.h>
+
+#include <pcrypt/errors.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -38,12 +40,13 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 
-// What went wrong, by what the caller can do about it.
+// What went wrong, by what the caller can do about it: the group of an ErrorCode.
 enum class ErrorKind {
   io,                // reading or writing failed, out of memory, a plugin that broke its protocol (exit 1)
   usage,             // the call itself: bad arguments, an option a format cannot take, no credential (2)
@@ -54,23 +57,62 @@ enum class ErrorKind {
                      // (4)
 };
 
+// What went wrong, exactly: the codes of <pcrypt/errors.h> (PCRYPT_E_WRONG_PASSPHRASE, ...), the same list
+// as the C API's, numbered once and never renumbered (docs/LIBRARY.md, "Errors").
+using ErrorCode = pcrypt_code;
+using ErrorField = pcrypt_field;
+
+// The kind a code is grouped under (its hundreds); io for PCRYPT_E_NONE and numbers that are no code.
+constexpr ErrorKind kind_of(ErrorCode code) noexcept {
+  switch (static_cast<int>(code) / 100) {
+    case 2:
+      return ErrorKind::usage;
+    case 3:
+      return ErrorKind::wrong_credential;
+    case 4:
+      return ErrorKind::damaged_header;
+    case 5:
+      return ErrorKind::damaged_payload;
+    default:
+      return ErrorKind::io;
+  }
+}
+
+// A code's name, "PCRYPT_E_WRONG_PASSPHRASE" (stable and distinct; "PCRYPT_E_NONE" for 0, "" for a number
+// that is no code): a static string.
+PCRYPT_API const char* error_code_name(ErrorCode code) noexcept;
+
+// What a failure carries besides its code, where it applies (errors.h says which code has which).
+struct ErrorFields {
+  std::vector<std::pair<ErrorField, std::uint64_t>> numbers;  // each field at most once
+  std::vector<std::string> stanza_types;  // the file's stanza (age) or slot (pcrypt) types, each once
+  std::string path;                       // the file the failure is about, where it is not the source's
+  int error_number = 0;                   // the errno of the system call behind it
+};
+
 class PCRYPT_API Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, const std::string& message, std::string hint = {}, int error_number = 0);
-  ErrorKind kind() const noexcept { return kind_; }
+  Error(ErrorCode code, const std::string& message, std::string hint = {}, ErrorFields fields = {});
+  // The same failure told in other words (a caller naming the file it was about): code, hint and fields kept.
+  Error(const Error& failure, const std::string& message);
+  ErrorCode code() const noexcept { return code_; }
+  const char* code_name() const noexcept { return error_code_name(code_); }
+  ErrorKind kind() const noexcept { return kind_of(code_); }
   // The errno of the system call behind an io error, else 0: EPIPE says the reader of a pipe went away
   // (`pcrypt decrypt f | head` ends quietly on it), EEXIST an output that exists.
-  int error_number() const noexcept { return error_number_; }
-  // The `pcrypt` command's exit code for this error: 1 io, 2 usage, 3 wrong credential or damaged header,
-  // 4 damaged payload.
-  int exit_code() const noexcept;
+  int error_number() const noexcept { return fields_.error_number; }
+  // A number the failure carries (PCRYPT_FIELD_RECORD, PCRYPT_FIELD_SCRYPT_LOG2_ASKED, ...), if it has it.
+  std::optional<std::uint64_t> field(ErrorField which) const noexcept;
+  const std::vector<std::string>& stanza_types() const noexcept { return fields_.stanza_types; }
+  const std::string& path() const noexcept { return fields_.path; }
+  const ErrorFields& fields() const noexcept { return fields_; }
   // Advice for a person ("the file was cut short (an interrupted copy or download?)"), or "".
   const std::string& hint() const noexcept { return hint_; }
 
  private:
-  ErrorKind kind_;
+  ErrorCode code_;
   std::string hint_;
-  int error_number_ = 0;
+  ErrorFields fields_;
 };
 
 struct Access;  // the library's own way into the classes below
@@ -534,7 +576,7 @@ PCRYPT_API std::string describe_engines(const std::optional<std::string>& chosen
 // The library's version, "0.1.0".
 PCRYPT_API std::string version();
 
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt
 
 // The streaming encryptor (write plaintext in pieces) and the pull-style decryptor (read plaintext in

@@ -1,5 +1,5 @@
 /* libpcrypt's C API: age files and pcrypt files from C (C99 or later) and from any language that calls C.
- * It is a layer over the C++ API of <pcrypt/pcrypt.h>, exported from the same libpcrypt.so.0;
+ * It is a layer over the C++ API of <pcrypt/pcrypt.h>, exported from the same libpcrypt.so.1;
  * docs/LIBRARY.md, "The C API", is its guide.
  *
  *   pcrypt_source *src = pcrypt_source_path("backup.age");
@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pcrypt/errors.h>
 #include <pcrypt/export.h>
 
 #ifdef __cplusplus
@@ -48,7 +49,8 @@ extern "C" {
 /* ---- Errors ------------------------------------------------------------------------------------------ */
 
 /* What a call returns: PCRYPT_OK, or what went wrong, by what the caller can do about it (the C++ API's
- * pcrypt::ErrorKind, and the `pcrypt` command's exit code in brackets). */
+ * pcrypt::ErrorKind, and the `pcrypt` command's exit code in brackets); pcrypt_error_code() says exactly
+ * what. */
 typedef enum pcrypt_status {
   PCRYPT_OK = 0,
   PCRYPT_ERROR_IO = -1,               /* reading or writing failed, out of memory, a callback failed (1) */
@@ -67,9 +69,25 @@ PCRYPT_API int pcrypt_error_errno(void);
 PCRYPT_API int pcrypt_error_status(void);
 /* A status's name ("damaged payload"; "ok"; "unknown status" for other numbers), a static string. */
 PCRYPT_API const char* pcrypt_status_name(int status);
-/* The `pcrypt` command's exit code for a status: 0 ok, 1 io, 2 usage, 3 wrong credential or damaged header,
- * 4 damaged payload (2 for an unknown status). */
-PCRYPT_API int pcrypt_status_exit_code(int status);
+
+/* This thread's last failure exactly: its code (<pcrypt/errors.h>: PCRYPT_E_WRONG_PASSPHRASE, ...; 0, i.e.
+ * PCRYPT_E_NONE, before any failure), and the code's stable name ("PCRYPT_E_WRONG_PASSPHRASE";
+ * "PCRYPT_E_NONE" for 0, "" for a number that is no code), a static string. Programs decide by code, never
+ * by the message, which may be reworded in any release. */
+PCRYPT_API int pcrypt_error_code(void);
+PCRYPT_API const char* pcrypt_error_code_name(int code);
+/* The status a code is grouped under (its hundreds: 3xx is PCRYPT_ERROR_WRONG_CREDENTIAL); PCRYPT_OK for 0,
+ * PCRYPT_ERROR_USAGE for a number that is no code. */
+PCRYPT_API int pcrypt_error_code_status(int code);
+/* The fields of this thread's last failure. A number (a pcrypt_field: the record and its offset, the
+ * scrypt work factor asked and allowed, ...): 1 and *value set when the failure has it, else 0 and *value
+ * untouched. The file it is about, or "" (never NULL). The file's stanza (age) or key slot (pcrypt) types
+ * when nothing opened it ("X25519", "scrypt", "key-file", ...): their count, and each by index (NULL past
+ * the end). Strings stay valid until this thread's next failure. */
+PCRYPT_API int pcrypt_error_field(int field, uint64_t* value);
+PCRYPT_API const char* pcrypt_error_path(void);
+PCRYPT_API size_t pcrypt_error_stanza_type_count(void);
+PCRYPT_API const char* pcrypt_error_stanza_type(size_t index);
 
 /* The library's version, "0.1.0"; a static string. */
 PCRYPT_API const char* pcrypt_version(void);

@@ -20,7 +20,7 @@
 #include <pcrypt/pcrypt.h>
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 
 // Not copyable, moveable; one thread at a time. Any call on a moved-from Reader is ErrorKind::usage.
 class PCRYPT_API Reader {
@@ -58,5 +58,5 @@ class PCRYPT_API Reader {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

@@ -11,7 +11,7 @@
 // <sodium.h>. Allocation failure (guarded pages are a scarce resource) throws std::bad_alloc; a libsodium
 // that cannot initialise, std::runtime_error.
 //
-// ABI: part of libpcrypt.so.0 (docs/LIBRARY.md, "Stability"): its layout (a pointer and a size) is fixed.
+// ABI: part of libpcrypt.so.1 (docs/LIBRARY.md, "Stability"): its layout (a pointer and a size) is fixed.
 #pragma once
 
 // The one check of the language version, for every C++ header of the library (they all include this one).
@@ -27,7 +27,7 @@
 #include <pcrypt/export.h>
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 
 class PCRYPT_API SecretBytes {
  public:
@@ -58,5 +58,5 @@ class PCRYPT_API SecretBytes {
   std::size_t size_ = 0;
 };
 
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

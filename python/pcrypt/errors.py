@@ -14,21 +14,25 @@ import re
 
 class PcryptError(Exception):
     """Any pcrypt failure. ``exit_code`` is the CLI's exit status for it; 1: I/O or other error. ``path``:
-    the file it concerns, or None."""
+    the file it concerns, or None. ``code``: libpcrypt's error code (include/pcrypt/errors.h, e.g. 300) and
+    ``code_name`` its stable name ("PCRYPT_E_WRONG_PASSPHRASE"); 0 and "" for a failure of the Python layer
+    itself (a file it could not write, say). Decide by ``code``, never by the message."""
 
     exit_code = 1
 
-    def __init__(self, message, hint="", path=None):
+    def __init__(self, message, hint="", path=None, code=0, code_name=""):
         super().__init__(message)
         self.message = message
         self.hint = hint
         self.path = path
+        self.code = code
+        self.code_name = code_name
 
     def __str__(self):
         return self.message + (f" (hint: {self.hint})" if self.hint else "")
 
     def __reduce__(self):  # the exception crosses process boundaries (Dask workers)
-        return (type(self), (self.message, self.hint, self.path))
+        return (type(self), (self.message, self.hint, self.path, self.code, self.code_name))
 
 
 class UsageError(PcryptError, ValueError):
@@ -48,8 +52,6 @@ class AuthenticationError(PcryptError):
 
     exit_code = 4
 
-
-_BY_EXIT_CODE = {1: PcryptError, 2: UsageError, 3: HeaderError, 4: AuthenticationError}
 
 # The library's words (docs/LIBRARY.md, "Words": its C++ API's fields and concepts) for what a Python caller
 # passes as an argument, replaced first; the longer phrases before the field names they contain.
@@ -115,11 +117,16 @@ def python_words(text):
     return _FLAG.sub(_python_word, text)
 
 
-def from_core(exit_code, message, hint):
-    """The exception for a libpcrypt error (called by the C++ module)."""
-    if message.startswith("output file exists") and not hint:  # the CLI's hint for it, in Python's words
+# pcrypt::ErrorKind's order (io, usage, wrong_credential, damaged_header, damaged_payload): the class for each.
+_BY_KIND = [PcryptError, UsageError, HeaderError, HeaderError, AuthenticationError]
+
+
+def from_core(kind, message, hint, code=0, code_name=""):
+    """The exception for a libpcrypt error of pcrypt::ErrorKind ``kind`` (called by the C++ module)."""
+    if code_name == "PCRYPT_E_OUTPUT_EXISTS" and not hint:  # the CLI's hint for it, in Python's words
         hint = "use force=True to overwrite it, or choose another dst"
-    return _BY_EXIT_CODE.get(exit_code, PcryptError)(python_words(message), python_words(hint))
+    cls = _BY_KIND[kind] if 0 <= kind < len(_BY_KIND) else PcryptError
+    return cls(python_words(message), python_words(hint), code=code, code_name=code_name)
 
 
 @contextlib.contextmanager

@@ -6,7 +6,7 @@ namespace pcrypt::python {
 namespace {
 
 pcrypt::Error usage(const std::string& message, const std::string& hint) {
-  return pcrypt::Error(pcrypt::ErrorKind::usage, message, hint);
+  return pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, message, hint);
 }
 
 // Each path once: a key file named twice makes one slot, as on the command line.
@@ -59,7 +59,7 @@ void unlock(pcrypt::File& file, const CredentialArgs& args, const std::string& n
   const pcrypt::Description& d = file.describe();
   if (args.keys.empty() && args.identities.empty() && d.passphrase_slots == 0)
     throw pcrypt::Error(
-        pcrypt::ErrorKind::wrong_credential,
+        PCRYPT_E_UNHANDLED_STANZA,
         name + " has no passphrase slot, only " + d.slots_in_words + ": passphrase= cannot open it",
         d.format == pcrypt::Format::age ? "decrypt it with identities="
                                         : "decrypt it with keys= (or identities=)");

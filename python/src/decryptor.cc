@@ -104,7 +104,7 @@ namespace {
 std::uint64_t regular_file_size(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw pcrypt::Error(pcrypt::ErrorKind::usage, path + " is not a regular file",
+    throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, path + " is not a regular file",
                         "pcrypt.open reads by ranges; decrypt a stream with pcrypt.decrypt");
   return static_cast<std::uint64_t>(st.st_size);  // a missing file: Source::path says so
 }
@@ -136,7 +136,7 @@ Decryptor::Decryptor(std::uint64_t size, std::shared_ptr<RemoteFile> remote, pcr
     : file_size_(size), remote_(std::move(remote)), file_(pcrypt::File::open(std::move(source))) {
   if (file_.describe().armored)
     throw pcrypt::Error(
-        pcrypt::ErrorKind::usage, "an armored age file cannot be read by ranges",
+        PCRYPT_E_NOT_SEEKABLE, "an armored age file cannot be read by ranges",
         "decrypt it whole with pcrypt.decrypt, or remove the armor (age -d | age -e without -a)");
   unlock(file_, credentials, name);
   plaintext_size_ = file_.plaintext_size();

@@ -48,9 +48,12 @@ py::bytes as_bytes(const std::vector<std::uint8_t>& bytes) {
   return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
-// pcrypt.errors.from_core(exit_code, message, hint): the exception class for the kind, raised here.
-void raise_pcrypt_error(int exit_code, const std::string& message, const std::string& hint) {
-  const py::object error = py::module_::import("pcrypt.errors").attr("from_core")(exit_code, message, hint);
+// pcrypt.errors.from_core(kind, message, hint, code, code_name): the exception class for the kind,
+// raised here.
+void raise_pcrypt_error(const pcrypt::Error& e) {
+  const py::object error = py::module_::import("pcrypt.errors")
+                               .attr("from_core")(static_cast<int>(e.kind()), e.what(), e.hint(),
+                                                  static_cast<int>(e.code()), e.code_name());
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
 }
 
@@ -74,16 +77,16 @@ pcrypt::EncryptOptions encrypt_options(const std::string& format, std::size_t ch
   else if (format == "pcrypt")
     options.format = pcrypt::Format::pcrypt;
   else
-    throw pcrypt::Error(pcrypt::ErrorKind::usage, "unknown format '" + format + "'",
+    throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "unknown format '" + format + "'",
                         "use format=\"pcrypt\" or format=\"age\"");
   options.chunk_size = chunk_size;
   options.threads = threads;
   if (kdf_memory) {
-    if (*kdf_memory == 0) throw pcrypt::Error(pcrypt::ErrorKind::usage, "kdf_memory must be positive");
+    if (*kdf_memory == 0) throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "kdf_memory must be positive");
     options.argon2id_memory_bytes = *kdf_memory;
   }
   if (kdf_ops) {
-    if (*kdf_ops == 0) throw pcrypt::Error(pcrypt::ErrorKind::usage, "kdf_ops must be positive");
+    if (*kdf_ops == 0) throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "kdf_ops must be positive");
     options.argon2id_passes = *kdf_ops;
   }
   return options;
@@ -125,7 +128,7 @@ class StreamWriter {
 
  private:
   pcrypt::Encryptor& live() {
-    if (!encryptor_) throw pcrypt::Error(pcrypt::ErrorKind::usage, "the encrypted file was abandoned");
+    if (!encryptor_) throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "the encrypted file was abandoned");
     return *encryptor_;
   }
 
@@ -144,7 +147,7 @@ PYBIND11_MODULE(_pcrypt, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const pcrypt::Error& e) {
-      raise_pcrypt_error(e.exit_code(), e.what(), e.hint());
+      raise_pcrypt_error(e);
     }
   });
 
@@ -165,7 +168,7 @@ PYBIND11_MODULE(_pcrypt, m) {
             std::move(keys), std::move(recipient_list), std::move(recipient_files), std::move(passphrase)));
         pcrypt::EncryptOptions options = encrypt_options(format, chunk_size, threads, kdf_memory, kdf_ops);
         if (armor && options.format != pcrypt::Format::age)
-          throw pcrypt::Error(pcrypt::ErrorKind::usage, "armor is for age files", "add format=\"age\"");
+          throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "armor is for age files", "add format=\"age\"");
         options.armor = armor;
         pcrypt::encrypt(pcrypt::Source::path(src), pcrypt::Sink::path(dst, force), to, options);
       },

@@ -84,6 +84,7 @@ def test_wrong_key_is_the_clis_header_error(pcrypt, cli, key, tmp_path):
     with pytest.raises(pcrypt.HeaderError) as raised:
         pcrypt.open(path, keys=[other])
     assert raised.value.exit_code == 3
+    assert raised.value.code == 303 and raised.value.code_name == "PCRYPT_E_WRONG_CREDENTIAL"
     cli_run = cli("decrypt", "-k", other, path, "-o", tmp_path / "x", check=False)
     assert cli_run.returncode == 3
     assert raised.value.message.split(" (")[0] in cli_run.stderr.decode()
@@ -102,6 +103,7 @@ def test_damaged_record_raises_authentication_error_and_no_plaintext(pcrypt, cli
         with pytest.raises(pcrypt.AuthenticationError) as raised:
             f.read(10)
     assert raised.value.exit_code == 4 and "chunk 6" in raised.value.message
+    assert raised.value.code == 500 and raised.value.code_name == "PCRYPT_E_DAMAGED_RECORD"
     with pcrypt.open(path, keys=[key]) as f:  # a large read, cut into runs for several threads
         with pytest.raises(pcrypt.AuthenticationError, match="chunk 6"):
             f.read()
@@ -148,8 +150,10 @@ def test_usage_errors(pcrypt, key, tmp_path):
 
 def test_errors_survive_pickling(pcrypt):
     import pickle
-    e = pickle.loads(pickle.dumps(pcrypt.AuthenticationError("payload authentication failed", "h")))
+    e = pickle.loads(pickle.dumps(pcrypt.AuthenticationError("payload authentication failed", "h", None, 500,
+                                                             "PCRYPT_E_DAMAGED_RECORD")))
     assert isinstance(e, pcrypt.AuthenticationError) and e.exit_code == 4 and e.hint == "h"
+    assert e.code == 500 and e.code_name == "PCRYPT_E_DAMAGED_RECORD"
 
 
 def test_open_reads_a_header_larger_than_the_first_probe(pcrypt, cli, tmp_path):

@@ -1,4 +1,4 @@
-"""`cmake --install BUILD --component python` (docs/PYTHON.md): the package, and libpcrypt.so.0 where the
+"""`cmake --install BUILD --component python` (docs/PYTHON.md): the package, and libpcrypt.so.1 where the
 module's RPATH looks for it, installed into a scratch DESTDIR; the installed package imports from there."""
 
 import os
@@ -24,8 +24,8 @@ def test_python_component_installs_the_module_and_the_library_it_links(pcrypt, t
                if "RUNPATH" in line or "RPATH" in line]
     assert runpath, dynamic
     libdir = runpath[0].split(":")[0]
-    if "libpcrypt.so.0" in dynamic:  # else a static libpcrypt (PCRYPT_SHARED_LIBRARY=OFF), inside the module
-        assert (dest / libdir.lstrip("/") / "libpcrypt.so.0").exists(), f"no libpcrypt.so.0 in {libdir}"
+    if "libpcrypt.so.1" in dynamic:  # else a static libpcrypt (PCRYPT_SHARED_LIBRARY=OFF), inside the module
+        assert (dest / libdir.lstrip("/") / "libpcrypt.so.1").exists(), f"no libpcrypt.so.1 in {libdir}"
     # Imported from the DESTDIR copy (the RPATH names the real prefix, so the loader is pointed at the copy).
     site = modules[0].parent.parent
     run = subprocess.run([sys.executable, "-c", "import pcrypt; print(pcrypt.__file__, pcrypt.__version__)"],

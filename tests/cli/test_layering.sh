@@ -24,6 +24,7 @@ write_clean_tree() {
   put core/aes/engine.h '#pragma once' '#include <sodium.h>' '#include "core/aes/cpu.h"'
   put core/aes/cpu.h '#pragma once'
   put core/aes/secret_bytes.h '#pragma once' '#include <pcrypt/secret_bytes.h>'
+  put core/error.h '#pragma once' '#include <pcrypt/errors.h>'
   put core/pipeline.h '#pragma once' '#include "core/record_codec.h"' '#include "io/stream.h"'
   put core/record_codec.h '#pragma once' '#include "core/aes/engine.h"'
   put core/range.cc '#include "core/pipeline.h"' '// getenv("X") would be a caller'"'"'s job' \
@@ -33,7 +34,8 @@ write_clean_tree() {
   put core/age/header.h '#pragma once' '#include "core/pipeline.h"' '#include "core/keys/key_file.h"'
   put core/door/door.h '#pragma once' '#include "core/age/header.h"' '#include "core/pcrypt/format.h"'
   put app/cmd_crypt.cc '#include <pcrypt/pcrypt.h>' '#include "app/cli.h"' '#include "io/stream.h"' \
-    '#include <cstdlib>' 'const char* home = std::getenv("HOME");'
+    '#include <cstdlib>' 'const char* home = std::getenv("HOME");' \
+    'if (e.code() == PCRYPT_E_EMPTY_INPUT) print_error(e.what());'
   put app/cli.h '#pragma once'
   # The bench's glue is the CLI's one file that sees core (the bench measures the engines themselves).
   put app/bench_glue.cc '#include "app/cli.h"' '#include "core/aes/engine.h"'
@@ -117,6 +119,9 @@ planted core-no-environment core/door/door.cc 5 '  if (::isatty(0) == 1) return;
 planted core-no-environment core/range.cc 3 '  int fd = ::open("/dev/tty", O_RDWR);'
 planted io-bottom io/stream.h 2 '#include "core/error.h"'
 planted io-bottom io/fd.h 1 '#include "app/cli.h"'
+planted app-decides-by-code app/age_command.cc 4 '  if (std::string_view(e.what()).starts_with("refusing to mix"))'
+planted app-decides-by-code app/age_command.cc 2 '  const bool empty = std::string(e.what()).find("input is empty") != npos;'
+planted app-decides-by-code app/main.cc 7 '  if (e.what() == std::string("x")) return 1;'
 
 check "every violation is reported, one line each, and the exit status is 1"
 clean_tree

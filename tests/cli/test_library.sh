@@ -15,22 +15,22 @@ command -v age > /dev/null || { echo "SKIPPED: age is not installed"; exit 0; }
 prefix=$PWD/prefix
 cmake --install "$build" --prefix "$prefix" --component library > /dev/null
 cmake --install "$build" --prefix "$prefix" --component development > /dev/null
-if [[ -z $(find "$prefix" -name 'libpcrypt.so.0') ]]; then
+if [[ -z $(find "$prefix" -name 'libpcrypt.so.1') ]]; then
   echo "SKIPPED: a static libpcrypt (PCRYPT_SHARED_LIBRARY=OFF); scripts/test-static-library.sh checks that"
   exit 0
 fi
 pc=$(dirname "$(find "$prefix" -name pcrypt.pc | head -1)")
 [[ -n $pc ]] || fail "no pcrypt.pc installed"
-libdir=$(dirname "$(find "$prefix" -name 'libpcrypt.so.0' | head -1)")
+libdir=$(dirname "$(find "$prefix" -name 'libpcrypt.so.1' | head -1)")
 
 check "the installed library: a SONAME'd .so, the .so link, the header, pkg-config and CMake files"
-[[ $(readelf -d "$libdir/libpcrypt.so.0" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p') == libpcrypt.so.0 ]] || fail "SONAME"
+[[ $(readelf -d "$libdir/libpcrypt.so.1" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p') == libpcrypt.so.1 ]] || fail "SONAME"
 [[ -L $libdir/libpcrypt.so ]] || fail "no libpcrypt.so development link"
 [[ -f $prefix/include/pcrypt/pcrypt.h ]] || fail "no header"
 [[ -n $(find "$prefix" -name pcrypt-config.cmake) ]] || fail "no CMake package"
-check "only the public API is exported (pcrypt::v0 and the C API's pcrypt_*), nothing of the core"
-exported=$(nm -D --defined-only "$libdir/libpcrypt.so.0" | c++filt | awk '$2 ~ /^[TDBVW]$/' | sed 's/^[^ ]* [A-Z] //')
-beyond=$(grep -v -e '^pcrypt::v0::' -e '^typeinfo .*pcrypt::v0::' -e '^vtable for pcrypt::v0::' -e '^_init$' -e '^_fini$' \
+check "only the public API is exported (pcrypt::v1 and the C API's pcrypt_*), nothing of the core"
+exported=$(nm -D --defined-only "$libdir/libpcrypt.so.1" | c++filt | awk '$2 ~ /^[TDBVW]$/' | sed 's/^[^ ]* [A-Z] //')
+beyond=$(grep -v -e '^pcrypt::v1::' -e '^typeinfo .*pcrypt::v1::' -e '^vtable for pcrypt::v1::' -e '^_init$' -e '^_fini$' \
   -e '^pcrypt_[a-z0-9_]*$' <<< "$exported" || true)
 [[ -z $beyond ]] || fail "exported beyond the API: $(head -5 <<< "$beyond")"
 check "every function of <pcrypt/pcrypt_c.h> is exported with C linkage, and no pcrypt_* symbol beyond them"

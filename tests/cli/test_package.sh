@@ -73,26 +73,26 @@ if ! command -v dpkg-deb > /dev/null || ! command -v dpkg-shlibdeps > /dev/null;
   echo "SKIPPED: .deb checks (dpkg-deb and dpkg-shlibdeps from dpkg-dev are needed)"
   exit 0
 fi
-check "cpack builds three .debs: pcrypt (binary, man page, completions, docs), libpcrypt0, libpcrypt-dev"
+check "cpack builds three .debs: pcrypt (binary, man page, completions, docs), libpcrypt1, libpcrypt-dev"
 cpack --config "$build/CPackConfig.cmake" -B "$WORK/pkg" > cpack.log 2>&1 || { cat cpack.log; fail "cpack failed"; }
 all=(pkg/*.deb)
 [[ ${#all[@]} == 3 ]] || fail "cpack wrote ${#all[@]} .deb files: ${all[*]}"
 debs=(pkg/pcrypt_*.deb)
 [[ ${#debs[@]} == 1 && -f ${debs[0]} ]] || fail "no pcrypt_*.deb among: ${all[*]}"
-lib=(pkg/libpcrypt0_*.deb)
+lib=(pkg/libpcrypt1_*.deb)
 dev=(pkg/libpcrypt-dev_*.deb)
-[[ -f ${lib[0]} && -f ${dev[0]} ]] || fail "no libpcrypt0 or libpcrypt-dev package among: ${all[*]}"
+[[ -f ${lib[0]} && -f ${dev[0]} ]] || fail "no libpcrypt1 or libpcrypt-dev package among: ${all[*]}"
 # (Listings go to files first: grep -q stops reading early, and dpkg-deb's SIGPIPE would fail the pipe.)
 dpkg-deb -c "${lib[0]}" > lib_contents
-grep -q 'libpcrypt\.so\.0\.' lib_contents || fail "libpcrypt0 lacks libpcrypt.so.0.*"
-grep -q 'include/' lib_contents && fail "libpcrypt0 holds development files"
+grep -q 'libpcrypt\.so\.0\.' lib_contents || fail "libpcrypt1 lacks libpcrypt.so.1.*"
+grep -q 'include/' lib_contents && fail "libpcrypt1 holds development files"
 dpkg-deb -c "${dev[0]}" > dev_contents
 for f in include/pcrypt/pcrypt.h include/pcrypt/pcrypt_c.h /pkgconfig/pcrypt.pc /cmake/pcrypt/pcrypt-config.cmake \
   'libpcrypt\.so -> ' examples/read_stream.cc examples/c/decrypt_stream.c examples/c/encrypt_stream.c; do
   grep -q "$f" dev_contents || fail "libpcrypt-dev lacks $f"
 done
-dpkg-deb -f "${dev[0]}" Depends | finds 'libpcrypt0 (= ' || fail "libpcrypt-dev does not depend on its libpcrypt0"
-dpkg-deb -f "${debs[0]}" Depends | finds 'libpcrypt0 (= ' || fail "pcrypt does not depend on its libpcrypt0"
+dpkg-deb -f "${dev[0]}" Depends | finds 'libpcrypt1 (= ' || fail "libpcrypt-dev does not depend on its libpcrypt1"
+dpkg-deb -f "${debs[0]}" Depends | finds 'libpcrypt1 (= ' || fail "pcrypt does not depend on its libpcrypt1"
 # `pcrypt mount` links libfuse3 where it was built with it: dpkg-shlibdeps must have said so, and fuse3
 # (fusermount3) is recommended.
 if ldd "$PCRYPT" | finds 'libfuse3\.so'; then

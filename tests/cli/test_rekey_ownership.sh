@@ -46,7 +46,7 @@ chown daemon:daemon shared/d.pcrypt
 chmod 0666 shared/d.pcrypt
 chmod 0644 k.key new.key
 cp shared/d.pcrypt before.pcrypt
-# nobody runs a copy of pcrypt and of the libpcrypt.so.0 it links, here: the build tree may be where nobody
+# nobody runs a copy of pcrypt and of the libpcrypt.so.1 it links, here: the build tree may be where nobody
 # cannot read (/root/pcrypt in CI's fresh Debian). setpriv still reaches the binary there, as root, but
 # the dynamic loader then looks for the library as nobody.
 mkdir bin

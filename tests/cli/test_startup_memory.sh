@@ -34,7 +34,7 @@ first_limit() {
   done
   echo "$low"
 }
-# The loader's own failures: 127 with its message, or (glibc, since pcrypt loads libpcrypt.so.0 besides its
+# The loader's own failures: 127 with its message, or (glibc, since pcrypt loads libpcrypt.so.1 besides its
 # system libraries) a SIGSEGV without a word in init_tls, when the limit leaves no room for the main thread's
 # TLS. Both happen before any of pcrypt's code runs.
 loaded() { [[ $RC != 127 ]] && ! [[ $RC == 139 && ! -s stderr ]]; }

@@ -151,11 +151,6 @@ static void test_status_names(void) {
   CHECK(strcmp(pcrypt_status_name(PCRYPT_OK), "ok") == 0);
   CHECK(strcmp(pcrypt_status_name(PCRYPT_ERROR_DAMAGED_PAYLOAD), "damaged payload") == 0);
   CHECK(strcmp(pcrypt_status_name(42), "unknown status") == 0);
-  CHECK(pcrypt_status_exit_code(PCRYPT_ERROR_IO) == 1);
-  CHECK(pcrypt_status_exit_code(PCRYPT_ERROR_USAGE) == 2);
-  CHECK(pcrypt_status_exit_code(PCRYPT_ERROR_WRONG_CREDENTIAL) == 3);
-  CHECK(pcrypt_status_exit_code(PCRYPT_ERROR_DAMAGED_HEADER) == 3);
-  CHECK(pcrypt_status_exit_code(PCRYPT_ERROR_DAMAGED_PAYLOAD) == 4);
   CHECK(pcrypt_version()[0] >= '0' && pcrypt_version()[0] <= '9');
 }
 
