@@ -74,7 +74,7 @@ An age client runs it as `age-plugin-pq --age-plugin=STATE-MACHINE`.)";
 constexpr std::size_t kMaxPassphraseBytes = std::size_t{1} << 20;
 
 [[noreturn]] void refuse(const std::string& message) {
-  throw Error(ErrorKind::usage, message);
+  throw Error(PCRYPT_E_BAD_ARGUMENT, message);
 }
 
 // A work factor variable's value, 1 to 30 (age's range); `fallback` when unset.

@@ -5,10 +5,10 @@
 #include "lib/internal.h"
 
 namespace pcrypt {
-inline namespace v0 {
+inline namespace v1 {
 namespace {
 
-// The caller's passphrase callback for the door: its Error, worded for the client, becomes the core's.
+// The caller's passphrase callback for the door: its Error, code and words for the client, becomes the core's.
 std::function<core::door::PluginPassphrase()> adapt(const std::function<AgePluginPassphrase()>& ask) {
   if (!ask) return {};
   return [ask]() {
@@ -16,8 +16,7 @@ std::function<core::door::PluginPassphrase()> adapt(const std::function<AgePlugi
       AgePluginPassphrase given = ask();
       return core::door::PluginPassphrase{SecretBytes(given.passphrase.span()), given.work_factor};
     } catch (const Error& e) {
-      throw core::Error(e.kind() == ErrorKind::io ? core::ErrorKind::io : core::ErrorKind::usage, e.what(),
-                        e.hint());
+      throw core::Error(e.code(), e.what(), e.hint());
     }
   };
 }
@@ -39,5 +38,5 @@ std::vector<std::string> age_pq_plugin_identities(std::string_view identity_file
                          [&] { return core::door::pq_plugin_identities(identity_file_text, name); });
 }
 
-}  // namespace v0
+}  // namespace v1
 }  // namespace pcrypt

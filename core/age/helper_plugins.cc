@@ -27,7 +27,8 @@ std::string random_label() {
 
 void refuse_payload(std::span<const std::uint8_t> data) {
   if (!data.empty())
-    throw Error(ErrorKind::usage, "a batchpass identity has no payload (it is AGE-PLUGIN-BATCHPASS-1)");
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY,
+                "a batchpass identity has no payload (it is AGE-PLUGIN-BATCHPASS-1)");
 }
 
 Credential passphrase_credential(const SecretBytes& passphrase) {
@@ -43,8 +44,8 @@ std::vector<Stanza> wrap_for(const SecretBytes& file_key, Credential credential,
 
 Identity hybrid_identity_of(std::span<const std::uint8_t> seed) {
   if (seed.size() != pq::xwing::seed_size)
-    throw Error(ErrorKind::usage, "a post-quantum identity holds a 32-byte seed, not " +
-                                      std::to_string(seed.size()) + " bytes");
+    throw Error(PCRYPT_E_NOT_AN_IDENTITY, "a post-quantum identity holds a 32-byte seed, not " +
+                                              std::to_string(seed.size()) + " bytes");
   return hybrid_identity_from_seed(SecretBytes(seed));
 }
 
@@ -75,12 +76,12 @@ PluginKeys batchpass_plugin(BatchpassSource source) {
       // a script gives, so any other file is an error, as age's is.
       for (const Stanza& s : stanzas)
         if (s.args[0] == "scrypt" && stanzas.size() != 1)
-          throw Error(ErrorKind::header, "an scrypt stanza must be the only stanza in the header");
+          throw Error(PCRYPT_E_MALFORMED_HEADER, "an scrypt stanza must be the only stanza in the header");
       if (stanzas.size() != 1 || stanzas[0].args[0] != "scrypt")
-        throw Error(ErrorKind::header, "the file is not passphrase-encrypted");
+        throw Error(PCRYPT_E_UNHANDLED_STANZA, "the file is not passphrase-encrypted");
       std::optional<SecretBytes> file_key =
           unwrap_stanza(stanzas[0], passphrase_credential(secret->passphrase), secret->work_factor);
-      if (!file_key) throw Error(ErrorKind::header, "incorrect passphrase");
+      if (!file_key) throw Error(PCRYPT_E_WRONG_PASSPHRASE, "incorrect passphrase");
       return file_key;
     });
   };
@@ -113,7 +114,7 @@ std::vector<std::string> pq_plugin_identities(std::string_view identity_file, st
   for (std::size_t i = 0; i < identities.size(); ++i) {
     const Identity& id = identities[i];
     if (id.kind != Identity::Kind::mlkem768_x25519)
-      throw Error(ErrorKind::usage,
+      throw Error(PCRYPT_E_NOT_AN_IDENTITY,
                   "identity #" + std::to_string(i + 1) + " is not a post-quantum hybrid identity",
                   "age-plugin-pq -identity converts AGE-SECRET-KEY-PQ-1... identities (age-keygen -pq)");
     std::vector<std::uint8_t> words = bech32::to_words(id.secret.span());

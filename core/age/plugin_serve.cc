@@ -17,7 +17,7 @@ namespace {
 constexpr std::string_view kClient = "the age client";
 
 [[noreturn]] void broken(const std::string& what) {
-  throw Error(ErrorKind::io, std::string(kClient) + " " + what);
+  throw Error(PCRYPT_E_PLUGIN, std::string(kClient) + " " + what);
 }
 
 class Exchange {
@@ -87,11 +87,12 @@ std::vector<std::uint8_t> payload_of(const std::string& encoding, bool identity,
     const std::optional<std::string> named =
         identity ? plugin_of_identity_prefix(d.hrp) : plugin_of_recipient_prefix(d.hrp);
     if (named != name)
-      throw Error(ErrorKind::usage, std::string(identity ? "an identity" : "a recipient") +
-                                        " not of plugin " + name + " ('" + d.hrp + "')");
+      throw Error(identity ? PCRYPT_E_NOT_AN_IDENTITY : PCRYPT_E_NOT_A_RECIPIENT,
+                  std::string(identity ? "an identity" : "a recipient") + " not of plugin " + name + " ('" +
+                      d.hrp + "')");
     return bech32::from_words(d.words);
   } catch (const bech32::DecodeError& e) {
-    throw Error(ErrorKind::usage,
+    throw Error(identity ? PCRYPT_E_NOT_AN_IDENTITY : PCRYPT_E_NOT_A_RECIPIENT,
                 std::string(identity ? "malformed identity: " : "malformed recipient: ") + e.what());
   }
 }
@@ -135,8 +136,9 @@ PluginExit recipient_v1(const PluginKeys& keys, Exchange& client) {
       const std::string kind = identity ? "identity" : "recipient";
       try {
         if (!handler)
-          throw Error(ErrorKind::usage, "age-plugin-" + keys.name + " does not take " +
-                                            (identity ? "identities" : "recipients") + " to encrypt to");
+          throw Error(identity ? PCRYPT_E_NOT_AN_IDENTITY : PCRYPT_E_NOT_A_RECIPIENT,
+                      "age-plugin-" + keys.name + " does not take " +
+                          (identity ? "identities" : "recipients") + " to encrypt to");
         std::vector<std::uint8_t> data = payload_of(encodings[i], identity, keys.name);
         wrappers.push_back(handler(data));
         sodium_memzero(data.data(), data.size());
@@ -160,7 +162,7 @@ PluginExit recipient_v1(const PluginKeys& keys, Exchange& client) {
         if (!labels)
           labels = wrapped.labels;
         else if (*labels != wrapped.labels)
-          throw Error(ErrorKind::usage,
+          throw Error(PCRYPT_E_INCOMPATIBLE_RECIPIENTS,
                       "its labels differ from the other recipients' (they cannot share a file)");
         for (Stanza& s : wrapped.stanzas) stanzas[f].push_back(std::move(s));
       } catch (const Error& e) {
@@ -217,7 +219,8 @@ PluginExit identity_v1(const PluginKeys& keys, Exchange& client) {
   for (std::size_t i = 0; i < identities.size(); ++i) {
     try {
       if (!keys.identity)
-        throw Error(ErrorKind::usage, "age-plugin-" + keys.name + " does not decrypt with identities");
+        throw Error(PCRYPT_E_NOT_AN_IDENTITY,
+                    "age-plugin-" + keys.name + " does not decrypt with identities");
       std::vector<std::uint8_t> data = payload_of(identities[i], true, keys.name);
       unwrappers.push_back(keys.identity(data));
       sodium_memzero(data.data(), data.size());
@@ -254,7 +257,8 @@ PluginExit serve_plugin(const PluginKeys& keys, std::string_view state_machine, 
   Exchange client(in, send);
   if (state_machine == "recipient-v1") return recipient_v1(keys, client);
   if (state_machine == "identity-v1") return identity_v1(keys, client);
-  throw Error(ErrorKind::usage, "unknown state machine '" + std::string(state_machine).substr(0, 40) + "'",
+  throw Error(PCRYPT_E_BAD_ARGUMENT,
+              "unknown state machine '" + std::string(state_machine).substr(0, 40) + "'",
               "age clients start a plugin with --age-plugin=recipient-v1 or --age-plugin=identity-v1");
 }
 

@@ -18,7 +18,7 @@ namespace {
 age::BatchpassSource batchpass_source(HelperPluginSource source) {
   const auto adapt = [](std::function<PluginPassphrase()> ask) {
     return [ask = std::move(ask)]() -> age::BatchpassSecret {
-      if (!ask) throw Error(ErrorKind::usage, "no passphrase was given to the plugin");
+      if (!ask) throw Error(PCRYPT_E_NO_CREDENTIAL, "no passphrase was given to the plugin");
       PluginPassphrase given = ask();
       return age::BatchpassSecret{std::move(given.passphrase), given.work_factor};
     };
@@ -35,7 +35,7 @@ bool is_helper_plugin(std::string_view name) {
 int serve_helper_plugin(std::string_view name, std::string_view state_machine, int in_fd, int out_fd,
                         HelperPluginSource source) {
   if (!is_helper_plugin(name))
-    throw Error(ErrorKind::usage, "pcrypt is no age plugin named '" + std::string(name) + "'");
+    throw Error(PCRYPT_E_BAD_ARGUMENT, "pcrypt is no age plugin named '" + std::string(name) + "'");
   const age::PluginKeys keys =
       name == "pq" ? age::pq_plugin() : age::batchpass_plugin(batchpass_source(std::move(source)));
   io::FdReader reader(in_fd, "the age client", false);
@@ -46,8 +46,9 @@ int serve_helper_plugin(std::string_view name, std::string_view state_machine, i
       const ssize_t n = ::write(out_fd, text.data(), text.size());
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0)
-        throw Error(ErrorKind::io,
-                    std::string("the age client went away (writing to it: ") + std::strerror(errno) + ")");
+        throw Error(PCRYPT_E_IO,
+                    std::string("the age client went away (writing to it: ") + std::strerror(errno) + ")", {},
+                    ErrorFields().errno_value(errno));
       text.remove_prefix(static_cast<std::size_t>(n));
     }
   };
