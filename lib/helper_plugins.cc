@@ -8,7 +8,8 @@ namespace pcrypt {
 inline namespace v1 {
 namespace {
 
-// The caller's passphrase callback for the door: its Error, code and words for the client, becomes the core's.
+// The caller's passphrase callback for the door: its Error, code and words for the client, becomes the
+// core's.
 std::function<core::door::PluginPassphrase()> adapt(const std::function<AgePluginPassphrase()>& ask) {
   if (!ask) return {};
   return [ask]() {
