@@ -425,8 +425,9 @@ TEST_CASE("error codes: each failure the C++ API reports gives its own code and 
   provoke[PCRYPT_E_TRUNCATED] = [&] {
     // Cut inside the final record's tag (a cut elsewhere in a record fails its authentication instead).
     const std::size_t final_record = plain.size() % (64 * 1024) + 16;
-    pcrypt::File file =
-        opened(Bytes(age_file.begin(), age_file.end() - static_cast<std::ptrdiff_t>(final_record - 5)));
+    // The cut copy outlives the file: a memory source is not copied.
+    const Bytes cut(age_file.begin(), age_file.end() - static_cast<std::ptrdiff_t>(final_record - 5));
+    pcrypt::File file = opened(cut);
     file.unlock(by_identity(alice.file_text));
     file.verify();
   };
@@ -466,7 +467,8 @@ TEST_CASE("error codes: the seven failures of issue 41 are seven codes with seve
     f.verify();
   }));
   errors.push_back(error_of([&] {
-    pcrypt::File f = opened(Bytes(file.begin(), file.end() - 1011));  // 5 of its one record's 1016 bytes
+    const Bytes cut(file.begin(), file.end() - 1011);  // 5 of its one record's 1016 bytes; outlives f
+    pcrypt::File f = opened(cut);
     f.unlock(by_identity(alice.file_text));
     f.verify();
   }));
