@@ -337,7 +337,9 @@ RangeResult decrypt_range_into(const io::PositionalReader& file, const KeyedPayl
             index = batch[k].index;
             break;
           }
-        return Error(PCRYPT_E_INPUT_CHANGED,
+        // A payload read in ranges that came out shorter is a file cut short, one that came out longer a
+        // file extended, as when it is read in order (core/pipeline.cc: payload codes, not an io error).
+        return Error(got < expected ? PCRYPT_E_TRUNCATED : PCRYPT_E_DAMAGED_RECORD,
                      "the file changed size while it was read (chunk " + std::to_string(index) +
                          " at offset " + std::to_string(layout.record_offset(index)) + ")",
                      {}, ErrorFields().record(index, layout.record_offset(index)));
@@ -402,8 +404,9 @@ AuthenticatedSize authenticated_size(const io::PositionalReader& file, const Key
   // grow) and opened.
   const RangeResult end = decrypt_range_into(file, payload, sized.plaintext_bytes, {}, one_thread);
   if (end.plaintext_bytes != sized.plaintext_bytes)
-    throw Error(PCRYPT_E_INPUT_CHANGED, "the file changed size while its final chunk was read (" +
-                                            counted(plan.file_bytes, "byte") + " before)");
+    throw Error(end.plaintext_bytes < sized.plaintext_bytes ? PCRYPT_E_TRUNCATED : PCRYPT_E_DAMAGED_RECORD,
+                "the file changed size while its final chunk was read (" + counted(plan.file_bytes, "byte") +
+                    " before)");
   return AuthenticatedSize{plan.file_bytes, sized.plaintext_bytes};
 }
 

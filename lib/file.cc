@@ -237,7 +237,8 @@ std::size_t File::read_at(std::uint64_t offset, std::span<std::uint8_t> out) con
     if (offset >= access.size.plaintext_bytes) return std::size_t{0};  // as pread at or past the end
     // The size reported was the one authenticated: a source cut or grown since is not read by its new size.
     if (const std::uint64_t now = impl.positional->size(); now != access.size.file_bytes)
-      throw core::Error(PCRYPT_E_INPUT_CHANGED,
+      // Cut or extended since: a payload that changed, as decrypt and verify report it.
+      throw core::Error(now < access.size.file_bytes ? PCRYPT_E_TRUNCATED : PCRYPT_E_DAMAGED_RECORD,
                         "the file changed size since it was opened (" +
                             std::to_string(access.size.file_bytes) + " bytes then, " + std::to_string(now) +
                             " now)",

@@ -200,19 +200,21 @@ TEST_CASE("error codes: each failure the C++ API reports gives its own code and 
     opened(Bytes(text.begin(), text.end())).unlock(by);
   };
   provoke[PCRYPT_E_INPUT_CHANGED] = [&] {
-    // A source that says it holds more than it gives: the records past its end come back short.
-    const Bytes bytes = pcrypt_file;
-    pcrypt::File file = pcrypt::File::open(pcrypt::Source::callback(
-        bytes.size(), [&bytes](std::uint64_t offset, std::span<std::uint8_t> out) -> std::size_t {
-          const std::uint64_t real = bytes.size() - 100'000;
-          if (offset >= real) return 0;
-          const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), real - offset));
+    // Plaintext to encrypt from a source that says it holds more than it gives: the input shrank while it
+    // was read. (An encrypted source that does the same is a file cut short: PCRYPT_E_TRUNCATED.)
+    const Bytes& bytes = plain;
+    pcrypt::Source shrinking = pcrypt::Source::callback(
+        bytes.size() + 100'000, [&bytes](std::uint64_t offset, std::span<std::uint8_t> out) -> std::size_t {
+          if (offset >= bytes.size()) return 0;
+          const std::size_t n =
+              static_cast<std::size_t>(std::min<std::uint64_t>(out.size(), bytes.size() - offset));
           std::memcpy(out.data(), bytes.data() + offset, n);
           return n;
-        }));
-    file.unlock(by_identity(alice.file_text));
-    std::vector<std::uint8_t> part(1000);
-    (void)file.read_at(plain.size() - 1000, part);
+        });
+    Bytes out;
+    pcrypt::EncryptOptions options;
+    options.format = pcrypt::Format::age;
+    pcrypt::encrypt(std::move(shrinking), pcrypt::Sink::memory(out), to_recipient(alice.recipient), options);
   };
   const auto [plugin_identity, plugin_recipient] = test_plugin_keys();
   provoke[PCRYPT_E_PLUGIN] = [&] {
