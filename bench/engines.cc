@@ -29,6 +29,7 @@ struct Aead {
   std::string algorithm;
   std::unique_ptr<aes::Gcm> gcm;
   std::unique_ptr<core::Aead> aead;
+  std::string summary_name;  // the summary table's row name, when the engine name alone is ambiguous
 
   void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
             const std::uint8_t* nonce) const {
@@ -150,17 +151,29 @@ void run_aead(const Context& ctx, const EnginesOptions& options,
   randombytes_buf(key, sizeof key);
   std::vector<Aead> aeads;
   aeads.reserve(engines.size());
-  for (const aes::Engine* e : engines)
-    aeads.push_back({std::string(e->name), "AES-256-GCM",
-                     e->make_gcm(std::span<const std::uint8_t, 32>(key, 32)), nullptr});
+  // AES-256-GCM (pcrypt's payload), then AES-128-GCM (Cobblestone-128) beside it from every engine that
+  // has it (not libsodium's).
+  for (const aes::Engine* e : engines) {
+    aeads.push_back({std::string(e->name),
+                     "AES-256-GCM",
+                     e->make_gcm(std::span<const std::uint8_t, 32>(key, 32)),
+                     nullptr,
+                     {}});
+    if (e->make_gcm128 != nullptr)
+      aeads.push_back({std::string(e->name), "AES-128-GCM",
+                       e->make_gcm128(std::span<const std::uint8_t, 16>(key, 16)), nullptr,
+                       std::string(e->name) + " AES-128"});
+  }
   // age's payload cipher (core/chacha/), from every backend this CPU runs, the default (ours where the CPU
   // has AVX-512 IFMA) first.
   bool openssl_chacha = false;  // its rows below chacha::kOpenSslFromBytes are libsodium's: a note says so
   if (ctx.engine.empty())
     for (const auto backend : chacha::available_chacha_backends()) {
       aeads.push_back({"chacha20poly1305-" + std::string(chacha::backend_name(backend)),
-                       "ChaCha20-Poly1305 (age payloads)", nullptr,
-                       chacha::make_chacha20poly1305(std::span<const std::uint8_t, 32>(key, 32), backend)});
+                       "ChaCha20-Poly1305 (age payloads)",
+                       nullptr,
+                       chacha::make_chacha20poly1305(std::span<const std::uint8_t, 32>(key, 32), backend),
+                       {}});
       openssl_chacha = openssl_chacha || backend == chacha::ChaChaBackend::openssl;
     }
   sodium_memzero(key, sizeof key);
@@ -194,7 +207,7 @@ void run_aead(const Context& ctx, const EnginesOptions& options,
   for (const Aead& a : aeads) {
     for (const bool open : {false, true}) {
       const std::string op = open ? "open" : "seal";
-      std::vector<Cell> wide_row{a.name, op};
+      std::vector<Cell> wide_row{a.summary_name.empty() ? a.name : a.summary_name, op};
       for (std::uint64_t size : options.message_sizes) {
         if (ctx.stop()) break;
         ctx.progress("engines: " + a.name + " " + op + " " +

@@ -75,8 +75,22 @@ inline const std::uint8_t* ptr(const Bytes& b) {
   return b.empty() ? none : b.data();
 }
 
+// AES-256-GCM or AES-128-GCM by the key's length.
 inline std::unique_ptr<pcrypt::aes::Gcm> make_gcm(const pcrypt::aes::Engine& e, const Bytes& key) {
-  return e.make_gcm(std::span<const std::uint8_t, pcrypt::aes::kGcmKeyBytes>(key.data(), key.size()));
+  return pcrypt::aes::make_gcm_any(e, key);
+}
+
+// Supported engines with AES-128-GCM (all but sodium), in registry order; the list that ran is printed.
+inline std::vector<const pcrypt::aes::Engine*> gcm128_engines_under_test() {
+  std::vector<const pcrypt::aes::Engine*> out;
+  std::string ran;
+  for (const pcrypt::aes::Engine* e : engines_under_test(false)) {
+    if (e->make_gcm128 == nullptr) continue;
+    out.push_back(e);
+    ran += (ran.empty() ? "" : ", ") + std::string(e->name);
+  }
+  WARN("engines tested (AES-128-GCM): " << ran);
+  return out;
 }
 
 using pcrypt::test::from_hex;
@@ -276,16 +290,17 @@ struct GcmVector {
 };
 
 struct GcmVectors {
-  std::vector<GcmVector> usable;  // AES-256, 96-bit IV, 128-bit tag: what the Gcm interface takes
+  std::vector<GcmVector> usable;  // key_bits, 96-bit IV, 128-bit tag: what the Gcm interface takes
   std::size_t total = 0;          // every test in the file, to check nothing was lost in reading
 };
 
-inline GcmVectors read_wycheproof_gcm(const std::string& name) {
+// The tests with keys of key_bits (256 or 128) bits.
+inline GcmVectors read_wycheproof_gcm(const std::string& name, long long key_bits = 256) {
   const Json doc = JsonParser(read_vector_file(name)).parse_document();
   if (doc.at("algorithm").str() != "AES-GCM") throw std::runtime_error("not an AES-GCM vector file");
   GcmVectors out;
   for (const Json& group : doc.at("testGroups").items) {
-    const bool usable = group.at("keySize").integer() == 256 && group.at("ivSize").integer() == 96 &&
+    const bool usable = group.at("keySize").integer() == key_bits && group.at("ivSize").integer() == 96 &&
                         group.at("tagSize").integer() == 128;
     for (const Json& t : group.at("tests").items) {
       ++out.total;

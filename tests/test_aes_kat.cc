@@ -45,6 +45,55 @@ TEST_CASE("Wycheproof AES-256-GCM (96-bit IV) known answers, valid and invalid")
   }
 }
 
+TEST_CASE("Wycheproof AES-128-GCM (96-bit IV) known answers, valid and invalid, every engine that has it") {
+  const aes_test::GcmVectors vectors = aes_test::read_wycheproof_gcm("wycheproof_aes_gcm_test.json", 128);
+  REQUIRE(vectors.total == 316);
+  REQUIRE(vectors.usable.size() == 67);
+  const auto engines = aes_test::gcm128_engines_under_test();
+  REQUIRE(engines.size() >= 2);  // at least portable and one hardware engine on x86-64 and ARM64 alike
+  for (const pcrypt::aes::Engine* e : engines) {
+    std::size_t valid = 0, invalid = 0;
+    for (const aes_test::GcmVector& v : vectors.usable) {
+      INFO("engine " << e->name << ", tcId " << v.id << " (" << v.comment << ")");
+      REQUIRE(v.key.size() == 16);
+      REQUIRE(v.iv.size() == 12);
+      auto gcm = aes_test::make_gcm(*e, v.key);
+      if (v.valid) {
+        ++valid;
+        Bytes ct(v.msg.size()), tag(16);
+        gcm->seal(ptr(ct), ptr(tag), ptr(v.msg), v.msg.size(), ptr(v.aad), v.aad.size(), ptr(v.iv));
+        CHECK(to_hex(ct) == to_hex(v.ct));
+        CHECK(to_hex(tag) == to_hex(v.tag));
+      } else {
+        ++invalid;
+      }
+      Bytes pt(v.ct.size(), 0xa5);
+      const bool ok =
+          gcm->open(ptr(pt), ptr(v.ct), v.ct.size(), ptr(v.tag), ptr(v.aad), v.aad.size(), v.iv.data());
+      CHECK(ok == v.valid);
+      if (ok) CHECK(to_hex(pt) == to_hex(v.msg));
+      if (!ok) CHECK(pt == Bytes(v.ct.size(), 0));
+    }
+    CHECK(valid == 40);
+    CHECK(invalid == 27);
+  }
+}
+
+TEST_CASE("AES-GCM keys: 16 or 32 bytes; sodium refuses AES-128-GCM by name, saying why") {
+  for (const pcrypt::aes::Engine& e : pcrypt::aes::all_engines()) {
+    if (!e.supported()) continue;
+    INFO("engine " << e.name);
+    CHECK_THROWS_AS(pcrypt::aes::make_gcm_any(e, Bytes(24, 1)), std::invalid_argument);
+    CHECK_THROWS_AS(pcrypt::aes::make_gcm_any(e, Bytes(15, 1)), std::invalid_argument);
+    if (e.name == "sodium") {
+      CHECK(e.make_gcm128 == nullptr);
+      CHECK_THROWS_WITH(pcrypt::aes::make_gcm_any(e, Bytes(16, 1)), Catch::Contains("has no AES-128-GCM"));
+    } else {
+      CHECK(pcrypt::aes::make_gcm_any(e, Bytes(16, 1)) != nullptr);
+    }
+  }
+}
+
 TEST_CASE("SP 800-38A F.5.5/F.5.6 CTR-AES256 known answers") {
   const auto sections = aes_test::read_sp800_38a("ctr-aes256-sp800-38a.txt");
   REQUIRE(sections.size() == 2);

@@ -16,11 +16,13 @@
 namespace pcrypt::aes {
 
 inline constexpr std::size_t kBlockBytes = 16;
-inline constexpr std::size_t kGcmKeyBytes = 32;  // AES-256-GCM only: the file format uses nothing else
+inline constexpr std::size_t kGcmKeyBytes = 32;     // AES-256-GCM: pcrypt's own format uses nothing else
+inline constexpr std::size_t kGcm128KeyBytes = 16;  // AES-128-GCM: C2SP chunked encryption (Cobblestone-128)
 inline constexpr std::size_t kGcmNonceBytes = 12;
 inline constexpr std::size_t kGcmTagBytes = 16;
 
-// A keyed AES-256-GCM instance (96-bit nonces, 128-bit tags). seal/open are const and thread-safe.
+// A keyed AES-GCM instance (AES-256 or AES-128; 96-bit nonces, 128-bit tags). seal/open are const and
+// thread-safe.
 class Gcm {
  public:
   virtual ~Gcm() = default;
@@ -55,6 +57,9 @@ struct Engine {
   std::string_view description;  // one line for --version / bench headers
   bool (*supported)();           // can this CPU and OS run it?
   std::unique_ptr<Gcm> (*make_gcm)(std::span<const std::uint8_t, kGcmKeyBytes> key);
+  // AES-128-GCM from the same code as make_gcm (10 rounds instead of 14); nullptr where the engine has none
+  // (libsodium implements only AES-256-GCM).
+  std::unique_ptr<Gcm> (*make_gcm128)(std::span<const std::uint8_t, kGcm128KeyBytes> key);
   // nullptr for engines without raw AES (libsodium exposes none). key must be 16, 24 or 32 bytes.
   std::unique_ptr<BlockCipher> (*make_block_cipher)(std::span<const std::uint8_t> key);
   // nullptr, or why this engine, though supported, should not be the default on this CPU (empty: it should).
@@ -70,6 +75,10 @@ const Engine& best_engine();
 // One line saying which engine best_engine() picks and why the faster ones were passed over, e.g.
 // "vaes (vaes512 not preferred: Ice Lake server downclocks on 512-bit code)".
 std::string best_engine_reason();
+// AES-GCM with a 16- or 32-byte key from engine e. Throws std::invalid_argument for another key length, and
+// for a 16-byte key on an engine without AES-128-GCM (sodium): the caller chose that engine by name, so it is
+// refused rather than silently replaced.
+std::unique_ptr<Gcm> make_gcm_any(const Engine& e, std::span<const std::uint8_t> key);
 // The engine called `name`; best_engine() for "" or "auto". Throws std::invalid_argument with a one-line
 // message if the name is unknown or unsupported on this CPU. (Where the name comes from -- an option, the
 // environment -- is the CLI's business: see core/engine_choice.h.)

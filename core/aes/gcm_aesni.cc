@@ -1,4 +1,5 @@
-// AES-256-GCM on AES-NI + PCLMULQDQ (128-bit registers): 8 counter blocks in flight, GHASH of 8 blocks per
+// AES-GCM (AES-256 and AES-128, one body templated on the round count) on AES-NI + PCLMULQDQ (128-bit
+// registers): 8 counter blocks in flight, GHASH of 8 blocks per
 // iteration against precomputed H^8..H^1 with one reduction, stitched into the AES rounds of a batch (the
 // next one when sealing, the same one when opening; the loop is gcm_shell.h's).
 #include <immintrin.h>
@@ -20,14 +21,13 @@ using ghash::mul_acc;
 using ghash::reduce;
 using ghash::Wide;
 
-constexpr int kRounds = 14;
 constexpr std::size_t kWidth = 8;  // blocks per iteration
 constexpr std::size_t kBatch = kWidth * kBlockBytes;
 
 struct GcmKey {
-  __m128i rk[kRounds + 1];
-  __m128i h[kWidth];   // h[i] = v(H^(i+1) x^-1), see ghash_clmul.h
-  __m128i hk[kWidth];  // Karatsuba factors of h[i]
+  __m128i rk[kMaxRounds + 1];  // the first R + 1 used
+  __m128i h[kWidth];           // h[i] = v(H^(i+1) x^-1), see ghash_clmul.h
+  __m128i hk[kWidth];          // Karatsuba factors of h[i]
 };
 
 inline __m128i load(const std::uint8_t* p) {
@@ -53,10 +53,11 @@ inline __m128i add32(__m128i ctr, int n) {
   return _mm_add_epi32(ctr, _mm_set_epi32(0, 0, 0, n));
 }
 
+template <int R>
 inline __m128i encrypt_block(const GcmKey& k, __m128i x) {
   x = _mm_xor_si128(x, k.rk[0]);
-  for (int r = 1; r < kRounds; ++r) x = _mm_aesenc_si128(x, k.rk[r]);
-  return _mm_aesenclast_si128(x, k.rk[kRounds]);
+  for (int r = 1; r < R; ++r) x = _mm_aesenc_si128(x, k.rk[r]);
+  return _mm_aesenclast_si128(x, k.rk[R]);
 }
 
 // Absorbs up to kWidth blocks (the last may be partial, zero-padded) with a single reduction.
@@ -72,16 +73,17 @@ __m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size
   return reduce(acc);
 }
 
-// The steps of the bulk loop in gcm_shell.h.
+// The steps of the bulk loop in gcm_shell.h, for R rounds: 14 (AES-256) or 10 (AES-128).
+template <int R>
 struct Kernel {
   using Key = GcmKey;
   using Counters = __m128i;
   static constexpr std::size_t kBatch = detail::kBatch;
 
-  static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
+  static void expand(GcmKey& k, std::span<const std::uint8_t> key) {
     RoundKeys rk;
-    expand_key(key.data(), key.size(), rk);
-    for (int r = 0; r <= kRounds; ++r) k.rk[r] = load(rk.enc[r]);
+    expand_key_for_rounds(key, R, rk);
+    for (int r = 0; r <= R; ++r) k.rk[r] = load(rk.enc[r]);
     sodium_memzero(&rk, sizeof rk);
     const __m128i h = ghash::times_x_inverse(bswap(encrypt_block(k, _mm_setzero_si128())));
     k.h[0] = h;
@@ -89,7 +91,7 @@ struct Kernel {
     for (std::size_t i = 0; i < kWidth; ++i) k.hk[i] = ghash::karatsuba_key(k.h[i]);
   }
 
-  static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block(k, x); }
+  static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block<R>(k, x); }
 
   static __m128i counters(__m128i first) { return first; }
 
@@ -117,7 +119,7 @@ struct Kernel {
   static void ctr_tail(const GcmKey& k, __m128i ctr, std::uint8_t* out, const std::uint8_t* in,
                        std::size_t len) {
     for (std::size_t off = 0; off < len; off += 16, ctr = add32(ctr, 1)) {
-      const __m128i ks = detail::encrypt_block(k, bswap(ctr));
+      const __m128i ks = detail::encrypt_block<R>(k, bswap(ctr));
       const std::size_t n = len - off < 16 ? len - off : 16;
       if (n == 16)
         store(out + off, _mm_xor_si128(ks, load(in + off)));
@@ -152,7 +154,7 @@ struct Kernel {
     if constexpr (Hash)
       acc = mul(_mm_xor_si128(s, bswap(hashed_block(0))), k.h[kWidth - 1], k.hk[kWidth - 1]);
 #pragma GCC unroll 13
-    for (int r = 1; r < kRounds; ++r) {
+    for (int r = 1; r < R; ++r) {
 #pragma GCC unroll 8
       for (std::size_t j = 0; j < kWidth; ++j) b[j] = _mm_aesenc_si128(b[j], k.rk[r]);
       if constexpr (Hash) {
@@ -170,7 +172,7 @@ struct Kernel {
         x = c[j];
       else
         x = load(in + 16 * j);
-      store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[kRounds], x)));
+      store(out + 16 * j, _mm_aesenclast_si128(b[j], _mm_xor_si128(k.rk[R], x)));
     }
   }
 };
@@ -178,7 +180,11 @@ struct Kernel {
 }  // namespace
 
 std::unique_ptr<Gcm> make_aesni_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
-  return std::make_unique<GcmShell<Kernel>>(key);
+  return std::make_unique<GcmShell<Kernel<14>>>(key);
+}
+
+std::unique_ptr<Gcm> make_aesni_gcm128(std::span<const std::uint8_t, kGcm128KeyBytes> key) {
+  return std::make_unique<GcmShell<Kernel<10>>>(key);
 }
 
 }  // namespace pcrypt::aes::detail

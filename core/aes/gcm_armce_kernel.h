@@ -1,7 +1,7 @@
-// AES-256-GCM on the ARMv8 Crypto Extensions (AESE/AESMC, PMULL/PMULL2), the steps of gcm_shell.h's bulk
-// loop: 8 counter blocks in flight, GHASH of 8 blocks per iteration against precomputed H^8..H^1 summed
-// unreduced and reduced once, stitched into the AES rounds of the next batch (seal) or of the same batch
-// (open).
+// AES-GCM (AES-256 and AES-128: the kernel is a template on the round count R) on the ARMv8 Crypto Extensions
+// (AESE/AESMC, PMULL/PMULL2), the steps of gcm_shell.h's bulk loop: 8 counter blocks in flight, GHASH of 8
+// blocks per iteration against precomputed H^8..H^1 summed unreduced and reduced once, stitched into the AES
+// rounds of the next batch (seal) or of the same batch (open).
 //
 // Written once, compiled twice: gcm_armce.cc instantiates it with plain EOR (ARMv8.0 + crypto) and
 // gcm_armce_sha3.cc with EOR3, which XORs three registers in one instruction (the GHASH sums and the last
@@ -25,26 +25,25 @@ namespace pcrypt::aes::detail::armce {
 using ghash::Block;
 using ghash::bswap;
 
-inline constexpr int kRounds = 14;
 inline constexpr std::size_t kWidth = 8;  // blocks per iteration
 inline constexpr std::size_t kBatch = kWidth * kBlockBytes;
 
 struct GcmKey {
-  Block rk[kRounds + 1];
-  Block h[kWidth];   // h[i] = v(H^(i+1) x^-1), see ghash_pmull.h
-  Block hk[kWidth];  // Karatsuba factors of h[i]
+  Block rk[kMaxRounds + 1];  // the first R + 1 used
+  Block h[kWidth];           // h[i] = v(H^(i+1) x^-1), see ghash_pmull.h
+  Block hk[kWidth];          // Karatsuba factors of h[i]
 };
 
-template <class Xor3>
+template <class Xor3, int R>
 struct GcmKernel {
   using Key = GcmKey;
   using Counters = Block;
   static constexpr std::size_t kBatch = armce::kBatch;
 
-  static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
+  static void expand(GcmKey& k, std::span<const std::uint8_t> key) {
     RoundKeys rk;
-    expand_key(key.data(), key.size(), rk);
-    for (int r = 0; r <= kRounds; ++r) k.rk[r] = vld1q_u8(rk.enc[r]);
+    expand_key_for_rounds(key, R, rk);
+    for (int r = 0; r <= R; ++r) k.rk[r] = vld1q_u8(rk.enc[r]);
     sodium_memzero(&rk, sizeof rk);
     const Block h = ghash::times_x_inverse(bswap(encrypt_block(k, ghash::block_zero())));
     k.h[0] = h;
@@ -52,11 +51,11 @@ struct GcmKernel {
     for (std::size_t i = 0; i < kWidth; ++i) k.hk[i] = ghash::karatsuba_key(k.h[i]);
   }
 
-  // AESE = AddRoundKey + ShiftRows + SubBytes, AESMC = MixColumns: rounds 1..13 are AESE+AESMC pairs (which
+  // AESE = AddRoundKey + ShiftRows + SubBytes, AESMC = MixColumns: rounds 1..R-1 are AESE+AESMC pairs (which
   // cores fuse), the last round AESE alone and a final XOR with the last key.
   static Block encrypt_block(const GcmKey& k, Block x) {
-    for (int r = 0; r < kRounds - 1; ++r) x = vaesmcq_u8(vaeseq_u8(x, k.rk[r]));
-    return veorq_u8(vaeseq_u8(x, k.rk[kRounds - 1]), k.rk[kRounds]);
+    for (int r = 0; r < R - 1; ++r) x = vaesmcq_u8(vaeseq_u8(x, k.rk[r]));
+    return veorq_u8(vaeseq_u8(x, k.rk[R - 1]), k.rk[R]);
   }
 
   static Block counters(Block first) { return first; }
@@ -84,10 +83,10 @@ struct GcmKernel {
       x[0] = veorq_u8(x[0], s);
     }
     ghash::Wide acc{ghash::block_zero(), ghash::block_zero(), ghash::block_zero()};
-    // Rounds 0..12 with the 8 GHASH products spread over the first four rounds, two per round (H^8..H^1
+    // Rounds 0..R-2 with the 8 GHASH products spread over the first four rounds, two per round (H^8..H^1
     // highest power first), and the one reduction after them.
 #pragma GCC unroll 13
-    for (int r = 0; r < kRounds - 1; ++r) {
+    for (int r = 0; r < R - 1; ++r) {
 #pragma GCC unroll 8
       for (std::size_t j = 0; j < kWidth; ++j) b[j] = vaesmcq_u8(vaeseq_u8(b[j], k.rk[r]));
       if constexpr (Hash) {
@@ -101,7 +100,7 @@ struct GcmKernel {
     }
 #pragma GCC unroll 8
     for (std::size_t j = 0; j < kWidth; ++j)
-      vst1q_u8(out + 16 * j, Xor3::xor3(vaeseq_u8(b[j], k.rk[kRounds - 1]), k.rk[kRounds], c[j]));
+      vst1q_u8(out + 16 * j, Xor3::xor3(vaeseq_u8(b[j], k.rk[R - 1]), k.rk[R], c[j]));
   }
 
   static Block ghash_batch(const GcmKey& k, Block s, const std::uint8_t* p) {

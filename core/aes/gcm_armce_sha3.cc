@@ -14,8 +14,9 @@ struct Eor3 {
 
 }  // namespace
 
-std::unique_ptr<Gcm> make_armce_eor3_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
-  return std::make_unique<GcmShell<armce::GcmKernel<Eor3>>>(key);
+std::unique_ptr<Gcm> make_armce_eor3_gcm(std::span<const std::uint8_t> key) {
+  if (key.size() == kGcm128KeyBytes) return std::make_unique<GcmShell<armce::GcmKernel<Eor3, 10>>>(key);
+  return std::make_unique<GcmShell<armce::GcmKernel<Eor3, 14>>>(key);
 }
 
 }  // namespace pcrypt::aes::detail

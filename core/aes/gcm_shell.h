@@ -1,4 +1,4 @@
-// The part of AES-256-GCM (SP 800-38D) that is the same for every vector engine, written once: the initial
+// The part of AES-GCM (SP 800-38D) that is the same for every vector engine, written once: the initial
 // counter block J0 from the 96-bit nonce, the GHASH of the AAD, the bulk loop of both directions, the length
 // block and J0 keystream that finish the tag, and open's verify-then-zero. An engine supplies only a Kernel
 // with its key layout and the steps the loop is made of:
@@ -7,8 +7,8 @@
 //     struct Key;  // expanded round keys and hash-key powers; trivially copyable, kept in guarded memory
 //     static constexpr std::size_t kBatch;  // bytes per crypt_batch, a multiple of 16
 //     struct Counters;  // the bulk loop's counter state (a register, or more)
-//     static void expand(Key& k, std::span<const std::uint8_t, kGcmKeyBytes> key);
-//     static Block encrypt_block(const Key& k, Block block);  // one AES-256 block, as loaded from memory
+//     static void expand(Key& k, std::span<const std::uint8_t> key);  // the AES key, of the kernel's size
+//     static Block encrypt_block(const Key& k, Block block);  // one AES block, as loaded from memory
 //     // Counter state whose next block is ctr: a counter block byte-reversed (as ghash_clmul.h's bswap
 //     // leaves it), so that GCM's inc32 is one 32-bit add to its lowest lane.
 //     static Counters counters(Block ctr);
@@ -29,6 +29,10 @@
 //     static void clear_upper_halves();
 //   };
 //   std::unique_ptr<Gcm> make_x_gcm(key) { return std::make_unique<GcmShell<Kernel>>(key); }
+//
+// Every engine's Kernel is a template on the AES round count (14 for AES-256, 10 for AES-128), so both key
+// sizes run the same loop body; only the number of rounds between the counter blocks and the last round,
+// and the key schedule's length, differ.
 //
 // Block is a 128-bit register: __m128i on x86-64 (ghash_clmul.h), uint8x16_t on AArch64 (ghash_pmull.h); the
 // block operations used here (ghash::block_load etc.) come from whichever of the two this machine has.
@@ -56,7 +60,7 @@ namespace pcrypt::aes::detail {
 template <class Kernel>
 class GcmShell final : public Gcm {
  public:
-  explicit GcmShell(std::span<const std::uint8_t, kGcmKeyBytes> key) { Kernel::expand(key_, key); }
+  explicit GcmShell(std::span<const std::uint8_t> key) { Kernel::expand(key_, key); }
 
   void seal(std::uint8_t* out, std::uint8_t* tag, const std::uint8_t* in, std::size_t len,
             const std::uint8_t* aad, std::size_t aad_len, const std::uint8_t* nonce) const override {

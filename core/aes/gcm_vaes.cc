@@ -1,4 +1,5 @@
-// AES-256-GCM on VAES + VPCLMULQDQ with 256-bit registers (AVX2), two blocks per register: 16 counter blocks
+// AES-GCM (AES-256 and AES-128, one body templated on the round count) on VAES + VPCLMULQDQ with 256-bit
+// registers (AVX2), two blocks per register: 16 counter blocks
 // (8 registers) in flight per iteration, and GHASH of 16 blocks against precomputed H^16..H^1 (Karatsuba, one
 // reduction per 256 bytes) spread between the AES rounds. Sealing hashes the previous batch's ciphertext
 // while encrypting the next; opening hashes the batch it is decrypting (all loads happen before the stores).
@@ -23,13 +24,12 @@ using vaes::load1;
 using vaes::load2;
 using vaes::store2;
 
-constexpr int kRounds = 14;
 constexpr std::size_t kRegs = 8;              // registers of counter blocks per iteration
 constexpr std::size_t kBlocks = 2 * kRegs;    // blocks per iteration
 constexpr std::size_t kBatch = 16 * kBlocks;  // bytes per iteration
 
 struct GcmKey {
-  __m256i rk[kRounds + 1];  // each round key in both lanes
+  __m256i rk[kMaxRounds + 1];  // each round key in both lanes (the first R + 1 used)
   // Hash key powers in the v(H^i x^-1) form of ghash_clmul.h. Register j of a batch holds blocks 2j (low
   // lane) and 2j+1 (high lane), which are multiplied by H^(16-2j) and H^(15-2j).
   __m256i h[kRegs];
@@ -72,10 +72,11 @@ inline __m256i add32(__m256i ctr, int n) {
   return _mm256_add_epi32(ctr, _mm256_set_epi32(0, 0, 0, n, 0, 0, 0, n));
 }
 
+template <int R>
 inline __m128i encrypt_block(const GcmKey& k, __m128i x) {
   x = _mm_xor_si128(x, _mm256_castsi256_si128(k.rk[0]));
-  for (int r = 1; r < kRounds; ++r) x = _mm_aesenc_si128(x, _mm256_castsi256_si128(k.rk[r]));
-  return _mm_aesenclast_si128(x, _mm256_castsi256_si128(k.rk[kRounds]));
+  for (int r = 1; r < R; ++r) x = _mm_aesenc_si128(x, _mm256_castsi256_si128(k.rk[r]));
+  return _mm_aesenclast_si128(x, _mm256_castsi256_si128(k.rk[R]));
 }
 
 // GHASH of one full batch at p (16 blocks), one reduction.
@@ -110,9 +111,10 @@ __m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size
 // One batch of counter mode. With Hash, also absorbs the batch at `hashed` into s between the rounds;
 // `hashed` is either the previous batch's output (seal) or this batch's input (open) -- both read before out
 // is written.
-template <bool Hash>
+template <int R, bool Hash>
 [[gnu::always_inline]] inline void crypt_batch(const GcmKey& k, __m256i& ctr, __m128i& s, std::uint8_t* out,
                                                const std::uint8_t* in, const std::uint8_t* hashed) {
+  static_assert(static_cast<int>(kRegs) < R, "the reduction must fit between the middle rounds");
   __m256i b[kRegs];
 #pragma GCC unroll 8
   for (std::size_t j = 0; j < kRegs; ++j) b[j] = x2(bswap2(add32(ctr, static_cast<int>(2 * j))), k.rk[0]);
@@ -120,7 +122,7 @@ template <bool Hash>
   Wide2 a{};
   if constexpr (Hash) a = mul2(x2(bswap2(load2(hashed)), _mm256_zextsi128_si256(s)), k.h[0], k.hk[0]);
 #pragma GCC unroll 13
-  for (int r = 1; r < kRounds; ++r) {
+  for (int r = 1; r < R; ++r) {
     const __m256i key = k.rk[r];
 #pragma GCC unroll 8
     for (std::size_t j = 0; j < kRegs; ++j) b[j] = _mm256_aesenc_epi128(b[j], key);
@@ -132,62 +134,64 @@ template <bool Hash>
       if (r == static_cast<int>(kRegs)) s = reduce2(a);
     }
   }
-  const __m256i last = k.rk[kRounds];
+  const __m256i last = k.rk[R];
 #pragma GCC unroll 8
   for (std::size_t j = 0; j < kRegs; ++j)
     store2(out + 32 * j, _mm256_aesenclast_epi128(b[j], x2(last, load2(in + 32 * j))));
 }
 
 // Counter mode for the last len < kBatch bytes, with W registers (2W blocks) of keystream.
-template <std::size_t W>
+template <int R, std::size_t W>
 void ctr_tail_regs(const GcmKey& k, __m256i ctr, std::uint8_t* out, const std::uint8_t* in, std::size_t len) {
   __m256i b[W];
 #pragma GCC unroll 8
   for (std::size_t j = 0; j < W; ++j) b[j] = x2(bswap2(add32(ctr, static_cast<int>(2 * j))), k.rk[0]);
-  for (int r = 1; r < kRounds; ++r) {
+  for (int r = 1; r < R; ++r) {
 #pragma GCC unroll 8
     for (std::size_t j = 0; j < W; ++j) b[j] = _mm256_aesenc_epi128(b[j], k.rk[r]);
   }
   alignas(32) std::uint8_t ks[32 * W];
 #pragma GCC unroll 8
-  for (std::size_t j = 0; j < W; ++j) store2(ks + 32 * j, _mm256_aesenclast_epi128(b[j], k.rk[kRounds]));
+  for (std::size_t j = 0; j < W; ++j) store2(ks + 32 * j, _mm256_aesenclast_epi128(b[j], k.rk[R]));
   std::size_t off = 0;
   for (; off + 32 <= len; off += 32) store2(out + off, x2(load2(in + off), load2(ks + off)));
   for (; off < len; ++off) out[off] = static_cast<std::uint8_t>(in[off] ^ ks[off]);
   sodium_memzero(ks, sizeof ks);
 }
 
+template <int R>
 void ctr_tail(const GcmKey& k, __m256i ctr, std::uint8_t* out, const std::uint8_t* in, std::size_t len) {
   switch ((len + 31) / 32) {
     case 1:
-      return ctr_tail_regs<1>(k, ctr, out, in, len);
+      return ctr_tail_regs<R, 1>(k, ctr, out, in, len);
     case 2:
-      return ctr_tail_regs<2>(k, ctr, out, in, len);
+      return ctr_tail_regs<R, 2>(k, ctr, out, in, len);
     case 3:
-      return ctr_tail_regs<3>(k, ctr, out, in, len);
+      return ctr_tail_regs<R, 3>(k, ctr, out, in, len);
     case 4:
-      return ctr_tail_regs<4>(k, ctr, out, in, len);
+      return ctr_tail_regs<R, 4>(k, ctr, out, in, len);
     case 5:
-      return ctr_tail_regs<5>(k, ctr, out, in, len);
+      return ctr_tail_regs<R, 5>(k, ctr, out, in, len);
     case 6:
-      return ctr_tail_regs<6>(k, ctr, out, in, len);
+      return ctr_tail_regs<R, 6>(k, ctr, out, in, len);
     case 7:
-      return ctr_tail_regs<7>(k, ctr, out, in, len);
+      return ctr_tail_regs<R, 7>(k, ctr, out, in, len);
     default:
-      return ctr_tail_regs<8>(k, ctr, out, in, len);
+      return ctr_tail_regs<R, 8>(k, ctr, out, in, len);
   }
 }
 
-// The steps of the bulk loop in gcm_shell.h.
+// The steps of the bulk loop in gcm_shell.h, for R rounds: 14 (AES-256) or 10 (AES-128).
+template <int R>
 struct Kernel {
   using Key = GcmKey;
   using Counters = __m256i;
   static constexpr std::size_t kBatch = detail::kBatch;
 
-  static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
+  static void expand(GcmKey& k, std::span<const std::uint8_t> key) {
     RoundKeys rk;
-    expand_key(key.data(), key.size(), rk);
-    for (int r = 0; r <= kRounds; ++r) k.rk[r] = vaes::broadcast(rk.enc[r]);
+    expand_key_for_rounds(key, R, rk);
+    for (int r = 0; r <= R; ++r) k.rk[r] = vaes::broadcast(rk.enc[r]);
     sodium_memzero(&rk, sizeof rk);
     const __m128i h = ghash::times_x_inverse(bswap(encrypt_block(k, _mm_setzero_si128())));
     k.h1[0] = h;
@@ -199,7 +203,7 @@ struct Kernel {
     }
   }
 
-  static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block(k, x); }
+  static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block<R>(k, x); }
 
   // Counter blocks c (low lane) and c + 1 (high lane).
   static __m256i counters(__m128i c) { return vaes::lanes(add32(c, 1), c); }
@@ -207,7 +211,7 @@ struct Kernel {
   template <bool Hash>
   [[gnu::always_inline]] static void crypt_batch(const GcmKey& k, __m256i& ctr, __m128i& s, std::uint8_t* out,
                                                  const std::uint8_t* in, const std::uint8_t* hashed) {
-    detail::crypt_batch<Hash>(k, ctr, s, out, in, hashed);
+    detail::crypt_batch<R, Hash>(k, ctr, s, out, in, hashed);
   }
 
   static __m128i ghash_batch(const GcmKey& k, __m128i s, const std::uint8_t* p) {
@@ -218,7 +222,7 @@ struct Kernel {
   }
   static void ctr_tail(const GcmKey& k, __m256i ctr, std::uint8_t* out, const std::uint8_t* in,
                        std::size_t len) {
-    detail::ctr_tail(k, ctr, out, in, len);
+    detail::ctr_tail<R>(k, ctr, out, in, len);
   }
   static void clear_upper_halves() { _mm256_zeroupper(); }
 };
@@ -226,7 +230,11 @@ struct Kernel {
 }  // namespace
 
 std::unique_ptr<Gcm> make_vaes_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
-  return std::make_unique<GcmShell<Kernel>>(key);
+  return std::make_unique<GcmShell<Kernel<14>>>(key);
+}
+
+std::unique_ptr<Gcm> make_vaes_gcm128(std::span<const std::uint8_t, kGcm128KeyBytes> key) {
+  return std::make_unique<GcmShell<Kernel<10>>>(key);
 }
 
 }  // namespace pcrypt::aes::detail

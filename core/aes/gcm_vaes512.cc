@@ -1,12 +1,13 @@
-// AES-256-GCM on VAES + VPCLMULQDQ with 512-bit registers (AVX-512), four blocks per register.
+// AES-GCM (AES-256 and AES-128) on VAES + VPCLMULQDQ with 512-bit registers (AVX-512), four blocks per
+// register.
 //
 // Bulk: 32 counter blocks (8 zmm, 512 bytes) per iteration. GHASH of 32 blocks is multiplied against the
 // precomputed powers H^32..H^1 (four per register, highest first), the schoolbook pieces are summed unreduced
 // across all eight registers, and one reduction finishes the 512 bytes. That hashing is spread step by step
-// between the 13 middle AES rounds, so the AES and carry-less multiply units work at the same time. Sealing
-// hashes the previous batch's ciphertext while encrypting the next; opening hashes the batch it decrypts (all
-// loads happen before the stores, so in place is safe). The data is XORed into the last round key, so
-// `vaesenclast` produces the output directly.
+// between the middle AES rounds (13 for AES-256, 9 for AES-128; it needs 8 of them), so the AES and
+// carry-less multiply units work at the same time. Sealing hashes the previous batch's ciphertext while
+// encrypting the next; opening hashes the batch it decrypts (all loads happen before the stores, so in place
+// is safe). The data is XORed into the last round key, so `vaesenclast` produces the output directly.
 //
 // Why 8 registers and not the 4 of the Linux kernel's design: on Zen 4 a 512-bit instruction occupies a
 // 256-bit unit for two cycles, so every instruction outside the AES rounds competes with them; twice the
@@ -37,13 +38,12 @@ using vaes512::last_byte_step;
 using vaes512::load4;
 using vaes512::store4;
 
-constexpr int kRounds = 14;
 constexpr std::size_t kRegs = 8;              // zmm registers of counter blocks per iteration
 constexpr std::size_t kBlocks = 4 * kRegs;    // blocks per iteration
 constexpr std::size_t kBatch = 16 * kBlocks;  // bytes per iteration
 
 struct GcmKey {
-  __m512i rk[kRounds + 1];  // each round key in all four lanes
+  __m512i rk[kMaxRounds + 1];  // each round key in all four lanes (the first R + 1 used)
   // Hash key powers in the v(H^i x^-1) form of ghash_clmul.h, descending: pow[i] = H^(32-i). A group of n
   // blocks loads its powers H^n..H^1 from pow + 32 - n; the three zero entries after the table keep that
   // 4-lane load inside the object when n is not a multiple of 4.
@@ -145,10 +145,11 @@ class BatchCounters {
   std::uint32_t low_;
 };
 
+template <int R>
 inline __m128i encrypt_block(const GcmKey& k, __m128i x) {
   x = _mm_xor_si128(x, _mm512_castsi512_si128(k.rk[0]));
-  for (int r = 1; r < kRounds; ++r) x = _mm_aesenc_si128(x, _mm512_castsi512_si128(k.rk[r]));
-  return _mm_aesenclast_si128(x, _mm512_castsi512_si128(k.rk[kRounds]));
+  for (int r = 1; r < R; ++r) x = _mm_aesenc_si128(x, _mm512_castsi512_si128(k.rk[r]));
+  return _mm_aesenclast_si128(x, _mm512_castsi512_si128(k.rk[R]));
 }
 
 // GHASH of one full batch at p (32 blocks), one reduction.
@@ -178,18 +179,18 @@ __m128i ghash_group(const GcmKey& k, __m128i s, const std::uint8_t* p, std::size
 // `hashed` is either the previous batch's output (seal) or this batch's input (open) -- both read before out
 // is written.
 constexpr int kHashEvery = kRegs <= 6 ? 2 : 1;  // rounds between two registers' GHASH steps
-static_assert(kHashEvery * kRegs < kRounds, "the reduction must fit between the middle rounds");
 
-template <bool Hash>
+template <int R, bool Hash>
 [[gnu::always_inline]] inline void crypt_batch(const GcmKey& k, BatchCounters& ctr, __m128i& s,
                                                std::uint8_t* out, const std::uint8_t* in,
                                                const std::uint8_t* hashed) {
+  static_assert(kHashEvery * kRegs < R, "the reduction must fit between the middle rounds");
   __m512i b[kRegs];
   ctr.next_batch(k.rk[0], b);
   Wide4 a{};
   if constexpr (Hash) a = mul4(x2(bswap4(load4(hashed)), _mm512_zextsi128_si512(s)), powers(k, 0));
 #pragma GCC unroll 13
-  for (int r = 1; r < kRounds; ++r) {
+  for (int r = 1; r < R; ++r) {
     const __m512i key = k.rk[r];
 #pragma GCC unroll 8
     for (std::size_t j = 0; j < kRegs; ++j) b[j] = _mm512_aesenc_epi128(b[j], key);
@@ -203,7 +204,7 @@ template <bool Hash>
       if (r == kHashEvery * static_cast<int>(kRegs)) s = reduce4(a);
     }
   }
-  const __m512i last = k.rk[kRounds];
+  const __m512i last = k.rk[R];
 #pragma GCC unroll 8
   for (std::size_t j = 0; j < kRegs; ++j)
     store4(out + 64 * j, _mm512_aesenclast_epi128(b[j], x2(last, load4(in + 64 * j))));
@@ -211,6 +212,7 @@ template <bool Hash>
 
 // Counter mode for the last 0 < len < kBatch bytes, 256 bytes (four registers) of keystream at a time,
 // masked loads and stores for the final partial register.
+template <int R>
 void ctr_tail(const GcmKey& k, __m512i ctr, std::uint8_t* out, const std::uint8_t* in, std::size_t len) {
   for (std::size_t group = 0; group < len; group += 256, ctr = add32(ctr, 16)) {
     __m512i b[4];
@@ -218,7 +220,7 @@ void ctr_tail(const GcmKey& k, __m512i ctr, std::uint8_t* out, const std::uint8_
     for (std::size_t j = 0; j < 4; ++j) b[j] = x2(bswap4(add32(ctr, static_cast<int>(4 * j))), k.rk[0]);
     // Rounds on all four registers even when fewer are needed: the unused ones are independent work that
     // fills latency slots anyway, and a fixed shape keeps the rounds branch-free.
-    for (int r = 1; r < kRounds; ++r) {
+    for (int r = 1; r < R; ++r) {
 #pragma GCC unroll 8
       for (std::size_t j = 0; j < 4; ++j) b[j] = _mm512_aesenc_epi128(b[j], k.rk[r]);
     }
@@ -226,24 +228,26 @@ void ctr_tail(const GcmKey& k, __m512i ctr, std::uint8_t* out, const std::uint8_
       const std::size_t at = group + 64 * j;
       const __mmask64 m = first_bytes(len - at);
       const __m512i data = _mm512_maskz_loadu_epi8(m, in + at);
-      _mm512_mask_storeu_epi8(out + at, m, _mm512_aesenclast_epi128(b[j], x2(k.rk[kRounds], data)));
+      _mm512_mask_storeu_epi8(out + at, m, _mm512_aesenclast_epi128(b[j], x2(k.rk[R], data)));
     }
   }
 }
 
-// The steps of the bulk loop in gcm_shell.h (J0, AAD, length block, tag and verify-then-zero live there too).
+// The steps of the bulk loop in gcm_shell.h (J0, AAD, length block, tag and verify-then-zero live there too),
+// for R rounds: 14 (AES-256) or 10 (AES-128).
+template <int R>
 struct Kernel {
   using Key = GcmKey;
   using Counters = BatchCounters;
   static constexpr std::size_t kBatch = detail::kBatch;
 
-  static void expand(GcmKey& k, std::span<const std::uint8_t, kGcmKeyBytes> key) {
+  static void expand(GcmKey& k, std::span<const std::uint8_t> key) {
     RoundKeys rk;
-    expand_key(key.data(), key.size(), rk);
-    for (int r = 0; r <= kRounds; ++r)
+    expand_key_for_rounds(key, R, rk);
+    for (int r = 0; r <= R; ++r)
       k.rk[r] = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(rk.enc[r])));
     sodium_memzero(&rk, sizeof rk);
-    const __m128i h = ghash::times_x_inverse(bswap(detail::encrypt_block(k, _mm_setzero_si128())));
+    const __m128i h = ghash::times_x_inverse(bswap(detail::encrypt_block<R>(k, _mm_setzero_si128())));
     __m128i p = h;
     for (std::size_t i = kBlocks; i-- > 0;) {
       k.pow[i] = p;
@@ -251,7 +255,7 @@ struct Kernel {
     }
   }
 
-  static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block(k, x); }
+  static __m128i encrypt_block(const GcmKey& k, __m128i x) { return detail::encrypt_block<R>(k, x); }
 
   static BatchCounters counters(__m128i first) { return BatchCounters(first); }
 
@@ -259,7 +263,7 @@ struct Kernel {
   [[gnu::always_inline]] static void crypt_batch(const GcmKey& k, BatchCounters& ctr, __m128i& s,
                                                  std::uint8_t* out, const std::uint8_t* in,
                                                  const std::uint8_t* hashed) {
-    detail::crypt_batch<Hash>(k, ctr, s, out, in, hashed);
+    detail::crypt_batch<R, Hash>(k, ctr, s, out, in, hashed);
   }
 
   static __m128i ghash_batch(const GcmKey& k, __m128i s, const std::uint8_t* p) {
@@ -270,7 +274,7 @@ struct Kernel {
   }
   static void ctr_tail(const GcmKey& k, const BatchCounters& ctr, std::uint8_t* out, const std::uint8_t* in,
                        std::size_t len) {
-    detail::ctr_tail(k, ctr.little_endian(), out, in, len);
+    detail::ctr_tail<R>(k, ctr.little_endian(), out, in, len);
   }
   // (Today GCC inlines bulk() here and tracks the state itself; this keeps it so whatever it inlines.)
   static void clear_upper_halves() { _mm256_zeroupper(); }
@@ -279,7 +283,11 @@ struct Kernel {
 }  // namespace
 
 std::unique_ptr<Gcm> make_vaes512_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
-  return std::make_unique<GcmShell<Kernel>>(key);
+  return std::make_unique<GcmShell<Kernel<14>>>(key);
+}
+
+std::unique_ptr<Gcm> make_vaes512_gcm128(std::span<const std::uint8_t, kGcm128KeyBytes> key) {
+  return std::make_unique<GcmShell<Kernel<10>>>(key);
 }
 
 }  // namespace pcrypt::aes::detail

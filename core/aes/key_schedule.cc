@@ -47,4 +47,10 @@ void expand_key(const std::uint8_t* key, std::size_t key_len, RoundKeys& out) {
   std::memcpy(out.dec[rounds], out.enc[0], 16);
 }
 
+void expand_key_for_rounds(std::span<const std::uint8_t> key, int rounds, RoundKeys& out) {
+  if (static_cast<int>(key.size()) != 4 * (rounds - 6))
+    throw std::invalid_argument("AES-GCM key of the wrong length for this kernel");
+  expand_key(key.data(), key.size(), out);
+}
+
 }  // namespace pcrypt::aes::detail

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace pcrypt::aes::detail {
 
@@ -20,6 +21,9 @@ struct RoundKeys {
 
 // key_len must be 16, 24 or 32 (throws std::invalid_argument otherwise). Defined in key_schedule.cc.
 void expand_key(const std::uint8_t* key, std::size_t key_len, RoundKeys& out);
+// The same for a kernel built for a fixed round count: throws std::invalid_argument unless the key is the
+// size that gives `rounds` rounds (10: 16 bytes, 12: 24, 14: 32).
+void expand_key_for_rounds(std::span<const std::uint8_t> key, int rounds, RoundKeys& out);
 
 // The instruction-set parts, one definition per architecture: SubWord (the S-box on each byte of a
 // little-endian word, in constant time) and InvMixColumns of one 16-byte round key, in place.

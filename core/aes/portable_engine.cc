@@ -1,4 +1,5 @@
-// The `portable` engine: AES-256-GCM and raw AES (CTR, block) on the bitsliced core. Runs on any CPU.
+// The `portable` engine: AES-256-GCM, AES-128-GCM and raw AES (CTR, block) on the bitsliced core. Runs on any
+// CPU.
 #include <sodium.h>
 
 #include <algorithm>
@@ -95,7 +96,8 @@ struct GcmKey {
 
 class PortableGcm final : public Gcm {
  public:
-  explicit PortableGcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
+  // key: 32 or 16 bytes (the bitsliced schedule runs 14 or 10 rounds).
+  explicit PortableGcm(std::span<const std::uint8_t> key) {
     portable::expand_key(key_.ks, key.data(), key.size());
     std::uint8_t h[16] = {};
     portable::encrypt_batch(key_.ks, h, h, 1);
@@ -194,6 +196,10 @@ bool portable_supported() {
 }
 
 std::unique_ptr<Gcm> make_portable_gcm(std::span<const std::uint8_t, kGcmKeyBytes> key) {
+  return std::make_unique<PortableGcm>(key);
+}
+
+std::unique_ptr<Gcm> make_portable_gcm128(std::span<const std::uint8_t, kGcm128KeyBytes> key) {
   return std::make_unique<PortableGcm>(key);
 }
 
