@@ -114,6 +114,35 @@ void add_identities(CLI::App& cmd, CryptArgs& a) {
       ->check(kNonEmpty);
 }
 
+// C2SP chunked encryption (cobblestone-128/-256): one raw key and the application's context.
+void add_raw_key(CLI::App& cmd, CryptArgs& a) {
+  cmd.add_option("--raw-key", a.raw_key,
+                 "cobblestone formats: FILE holds the input key, exactly 16 (cobblestone-128) or 32 "
+                 "(cobblestone-256) bytes (pcrypt keygen --raw 16|32 -o FILE)")
+      ->type_name("FILE")
+      ->check(kNonEmpty);
+  cmd.add_option("--context", a.context,
+                 "cobblestone formats: the context, as TEXT's UTF-8 bytes (default: empty); the same when "
+                 "decrypting")
+      ->type_name("TEXT")
+      ->each([&a](const std::string&) { a.context_given = true; });
+  cmd.add_option("--context-file", a.context_file,
+                 "cobblestone formats: the context as FILE's bytes, exactly (any bytes, NUL included)")
+      ->type_name("FILE")
+      ->check(kNonEmpty)
+      ->excludes("--context");
+}
+
+// Decrypting: a format without magic has to be named.
+void add_told_format(CLI::App& cmd, CryptArgs& a) {
+  cmd.add_option("--format", a.format,
+                 "cobblestone-128 or cobblestone-256: read FILE as C2SP chunked encryption (such files "
+                 "carry no magic, so the format is never guessed); pcrypt and age files are recognised")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"pcrypt", "age", "cobblestone-128", "cobblestone-256"}));
+  add_raw_key(cmd, a);
+}
+
 void add_performance(CLI::App& cmd, CryptArgs& a) {
   cmd.add_option("-j,--threads", a.threads, "Worker threads (default: one per online core)")
       ->type_name("N")
@@ -339,9 +368,11 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
   s.encrypt
       ->add_option("--format", args.encrypt.format,
                    "pcrypt (default; age when -o names a *.age file) or age: write an age v1 file (default "
-                   "output FILE.age) that age can open")
+                   "output FILE.age) that age can open; cobblestone-128 or cobblestone-256: C2SP chunked "
+                   "encryption under --raw-key (default output FILE.cobblestone)")
       ->type_name("FORMAT")
-      ->check(CLI::IsMember({"pcrypt", "age"}));
+      ->check(CLI::IsMember({"pcrypt", "age", "cobblestone-128", "cobblestone-256"}));
+  add_raw_key(*s.encrypt, args.encrypt);
   s.encrypt->add_flag("-a,--armor", args.encrypt.armor, "With --format age: ASCII armor (PEM text) output");
   s.encrypt->add_flag("--json", args.encrypt.json, kJsonSummaryHelp);
 
@@ -359,6 +390,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       ->type_name("SIZE")
       ->check(kNonEmpty);
   s.decrypt->add_flag("--json", args.decrypt.json, kJsonSummaryHelp);
+  add_told_format(*s.decrypt, args.decrypt);
 
   s.verify = app.add_subcommand(
       "verify", "Authenticate FILE's header and every chunk, writing nothing; exit status as decrypt's");
@@ -371,6 +403,7 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
       });
   add_decryption(*s.verify, args.verify);
   s.verify->add_flag("--json", args.verify.json, kJsonSummaryHelp);
+  add_told_format(*s.verify, args.verify);
 
   s.keygen = app.add_subcommand("keygen", "Generate a random key file");
   s.keygen
@@ -378,6 +411,13 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args) {
                    "Key file to create, mode 0600 (default: standard output)")
       ->check(kNonEmpty);
   s.keygen->add_flag("-f,--force", args.keygen.force, "Overwrite an existing key file");
+  s.keygen
+      ->add_option(
+          "--raw", args.keygen.raw,
+          "Generate a raw key of N bytes (16 or 32) for --format cobblestone-128/-256: the key's bytes "
+          "alone, never written to a terminal")
+      ->type_name("N")
+      ->check(CLI::IsMember({"16", "32"}));
   s.keygen->add_flag("--identity", args.keygen.identity,
                      "Generate an X25519 identity (age format) instead; its public key goes to stderr");
   s.keygen->add_flag(

@@ -34,7 +34,13 @@ struct CryptArgs {
   bool progress = false;        // --progress: draw it even when stderr is not a terminal
   std::string offset, length;   // decrypt: a plaintext byte range ("" = from the start / to the end)
   std::string passphrase_role;  // set by rekey: "current" or "new", said in the prompts (not an option)
-  std::string format;           // encrypt: "" or "pcrypt" (the default), or "age"
+  std::string
+      format;  // encrypt: "" or "pcrypt" (the default), "age", "cobblestone-128" or "cobblestone-256";
+               // decrypt/verify: "" (told by the file's first bytes) or a cobblestone format
+  std::string raw_key;  // --raw-key FILE: the cobblestone formats' input key (16 or 32 bytes)
+  std::string context;  // --context TEXT: their context, UTF-8 as given
+  bool context_given = false;
+  std::string context_file;     // --context-file FILE: the context as the file's bytes (any bytes)
   bool armor = false;           // encrypt -a/--armor: age's ASCII armor (with --format age)
   std::string max_work_factor;  // decrypt/verify: the largest age scrypt log2 work factor to run ("" = 22)
   bool json = false;            // --json: one JSON summary line per file on standard error
@@ -72,6 +78,7 @@ struct KeygenArgs {
   bool force = false;
   bool identity = false;  // --identity: an X25519 identity (age encoding) instead of a key file
   bool pq = false;        // --pq: an ML-KEM-768 + X25519 identity (AGE-SECRET-KEY-PQ-1…, age 1.3)
+  std::string raw;        // --raw 16|32: a raw key for the cobblestone formats ("" = a pcrypt key file)
 };
 
 struct RecipientArgs {

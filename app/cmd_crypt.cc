@@ -32,6 +32,7 @@ std::string output_path(const CryptArgs& args, bool encrypting) {
   if (args.output_given) return is_standard_stream(args.output) ? std::string() : args.output;
   // A descriptor path (/dev/stdin, /dev/fd/3) has no file name to derive one from: like "-", standard output.
   if (is_standard_stream(args.file) || io::descriptor_path(args.file)) return {};
+  if (encrypting && cobblestone_format(args.format)) return args.file + kCobblestoneSuffix;
   if (encrypting) return args.format == "age" ? age_encrypted_name(args.file) : encrypted_name(args.file);
   return decrypted_name(args.file);
 }
@@ -79,9 +80,15 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, EncryptChoices cho
 
   EncryptOptions& settings = choices.options;
   const bool age = settings.format == Format::age;
-  spdlog::info("format {}, engine {}, worker threads {}, chunk size {}", age ? "age" : "pcrypt",
+  const bool cobblestone = cobblestone_format(args.format).has_value();
+  spdlog::info("format {}, engine {}, worker threads {}, chunk size {}",
+               cobblestone ? args.format
+               : age       ? "age"
+                           : "pcrypt",
                choices.session->engine(), effective_threads(settings.threads),
-               format_bytes(age ? 64 * 1024 : settings.chunk_size));
+               format_bytes(cobblestone ? 16 * 1024
+                            : age       ? 64 * 1024
+                                        : settings.chunk_size));
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("encrypting", input.size,
                         progress_wanted(verbosity == Verbosity::quiet, args.progress));

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "app/crypt_options.h"
 #include "app/endpoints.h"
 #include "app/environment.h"
 #include "app/report.h"
@@ -49,6 +50,11 @@ Error no_decryption_credential(const std::string& hint) {
 // Encrypting, an identity (-i) stands for its recipient; decrypting, it opens slots.
 Keys gather_key_files(const CryptArgs& args, PassphrasePurpose purpose) {
   Keys keys = terminal_keys();
+  if (!args.raw_key.empty()) {
+    const std::vector<std::uint8_t> context = context_bytes(args);
+    keys.add_raw_key_file(args.raw_key, context);
+    return keys;  // check_raw_key_options: nothing else comes with a raw key
+  }
   add_key_files(keys, args.key_files, purpose);
   if (purpose == PassphrasePurpose::encrypt) {
     if (!args.recipients.empty() || !args.recipient_files.empty() || !args.identity_files.empty())
@@ -64,6 +70,8 @@ Keys gather_key_files(const CryptArgs& args, PassphrasePurpose purpose) {
 }  // namespace
 
 void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
+  check_raw_key_options(args);
+  if (!args.raw_key.empty()) return;
   if (!args.key_files.empty() || wants_passphrase(args) || !args.recipients.empty() ||
       !args.recipient_files.empty() || !args.identity_files.empty() || !args.plugin_names.empty())
     return;
@@ -137,8 +145,9 @@ Credentials DecryptionKeys::credentials(const Credentials& base, bool with_passp
 
 DecryptionInput::DecryptionInput(const CryptArgs& args, const Input& input, DecryptionKeys* run_keys)
     : keys_(run_keys), name_(input.name) {
-  if (keys_ == nullptr) keys_ = &own_keys_.emplace(args);  // read before the header
-  file_.emplace(naming_input(name_, [&] { return File::open(source_of(input)); }));
+  if (keys_ == nullptr) keys_ = &own_keys_.emplace(args);                        // read before the header
+  const Format told = cobblestone_format(args.format).value_or(Format::pcrypt);  // else: by its first bytes
+  file_.emplace(naming_input(name_, [&] { return File::open(source_of(input), told); }));
   with_passphrase_ = keys_->choose(file_->describe(), name_);
 }
 

@@ -2,8 +2,13 @@
 
 #include <pcrypt/pcrypt.h>
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "app/endpoints.h"
 #include "app/environment.h"
@@ -66,6 +71,20 @@ EncryptChoices encrypt_choices(const CryptArgs& args) {
   const bool age = format == "age";
   // pcrypt's own format unless age is asked for (--format is checked by the command line's parser).
   settings.format = age ? Format::age : Format::pcrypt;
+  if (const std::optional<Format> cobblestone = cobblestone_format(format)) {
+    settings.format = *cobblestone;
+    if (args.armor) throw Error(PCRYPT_E_FORMAT_OPTION, "-a/--armor is for age files, not " + format);
+    if (!args.chunk_size.empty())
+      throw Error(PCRYPT_E_FORMAT_OPTION, "--chunk-size cannot be used with --format " + format,
+                  "C2SP chunked encryption's chunks are always 16 KiB");
+    if (!args.kdf_memory.empty() || !args.kdf_ops.empty())
+      throw Error(PCRYPT_E_FORMAT_OPTION, "--kdf-memory/--kdf-ops cannot be used with --format " + format,
+                  format + " has no passphrases");
+    choices.session = chosen_session(args.engine);
+    settings.session = choices.session.get();
+    settings.threads = parse_threads(args.threads);
+    return choices;
+  }
   if (!format.empty() && !age && format != "pcrypt")
     throw Error(PCRYPT_E_BAD_ARGUMENT, "unknown format '" + format + "'", "use 'pcrypt' or 'age'");
   if (args.armor && !age)
@@ -104,6 +123,91 @@ DecryptChoices decrypt_choices(const CryptArgs& args) {
     choices.limits.max_scrypt_log2 = static_cast<unsigned>(
         parse_count(args.max_work_factor, "--max-work-factor", 1, limits::max_scrypt_log2));
   return choices;
+}
+
+std::optional<Format> cobblestone_format(const std::string& name) {
+  if (name == "cobblestone-128") return Format::cobblestone_128;
+  if (name == "cobblestone-256") return Format::cobblestone_256;
+  return std::nullopt;
+}
+
+void check_raw_key_options(const CryptArgs& args) {
+  const bool cobblestone = cobblestone_format(args.format).has_value();
+  const bool raw_options = !args.raw_key.empty() || args.context_given || !args.context_file.empty();
+  if (!cobblestone) {
+    if (raw_options)
+      throw Error(PCRYPT_E_BAD_ARGUMENT,
+                  "--raw-key, --context and --context-file are for C2SP chunked encryption",
+                  "add --format cobblestone-128 (or cobblestone-256)");
+    return;
+  }
+  if (!args.key_files.empty() || !args.recipients.empty() || !args.recipient_files.empty() ||
+      !args.identity_files.empty() || !args.plugin_names.empty() || args.passphrase ||
+      !args.passphrase_file.empty())
+    throw Error(PCRYPT_E_CREDENTIAL_MIX,
+                args.format +
+                    " has no recipients, passphrases, key files or identities: it is encrypted "
+                    "with one raw key",
+                "give the key with --raw-key FILE (and --context TEXT if the application uses one)");
+  if (args.raw_key.empty())
+    throw Error(PCRYPT_E_NO_CREDENTIAL, "--format " + args.format + " needs --raw-key FILE",
+                "make a key with `pcrypt keygen --raw " +
+                    std::string(args.format.ends_with("128") ? "16" : "32") + " -o FILE`");
+}
+
+std::vector<std::uint8_t> context_bytes(const CryptArgs& args) {
+  if (!args.context_file.empty()) {
+    std::ifstream in(args.context_file, std::ios::binary);
+    if (!in) {
+      ErrorFields fields;
+      fields.error_number = errno;
+      throw Error(PCRYPT_E_IO, "cannot open context file " + args.context_file + ": " + std::strerror(errno),
+                  {}, std::move(fields));
+    }
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw Error(PCRYPT_E_IO, "cannot read context file " + args.context_file);
+    return bytes;
+  }
+  if (!valid_utf8(args.context))
+    throw Error(PCRYPT_E_BAD_ARGUMENT, "--context is not valid UTF-8",
+                "give a context of arbitrary bytes with --context-file FILE");
+  return {args.context.begin(), args.context.end()};
+}
+
+bool valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (b < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((b & 0xe0) == 0xc0) {
+      n = 1;
+      cp = b & 0x1f;
+    } else if ((b & 0xf0) == 0xe0) {
+      n = 2;
+      cp = b & 0x0f;
+    } else if ((b & 0xf8) == 0xf0) {
+      n = 3;
+      cp = b & 0x07;
+    } else {
+      return false;
+    }
+    for (std::size_t k = 1; k <= n; ++k) {
+      if (i + k >= text.size()) return false;
+      const auto c = static_cast<unsigned char>(text[i + k]);
+      if ((c & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
+    const std::uint32_t min[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < min[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += n + 1;
+  }
+  return true;
 }
 
 std::size_t parse_chunk_size(const std::string& text) {

@@ -4,8 +4,12 @@
 
 #include <pcrypt/pcrypt.h>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "app/cli.h"
 
@@ -37,5 +41,15 @@ unsigned effective_threads(unsigned requested);
 
 // The library's limits on what can be set, in the options' words.
 std::size_t parse_chunk_size(const std::string& text);
+
+// "cobblestone-128" / "cobblestone-256" as a Format; nullopt for any other name.
+std::optional<Format> cobblestone_format(const std::string& name);
+// Error(usage) for --raw-key/--context without a cobblestone format, for a cobblestone format with -k, -r,
+// -R, -i, --plugin or -p (it has none of them), or without --raw-key.
+void check_raw_key_options(const CryptArgs& args);
+// The context of --context (which must be valid UTF-8: Error(usage) naming --context-file otherwise) or
+// --context-file (its bytes, exactly).
+std::vector<std::uint8_t> context_bytes(const CryptArgs& args);
+bool valid_utf8(std::string_view text);
 
 }  // namespace pcrypt::app

@@ -7,6 +7,7 @@ namespace pcrypt::app {
 
 inline constexpr const char* kEncryptedSuffix = ".pcrypt";
 inline constexpr const char* kAgeSuffix = ".age";
+inline constexpr const char* kCobblestoneSuffix = ".cobblestone";
 
 std::string encrypted_name(const std::string& input);
 // `encrypt --format age f` writes f.age.

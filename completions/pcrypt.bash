@@ -37,12 +37,14 @@ _pcrypt() {
     "") opts="$global" ;;
     encrypt)
       opts="$common -o --output -f --force --progress -k --key -p --passphrase --passphrase-file -r --recipient
-            -R --recipients-file -i --identity -j --threads --engine --chunk-size --kdf-memory --kdf-ops --format -a --armor --json" ;;
+            -R --recipients-file -i --identity -j --threads --engine --chunk-size --kdf-memory --kdf-ops --format -a --armor --json
+            --raw-key --context --context-file" ;;
     decrypt)
       opts="$common $unlock -o --output -f --force --progress -i --identity --plugin -j --threads --engine --offset
-            --length --max-work-factor --json" ;;
-    verify) opts="$common $unlock -i --identity --plugin -j --threads --engine --max-work-factor --json" ;;
-    keygen) opts="$common -o --output -f --force --identity --pq" ;;
+            --length --max-work-factor --json --format --raw-key --context --context-file" ;;
+    verify) opts="$common $unlock -i --identity --plugin -j --threads --engine --max-work-factor --json --format
+            --raw-key --context --context-file" ;;
+    keygen) opts="$common -o --output -f --force --identity --pq --raw" ;;
     recipient) opts="$common" ;;
     info) opts="$common --json --engines -k --key -i --identity -p --passphrase --passphrase-file --ssh-key-passphrase-file" ;;
     rekey)
@@ -64,7 +66,8 @@ _pcrypt() {
 
   case $prev in
     -o | --output | -k | --key | --passphrase-file | -i | --identity | -R | --recipients-file | --add-key | \
-      --add-recipients-file | --add-passphrase-file | --remove-key | --ssh-key-passphrase-file)
+      --add-recipients-file | --add-passphrase-file | --remove-key | --ssh-key-passphrase-file | --raw-key | \
+      --context-file)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       compopt -o filenames 2>/dev/null
       return ;;
@@ -77,7 +80,14 @@ _pcrypt() {
       return ;;
     --format)
       [[ $cmd == bench ]] && mapfile -t COMPREPLY < <(compgen -W "table markdown csv json" -- "$cur")
-      [[ $cmd == encrypt ]] && mapfile -t COMPREPLY < <(compgen -W "pcrypt age" -- "$cur")
+      [[ $cmd == encrypt ]] && mapfile -t COMPREPLY < <(compgen -W "pcrypt age cobblestone-128 cobblestone-256" -- "$cur")
+      [[ $cmd == decrypt || $cmd == verify ]] &&
+        mapfile -t COMPREPLY < <(compgen -W "pcrypt age cobblestone-128 cobblestone-256" -- "$cur")
+      return ;;
+    --raw)
+      mapfile -t COMPREPLY < <(compgen -W "16 32" -- "$cur")
+      return ;;
+    --context)
       return ;;
     -j | --threads | --chunk-size | --kdf-memory | --kdf-ops | --max-kdf-memory | --max-kdf-ops | --max-work-factor | \
       --max-samples | --max-time | --warmups | --data-size | --sizes | --runs | --msg-sizes | --offset | --length | \

@@ -51,7 +51,10 @@ complete -c pcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l kdf-ops -x 
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify rekey info" -s i -l identity -r -F -d 'Identity file (repeatable)'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify" -l plugin -x -d 'Open age files with the default identity of age-plugin-NAME'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -l max-work-factor -x -d 'age files: refuse scrypt work factors above 2^N'
-complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -l format -x -a "pcrypt age" -d 'File format'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify" -l format -x -a "pcrypt age cobblestone-128 cobblestone-256" -d 'File format'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify" -l raw-key -r -F -d 'cobblestone formats: file of the 16- or 32-byte input key'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify" -l context -x -d 'cobblestone formats: the context, as UTF-8 text'
+complete -c pcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify" -l context-file -r -F -d 'cobblestone formats: the context as the bytes of FILE'
 complete -c pcrypt -n "__fish_seen_subcommand_from encrypt" -s a -l armor -d 'With --format age: ASCII armor'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l offset -x -d 'Output plaintext from this byte on'
 complete -c pcrypt -n "__fish_seen_subcommand_from decrypt" -l length -x -d 'Output at most this many plaintext bytes'
@@ -94,6 +97,7 @@ complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s o -l output -r -F 
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -s f -l force -d 'Overwrite an existing key file'
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -l identity -d 'Generate an X25519 identity (age format) instead'
 complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -l pq -d 'Generate a post-quantum ML-KEM-768 + X25519 identity (age 1.3)'
+complete -c pcrypt -n "__fish_seen_subcommand_from keygen" -l raw -x -a "16 32" -d 'Generate a raw key of N bytes for the cobblestone formats'
 
 # info
 complete -c pcrypt -n "__fish_seen_subcommand_from info" -F -d 'Encrypted file'

@@ -25,7 +25,9 @@ namespace pcrypt::core {
 
 class PassphraseKekCache;  // core/pcrypt/keys.h: one Argon2id run per (passphrase, salt, costs) in a run
 
-enum class Format { pcrypt, age };
+// cobblestone_*: C2SP chunked encryption (core/cobblestone/), whose files carry no magic: never detected,
+// always named by the caller.
+enum class Format { pcrypt, age, cobblestone_128, cobblestone_256 };
 
 // A file as its header describes it, before any key: enough for a caller to decide which credentials to
 // gather (a passphrase prompt only when a passphrase slot exists) and for -v's sizes.
@@ -39,10 +41,11 @@ struct SlotSummary {
 
 struct FileDescription {
   Format format = Format::pcrypt;
-  bool armored = false;                // age's ASCII armor: offsets in the file are not the payload's
-  std::uint64_t header_bytes = 0;      // bytes before record 0 (an age file's payload nonce included)
-  std::size_t chunk_size = 0;          // plaintext bytes per record
-  std::size_t slots = 0;               // key slots (pcrypt) or stanzas (age)
+  bool armored = false;            // age's ASCII armor: offsets in the file are not the payload's
+  std::uint64_t header_bytes = 0;  // bytes before record 0 (an age file's payload nonce included)
+  std::size_t chunk_size = 0;      // plaintext bytes per record
+  FinalChunk final_chunk = FinalChunk::flagged;  // the record layer's rule for the final record
+  std::size_t slots = 0;                         // key slots (pcrypt) or stanzas (age)
   std::size_t passphrase_slots = 0;    // of them, opened by a passphrase (pcrypt's Argon2id, age's scrypt)
   std::string slot_noun;               // "slot" or "stanza", for messages
   std::string slots_in_words;          // "2 key-file slots and 1 passphrase slot", "1 X25519 stanza"

@@ -56,16 +56,30 @@ std::unique_ptr<Aead> gcm_aead(std::unique_ptr<aes::Gcm> gcm) {
   return std::make_unique<GcmAead>(std::move(gcm));
 }
 
+void ChunkCipher::nonce(std::uint64_t index, bool last, std::uint8_t* out) const {
+  if (!xor_) return make_nonce(index, last, out);
+  // C2SP chunked encryption: the counter must never reach max_chunks (2^38), checked before any AEAD call.
+  if (index >= xor_->max_chunks)
+    throw Error(PCRYPT_E_RECORD_LIMIT, "chunk counter overflow (chunk " + std::to_string(index) + ")",
+                "the format allows at most " + std::to_string(xor_->max_chunks) + " chunks per message",
+                ErrorFields().set(PCRYPT_FIELD_RECORD, index));
+  for (std::size_t i = 0; i < kAeadNonceBytes; ++i) {
+    const std::size_t shift = 8 * (kAeadNonceBytes - 1 - i);
+    const auto counter_byte = shift < 64 ? static_cast<std::uint8_t>(index >> shift) : std::uint8_t{0};
+    out[i] = static_cast<std::uint8_t>(xor_->base[i] ^ counter_byte);
+  }
+}
+
 void ChunkCipher::seal(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const {
-  std::uint8_t nonce[kAeadNonceBytes];
-  make_nonce(index, last, nonce);
-  aead_->seal(buf, buf + len, buf, len, nonce);
+  std::uint8_t n[kAeadNonceBytes];
+  nonce(index, last, n);
+  aead_->seal(buf, buf + len, buf, len, n);
 }
 
 bool ChunkCipher::open(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const {
-  std::uint8_t nonce[kAeadNonceBytes];
-  make_nonce(index, last, nonce);
-  return aead_->open(buf, buf, len, buf + len, nonce);
+  std::uint8_t n[kAeadNonceBytes];
+  nonce(index, last, n);
+  return aead_->open(buf, buf, len, buf + len, n);
 }
 
 // --- record arithmetic ------------------------------------------------------------------------------------
@@ -77,6 +91,13 @@ std::uint64_t PayloadLayout::record_offset(std::uint64_t index) const {
 std::optional<std::uint64_t> PayloadLayout::record_count(std::uint64_t payload_bytes) const {
   if (payload_bytes < kChunkTagBytes) return std::nullopt;
   const std::uint64_t record = record_bytes();
+  if (final_chunk == FinalChunk::always_short) {
+    // k whole records and a final one of 16..record-1 bytes; a whole number of records was cut short.
+    const std::uint64_t final_record = payload_bytes % record;
+    const std::uint64_t records = payload_bytes / record + 1;
+    if (final_record < kChunkTagBytes || records > max_records) return std::nullopt;
+    return records;
+  }
   const std::uint64_t records = payload_bytes / record + (payload_bytes % record != 0 ? 1 : 0);
   const std::uint64_t final_record = payload_bytes - (records - 1) * record;
   if (final_record < kChunkTagBytes) return std::nullopt;
@@ -94,6 +115,12 @@ std::optional<std::uint64_t> PayloadLayout::plaintext_bytes(std::uint64_t payloa
 
 std::size_t PayloadRecords::seal_record(std::uint64_t index, bool last, std::uint8_t* buf,
                                         std::size_t len) const {
+  if (layout_.final_chunk == FinalChunk::always_short && last && len == layout_.chunk_size) {
+    // The final chunk is always shorter: a full last chunk is followed by an empty one.
+    cipher_.seal(index, false, buf, len);
+    cipher_.seal(index + 1, true, buf + len + kChunkTagBytes, 0);
+    return len + 2 * kChunkTagBytes;
+  }
   cipher_.seal(index, last, buf, len);
   return len + kChunkTagBytes;
 }
@@ -104,6 +131,8 @@ OpenedRecord PayloadRecords::open_record(std::uint64_t index, bool last, std::ui
     throw std::logic_error("open_record: only the last record may be short, and none is longer than full");
   if (auto bad = check_record_size(index, last, len)) return {.error = std::move(bad)};
   const std::size_t plaintext = len - kChunkTagBytes;
+  if (last && len == layout_.record_bytes() && layout_.final_chunk == FinalChunk::always_short)
+    return {.error = missing_final_chunk(index)};
   if (last && len == layout_.record_bytes()) {
     if (auto bad = open_full_final_record(index, buf, len)) return {.error = std::move(bad)};
   } else if (!cipher_.open(index, last, buf, plaintext)) {
@@ -123,7 +152,7 @@ std::optional<Error> PayloadRecords::check_record_size(std::uint64_t index, bool
                  "truncated payload: the final record " + where(index) + " is " + counted(len, "byte") +
                      ", shorter than its 16-byte tag",
                  {}, ErrorFields().record(index, layout_.record_offset(index)));
-  if (len == kChunkTagBytes && index > 0)
+  if (len == kChunkTagBytes && index > 0 && layout_.final_chunk == FinalChunk::flagged)
     return Error(PCRYPT_E_TRUNCATED,
                  "truncated payload: the final record " + where(index) +
                      " holds a tag but no data (only chunk 0 may be empty)",
@@ -142,13 +171,17 @@ std::optional<Error> PayloadRecords::open_full_final_record(std::uint64_t index,
   if (cipher_.open(index, false, copy.data(), plaintext)) {
     std::fill(copy.begin(), copy.end(),
               0);  // authentic plaintext, but never released: the file is incomplete
-    return Error(PCRYPT_E_TRUNCATED,
-                 "truncated payload: input ends after chunk " + std::to_string(index) +
-                     ", at a chunk boundary; the final chunk is missing",
-                 "the file was cut short (an interrupted copy or download?)",
-                 ErrorFields().record(index + 1, layout_.record_offset(index + 1)));
+    return missing_final_chunk(index);
   }
   return auth_failure(index);
+}
+
+Error PayloadRecords::missing_final_chunk(std::uint64_t index) const {
+  return Error(PCRYPT_E_TRUNCATED,
+               "truncated payload: input ends after chunk " + std::to_string(index) +
+                   ", at a chunk boundary; the final chunk is missing",
+               "the file was cut short (an interrupted copy or download?)",
+               ErrorFields().record(index + 1, layout_.record_offset(index + 1)));
 }
 
 std::string PayloadRecords::where(std::uint64_t index) const {
@@ -178,7 +211,10 @@ std::size_t PayloadCodec::output_record_bytes() const {
 }
 
 std::size_t PayloadCodec::buffer_bytes() const {
-  return records_.layout().record_bytes();
+  // Sealing under FinalChunk::always_short: room for the empty final record after a full last one.
+  const bool room_for_empty_final =
+      direction_ == Direction::seal && records_.layout().final_chunk == FinalChunk::always_short;
+  return records_.layout().record_bytes() + (room_for_empty_final ? kChunkTagBytes : 0);
 }
 
 RecordOutcome PayloadCodec::process(std::uint64_t index, bool last, std::uint8_t* buf,

@@ -18,8 +18,15 @@
 //    Error(payload).
 //  - the chunk index starts at 0 and increases by one per chunk; index 2^64-1 is refused (counter overflow),
 //    so the nonce sequence can never wrap around.
+//
+// C2SP chunked encryption (https://c2sp.org/chunked-encryption, docs/FORMAT.md §12; core/cobblestone/) is
+// the same record layer with two differences, chosen per payload: the nonce is a base nonce XOR the chunk
+// index (ChunkCipher's XorNonce: no last flag, at most 2^38 chunks), and the final chunk is always shorter
+// than chunk_size (FinalChunk::always_short): a plaintext of k full chunks ends with an empty chunk k, a
+// full record at end of input is a truncation, and a payload of k whole records is cut short.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -38,11 +45,20 @@ inline constexpr std::size_t kChunkTagBytes = kAeadTagBytes;
 // AES-256-GCM of one of core/aes's engines (engine.make_gcm(key)) as the record layer's AEAD.
 std::unique_ptr<Aead> gcm_aead(std::unique_ptr<aes::Gcm> gcm);
 
-// Seals and opens one chunk: the AEAD under the STREAM nonce (chunk index + last-chunk flag). It knows
-// nothing of record sizes; PayloadRecords below applies the rules for those.
+// C2SP chunked encryption's chunk nonces: base XOR the chunk index as a big-endian integer as wide as the
+// nonce; an index of max_chunks or more is refused (Error(payload)) before any AEAD call.
+struct XorNonce {
+  std::array<std::uint8_t, kAeadNonceBytes> base{};
+  std::uint64_t max_chunks = 0;
+};
+
+// Seals and opens one chunk: the AEAD under the STREAM nonce (chunk index + last-chunk flag), or under a
+// XorNonce (the last flag then unused). It knows nothing of record sizes; PayloadRecords below applies the
+// rules for those.
 class ChunkCipher {
  public:
   explicit ChunkCipher(std::unique_ptr<Aead> aead) : aead_(std::move(aead)) {}
+  ChunkCipher(std::unique_ptr<Aead> aead, const XorNonce& nonces) : aead_(std::move(aead)), xor_(nonces) {}
 
   // buf holds len plaintext bytes and has room for len + kChunkTagBytes; on return it holds ciphertext ||
   // tag. Throws Error(payload) if index is past the format's chunk-count limit (counter overflow).
@@ -52,13 +68,26 @@ class ChunkCipher {
   [[nodiscard]] bool open(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const;
 
  private:
+  void nonce(std::uint64_t index, bool last, std::uint8_t* out) const;
+
   std::unique_ptr<Aead> aead_;
+  std::optional<XorNonce> xor_;
+};
+
+// Which chunk is the final one, and how large it may be.
+enum class FinalChunk {
+  // pcrypt and age: sealed with the last flag; 1..chunk_size bytes, or empty when it is chunk 0.
+  flagged,
+  // C2SP chunked encryption: 0..chunk_size-1 bytes, always present (empty after a whole number of chunks).
+  always_short,
 };
 
 // Record arithmetic for a payload that starts payload_offset bytes into its file (after the header).
 struct PayloadLayout {
   std::size_t chunk_size = 1 << 20;  // plaintext bytes per chunk, as in the header
   std::uint64_t payload_offset = 0;  // file offset of record 0, so that error messages point into the file
+  FinalChunk final_chunk = FinalChunk::flagged;
+  std::uint64_t max_records = UINT64_MAX;  // more is a payload no valid file has (C2SP: 2^38)
 
   // A full sealed record: chunk_size + 16.
   std::size_t record_bytes() const { return chunk_size + kChunkTagBytes; }
@@ -83,7 +112,9 @@ class PayloadRecords {
   const PayloadLayout& layout() const { return layout_; }
 
   // Seals chunk `index` in place: buf holds len plaintext bytes (len == chunk_size unless last) and has room
-  // for len + 16. Returns the record length, len + 16. Throws Error(payload) on counter overflow.
+  // for len + 16 (len + 32 under FinalChunk::always_short: a last chunk of chunk_size bytes is followed by
+  // the empty final chunk index + 1). Returns the bytes written, len + 16 (or len + 32). Throws
+  // Error(payload) on counter overflow.
   std::size_t seal_record(std::uint64_t index, bool last, std::uint8_t* buf, std::size_t len) const;
   // Opens record `index` in place: buf holds its len bytes (len == record_bytes() unless last; last: nothing
   // follows it in the payload). On success the plaintext is buf[0..plaintext_bytes). On error nothing in buf
@@ -95,6 +126,7 @@ class PayloadRecords {
  private:
   std::optional<Error> check_record_size(std::uint64_t index, bool last, std::size_t len) const;
   std::optional<Error> open_full_final_record(std::uint64_t index, std::uint8_t* buf, std::size_t len) const;
+  Error missing_final_chunk(std::uint64_t index) const;
   std::string where(std::uint64_t index) const;
   Error auth_failure(std::uint64_t index) const;
 

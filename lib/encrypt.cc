@@ -9,8 +9,7 @@ inline namespace v1 {
 
 void check_recipients_for(Format format, std::size_t key_files, std::size_t recipients, bool passphrase) {
   detail::guarded(detail::Phase::other, [&] {
-    core::door::check_credentials_for(format == Format::age ? core::Format::age : core::Format::pcrypt,
-                                      key_files, recipients, passphrase);
+    core::door::check_credentials_for(detail::core_format(format), key_files, recipients, passphrase);
     return 0;
   });
 }
@@ -31,6 +30,34 @@ Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const Encryp
 // What lib/encryptor.cc shares (lib/internal.h): pcrypt::encrypt's rules for the credentials and settings of
 // a new file, so that an Encryptor makes the file encrypt() makes.
 namespace detail {
+
+core::Format core_format(Format format) {
+  switch (format) {
+    case Format::age:
+      return core::Format::age;
+    case Format::cobblestone_128:
+      return core::Format::cobblestone_128;
+    case Format::cobblestone_256:
+      return core::Format::cobblestone_256;
+    case Format::pcrypt:
+      break;
+  }
+  return core::Format::pcrypt;
+}
+
+Format public_format(core::Format format) {
+  switch (format) {
+    case core::Format::age:
+      return Format::age;
+    case core::Format::cobblestone_128:
+      return Format::cobblestone_128;
+    case core::Format::cobblestone_256:
+      return Format::cobblestone_256;
+    case core::Format::pcrypt:
+      break;
+  }
+  return Format::pcrypt;
+}
 
 std::vector<core::Credential> encryption_credentials(const Recipients& to, const EncryptOptions& options) {
   const core::door::CredentialReading reading;
@@ -53,8 +80,7 @@ std::vector<core::Credential> encryption_credentials(const Recipients& to, const
   if (credentials.empty())
     throw core::Error(PCRYPT_E_NO_CREDENTIAL, "no recipient given",
                       "give recipients, recipient_files, key_files or a passphrase");
-  core::door::check_credentials_for(options.format == Format::age ? core::Format::age : core::Format::pcrypt,
-                                    read_key_files + to.key_files.size(),
+  core::door::check_credentials_for(core_format(options.format), read_key_files + to.key_files.size(),
                                     read_recipients + to.recipients.size() + to.recipient_files.size(),
                                     read_passphrase || to.passphrase.has_value());
   return credentials;
@@ -62,7 +88,7 @@ std::vector<core::Credential> encryption_credentials(const Recipients& to, const
 
 core::door::EncryptSettings encrypt_settings(const EncryptOptions& options) {
   core::door::EncryptSettings settings;
-  settings.file.format = options.format == Format::age ? core::Format::age : core::Format::pcrypt;
+  settings.file.format = core_format(options.format);
   settings.file.chunk_size = options.chunk_size;
   if (options.argon2id_memory_bytes != 0)
     settings.file.argon2id.memlimit_bytes = options.argon2id_memory_bytes;

@@ -63,7 +63,12 @@ struct Stream {
   void seal(const std::uint8_t* plain, std::size_t len, bool last) {
     const std::size_t count = last ? std::max<std::size_t>(1, (len + chunk - 1) / chunk) : len / chunk;
     const std::size_t record_bytes = records.layout().record_bytes();
-    sealed.resize(len + count * core::kChunkTagBytes);
+    // C2SP chunked encryption: after a full last chunk, seal_record adds the empty final chunk.
+    const std::size_t empty_final =
+        last && records.layout().final_chunk == core::FinalChunk::always_short && len > 0 && len % chunk == 0
+            ? 1
+            : 0;
+    sealed.resize(len + (count + empty_final) * core::kChunkTagBytes);
     auto seal_range = [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) {
         const std::size_t n = std::min(chunk, len - i * chunk);
@@ -97,7 +102,7 @@ struct Stream {
         if (e) std::rethrow_exception(e);
     }
     sink->write(sealed.data(), sealed.size());
-    next_record += count;
+    next_record += count + empty_final;
     encrypted_bytes += sealed.size();
   }
 

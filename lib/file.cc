@@ -38,7 +38,7 @@ core::door::UnlockLimits limits_for(const Credentials& c) {
 }
 
 Description description_of(const core::door::FileDescription& d) {
-  return Description{d.format == core::Format::age ? Format::age : Format::pcrypt,
+  return Description{detail::public_format(d.format),
                      d.armored,
                      d.header_bytes,
                      d.chunk_size,
@@ -87,10 +87,14 @@ File& File::operator=(File&&) noexcept = default;
 File::~File() = default;
 
 File File::open(Source source) {
+  return open(std::move(source), Format::pcrypt);  // pcrypt or age: told by the first bytes
+}
+
+File File::open(Source source, Format format) {
   return detail::guarded(detail::Phase::open, [&] {
     auto impl = std::make_unique<Impl>(std::move(source));
     io::Reader& reader = *Access::of(impl->source).reader;
-    impl->file = std::make_unique<core::door::EncryptedFile>(reader);
+    impl->file = std::make_unique<core::door::EncryptedFile>(reader, detail::core_format(format));
     impl->description = description_of(impl->file->description());
     impl->positional = reader.positional();
     return File(std::move(impl));

@@ -187,6 +187,9 @@ SecretBytes secret_of(std::string_view text);
 // What pcrypt::encrypt makes a new file with: the credentials `to` names, checked against the format's rules
 // (ErrorKind::usage as core::Error), and the door's settings for `options`.
 std::vector<core::Credential> encryption_credentials(const Recipients& to, const EncryptOptions& options);
+// The public Format and the door's, one to one.
+core::Format core_format(Format format);
+Format public_format(core::Format format);
 core::door::EncryptSettings encrypt_settings(const EncryptOptions& options);
 
 Transfer transfer_of(const core::door::Transfer& t);

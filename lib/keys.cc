@@ -1,6 +1,7 @@
 // Keys and identities (pcrypt::Keys, new identities and key files, recipients, the plugin host): key
 // material read once and held in guarded memory (SecretBytes), for unlock, encrypt and rekey.
 #define PCRYPT_BUILDING_LIBRARY
+#include <sodium.h>
 #include <string.h>
 #include <cstring>
 #include <utility>
@@ -142,6 +143,37 @@ void Keys::add_passphrase(const SecretBytes& passphrase) {
   detail::guarded(detail::Phase::other, [&] {
     Access::of(*this).credentials.push_back(detail::passphrase_credential(passphrase.text()));
     return 0;
+  });
+}
+
+void Keys::add_raw_key(const SecretBytes& key, std::span<const std::uint8_t> context) {
+  detail::guarded(detail::Phase::other, [&] {
+    if (key.size() != 16 && key.size() != 32)
+      throw core::Error(PCRYPT_E_BAD_ARGUMENT,
+                        "a raw key is exactly 16 or 32 bytes, not " + std::to_string(key.size()));
+    Access::of(*this).credentials.push_back(
+        core::Credential{core::Credential::Kind::raw_key, SecretBytes(key.span()), std::nullopt, std::nullopt,
+                         std::vector<std::uint8_t>(context.begin(), context.end())});
+    return 0;
+  });
+}
+
+void Keys::add_raw_key_file(const std::string& path, std::span<const std::uint8_t> context) {
+  detail::guarded(detail::Phase::other, [&] {
+    Access::of(*this).credentials.push_back(
+        core::door::read_raw_key_file(path, std::vector<std::uint8_t>(context.begin(), context.end())));
+    return 0;
+  });
+}
+
+SecretBytes generate_raw_key(std::size_t bytes) {
+  return detail::guarded(detail::Phase::other, [&] {
+    if (bytes != 16 && bytes != 32)
+      throw core::Error(PCRYPT_E_BAD_ARGUMENT, "a raw key is 16 or 32 bytes, not " + std::to_string(bytes),
+                        "16 for cobblestone-128, 32 for cobblestone-256");
+    SecretBytes key(bytes);
+    randombytes_buf(key.data(), key.size());
+    return key;
   });
 }
 

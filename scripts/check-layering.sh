@@ -9,7 +9,7 @@
 # around '#'; <...> spellings of our folders count too). The rules, by name (docs/ARCHITECTURE.md cites them):
 #
 #   rule                   files                 may not include / use
-#   callers-through-door   app/ python/ bench/   core/age/, core/pcrypt/ (callers go through core/door/)
+#   callers-through-door   app/ python/ bench/   core/age/, core/pcrypt/, core/cobblestone/ (through core/door/)
 #                          lib/ examples/
 #   python-bench-not-app   python/ bench/ lib/   app/ (the CLI is a caller like them, not a library of theirs)
 #   app-through-library    app/ (but its bench     anything of core/: the CLI is libpcrypt's first client, it
@@ -22,9 +22,9 @@
 #   aes-standalone         core/aes/             anything of ours outside core/aes/
 #   core-top-format-blind  core/*.{h,cc}         core/age/, core/pcrypt/, core/door/ (the top of core is
 #                                                what every format builds on, so it knows none of them)
-#   formats-independent    core/age/             core/pcrypt/, and core/pcrypt/ nothing of core/age/ (what
-#                                                both share lives in format-blind core/)
-#   formats-below-door     core/age/ core/pcrypt/  core/door/ (the door builds on the formats, not back)
+#   formats-independent    core/age/ core/pcrypt/  another format folder (what they share lives in
+#                          core/cobblestone/       format-blind core/)
+#   formats-below-door     the format folders    core/door/ (the door builds on the formats, not back)
 #   keys-below-formats     core/keys/ core/pq/     core/age/, core/pcrypt/, core/door/ (keys, post-quantum
 #                          core/chacha/            primitives and engines serve every format and know none)
 #   core-below-callers     core/ (all of it)     app/, python/, bench/
@@ -101,6 +101,7 @@ awk '
     aes = (f ~ /^core\/aes\//)
     age = (f ~ /^core\/age\//)
     pcrypt = (f ~ /^core\/pcrypt\//)
+    cobblestone = (f ~ /^core\/cobblestone\//)
     core_top = (f ~ /^core\/[^\/]+$/)
     io = (top == "io")
     in_block = 0
@@ -111,7 +112,7 @@ awk '
     sub(/[">].*/, "", inc)
     what = "#include \"" inc "\""
     ours = (inc ~ /^(app|bench|core|io|python|lib)\//)
-    fmt = (inc ~ /^core\/(age|pcrypt)\//)
+    fmt = (inc ~ /^core\/(age|pcrypt|cobblestone)\//)
     door = (inc ~ /^core\/door\//)
     app = (inc ~ /^app\//)
     callers = (inc ~ /^(app|python|bench|lib)\//)
@@ -132,9 +133,9 @@ awk '
       report("aes-standalone", what, "core/aes/ depends on nothing of ours outside core/aes/")
     else if (core_top && (fmt || door))
       report("core-top-format-blind", what, "the top level of core/ is format-blind: no format folder, no door")
-    else if ((age && inc ~ /^core\/pcrypt\//) || (pcrypt && inc ~ /^core\/age\//))
-      report("formats-independent", what, "core/age/ and core/pcrypt/ know nothing of each other; what they share is format-blind core/")
-    else if ((age || pcrypt) && door)
+    else if ((age || pcrypt || cobblestone) && fmt && inc !~ ("^" (age ? "core/age/" : pcrypt ? "core/pcrypt/" : "core/cobblestone/")))
+      report("formats-independent", what, "core/age/, core/pcrypt/ and core/cobblestone/ know nothing of each other; what they share is format-blind core/")
+    else if ((age || pcrypt || cobblestone) && door)
       report("formats-below-door", what, "the door builds on the format folders, not the reverse")
     else if (f ~ /^core\/(keys|pq|chacha)\// && (fmt || door))
       report("keys-below-formats", what, "core/keys/, core/pq/ and core/chacha/ serve every format and know none of them")

@@ -17,7 +17,7 @@ build_pkgs=(g++ cmake make pkg-config libsodium-dev libcli11-dev libspdlog-dev l
 demo_pkgs=(eatmydata) # scripts/demo.sh: file-to-file speed without the final fsync, beside the default with it
 test_pkgs=(catch2
   valgrind # the portable engine's constant-time test runs itself under memcheck
-  zlib1g-dev # the CCTV age vectors are partly zlib-compressed (tests/test_age_cctv.cc)
+  zlib1g-dev # the CCTV age vectors are partly zlib-compressed (tests/test_age_cctv.cc), the C2SP ones too
   age openssh-client # interop tests parse keys made by the real age-keygen and ssh-keygen
   dpkg-dev file # cpack's .deb: dpkg-shlibdeps computes its dependencies, file(1) finds the binaries to strip
   groff-base # tests/cli/test_man.sh: groff -ww -z lints man/pcrypt.1 (man-db pulls it in, minimal images lack it)
@@ -25,7 +25,8 @@ test_pkgs=(catch2
   python3 # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
   python3-dev pybind11-dev python3-pybind11 # the Python module (python/, docs/PYTHON.md)
   python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed # its tests: fsspec, Dask
-  python3-matplotlib) # bench/scripts/plots.py draws docs/BENCHMARKS.md's plots (tests/cli/test_plots.sh)
+  python3-matplotlib # bench/scripts/plots.py draws docs/BENCHMARKS.md's plots (tests/cli/test_plots.sh)
+  python3-cryptography) # tests/cobblestone_ref.py: C2SP chunked encryption from the spec, the interop peer
 # The cross compiler, qemu to run the arm64 test executables, and the arm64 builds of the libraries we link
 # (multiarch: they sit beside the host's in /usr/lib/aarch64-linux-gnu; CLI11 and Catch2 are headers only):
 # libsodium, OpenSSL's libcrypto, spdlog and its fmt, xxHash, and zlib for the CCTV age vectors' test.

@@ -79,11 +79,17 @@ TEST_CASE("output names: encrypt appends .pcrypt, decrypt strips it", "[app]") {
   CHECK(app::age_encrypted_name("report.pdf") == "report.pdf.age");
   CHECK(app::decrypted_name("report.pdf.age") == "report.pdf");
   CHECK(usage_error_of([] { app::decrypted_name("dir/.age"); }).starts_with("cannot derive an output name"));
+  // C2SP chunked encryption: encrypt --format cobblestone-* appends .cobblestone, decrypt strips it.
+  CHECK(app::decrypted_name("data.tar.cobblestone") == "data.tar");
+  CHECK(usage_error_of([] {
+          app::decrypted_name("dir/.cobblestone");
+        }).starts_with("cannot derive an output name"));
 }
 
 TEST_CASE("output names: decrypt refuses names it cannot derive, pointing at -o", "[app]") {
   const std::string hint =
-      "it does not end in .pcrypt or .age; name the output with -o FILE (or -o - for standard output)";
+      "it does not end in .pcrypt, .age or .cobblestone; name the output with -o FILE (or -o - for standard "
+      "output)";
   CHECK(usage_error_of([] { app::decrypted_name("report.pdf"); }) ==
         "cannot derive an output name from 'report.pdf'|" + hint);
   CHECK(usage_error_of([] { app::decrypted_name(".pcrypt"); }) ==

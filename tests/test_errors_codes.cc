@@ -394,6 +394,24 @@ TEST_CASE("error codes: each failure the C++ API reports gives its own code and 
     opened(file).unlock(by_identity(plugin_identity));
   };
 
+  provoke[PCRYPT_E_COMMITMENT_MISMATCH] = [&] {
+    // A Cobblestone-128 file opened with its key but another context.
+    const pcrypt::SecretBytes key = pcrypt::generate_raw_key(16);
+    pcrypt::Keys encrypting;
+    encrypting.add_raw_key(key, Bytes{'a'});
+    pcrypt::Recipients to;
+    to.keys = &encrypting;
+    pcrypt::EncryptOptions options;
+    options.format = pcrypt::Format::cobblestone_128;
+    Bytes file;
+    pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(file), to, options);
+    pcrypt::Keys decrypting;
+    decrypting.add_raw_key(key, Bytes{'b'});
+    pcrypt::Credentials by;
+    by.keys = &decrypting;
+    pcrypt::File::open(pcrypt::Source::memory(file), pcrypt::Format::cobblestone_128).unlock(by);
+  };
+
   // damaged header
   provoke[PCRYPT_E_NOT_ENCRYPTED] = [] { opened(Bytes{'h', 'e', 'l', 'l', 'o', '\n'}); };
   provoke[PCRYPT_E_EMPTY_INPUT] = [] { opened(Bytes{}); };

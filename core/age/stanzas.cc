@@ -527,6 +527,9 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
       case Credential::Kind::key_file:  // refused by check_credential_mix
       case Credential::Kind::identity:
         throw Error(PCRYPT_E_NOT_A_RECIPIENT, "an identity cannot encrypt; give its recipient instead");
+      case Credential::Kind::raw_key:
+        throw Error(PCRYPT_E_CREDENTIAL_MIX,
+                    "a raw key is for C2SP chunked encryption (cobblestone), not age");
     }
   }
   return stanzas;

@@ -120,6 +120,21 @@ Credential read_key_file(const std::string& path, KeyFileUse use) {
   return parse_key_file(key_file_text(text).substr(0, len), path);
 }
 
+Credential read_raw_key_file(const std::string& path, std::vector<std::uint8_t> context) {
+  SecretBytes key(33);  // one byte more than the longest key, to tell a longer file
+  const std::size_t len = read_secret_file(path, "raw key file", key.data(), key.size(),
+                                           "make one with `pcrypt keygen --raw 16 -o " + path + "`");
+  if (len != 16 && len != 32)
+    throw Error(PCRYPT_E_BAD_ARGUMENT,
+                "raw key file " + path + " holds " + (len > 32 ? "more than 32" : std::to_string(len)) +
+                    " bytes; a raw key is exactly 16 bytes (cobblestone-128) or 32 (cobblestone-256)",
+                "make one with `pcrypt keygen --raw 16 -o FILE` (the file holds the key's bytes alone, no "
+                "newline)",
+                ErrorFields().at_path(path));
+  return Credential{Credential::Kind::raw_key, SecretBytes(key.span().first(len)), std::nullopt, std::nullopt,
+                    std::move(context)};
+}
+
 std::vector<Credential> read_key_or_identity_file(const std::string& path, const CredentialReading& reading) {
   SecretBytes text(kKeyFileReadLimit);
   const std::size_t len = read_secret_file(path, "key or identity file", text.data(), text.size());

@@ -32,6 +32,10 @@ enum class KeyFileUse { encrypt, decrypt };
 // A pcrypt key file (FORMAT.md §7). Error(usage) naming what the file is when it is something else (an
 // encrypted file, an identity, a public key), Error(io) when it cannot be read.
 Credential read_key_file(const std::string& path, KeyFileUse use);
+// A raw key file for C2SP chunked encryption (cobblestone): exactly 16 or 32 bytes, nothing else (no
+// newline), as Credential::Kind::raw_key with `context` (the spec's context, any bytes). Error(usage) naming
+// the file's length otherwise.
+Credential read_raw_key_file(const std::string& path, std::vector<std::uint8_t> context);
 
 // The credentials in a file that is either a key file or an identity file, told apart by its contents
 // (`rekey --remove-key`, `info -k`).

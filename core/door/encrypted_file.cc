@@ -11,6 +11,7 @@
 #include "core/age/detect.h"
 #include "core/age/opened_file.h"
 #include "core/age/stanzas.h"
+#include "core/cobblestone/opened_file.h"
 #include "core/error.h"
 #include "core/pcrypt/file_description.h"
 #include "core/pcrypt/format.h"
@@ -103,18 +104,40 @@ void refuse_unknown(std::span<const std::uint8_t> start) {
 }  // namespace
 
 std::string format_name(Format format) {
-  return format == Format::age ? "age" : "pcrypt";
+  switch (format) {
+    case Format::age:
+      return "age";
+    case Format::cobblestone_128:
+      return "cobblestone-128";
+    case Format::cobblestone_256:
+      return "cobblestone-256";
+    case Format::pcrypt:
+      break;
+  }
+  return "pcrypt";
 }
 
 Format parse_format(const std::string& name) {
   if (name == "age") return Format::age;
   if (name == "pcrypt") return Format::pcrypt;
-  throw Error(PCRYPT_E_BAD_ARGUMENT, "unknown format '" + name + "'", "use 'pcrypt' or 'age'");
+  if (name == "cobblestone-128") return Format::cobblestone_128;
+  if (name == "cobblestone-256") return Format::cobblestone_256;
+  throw Error(PCRYPT_E_BAD_ARGUMENT, "unknown format '" + name + "'",
+              "use 'pcrypt', 'age', 'cobblestone-128' or 'cobblestone-256'");
 }
 
-EncryptedFile::EncryptedFile(io::Reader& in) : input_(in, 0), source_(in) {
+bool is_cobblestone(Format format) {
+  return format == Format::cobblestone_128 || format == Format::cobblestone_256;
+}
+
+EncryptedFile::EncryptedFile(io::Reader& in) : EncryptedFile(in, std::nullopt) {}
+
+EncryptedFile::EncryptedFile(io::Reader& in, std::optional<Format> told) : input_(in, 0), source_(in) {
   if (io::PositionalReader* p = in.positional()) origin_ = p->position();
-  open_format();
+  if (told && is_cobblestone(*told))
+    file_ = cobblestone::open_cobblestone_file(input_, *told);
+  else
+    open_format();
   stream_at_ = file_->header_only_bytes();
 }
 
@@ -198,7 +221,7 @@ FileSizes EncryptedFile::measure(std::optional<std::uint64_t> file_bytes) {
     sizes.stored_bytes = d.armored ? input_.consumed() : sizes.decoded_bytes;
   }
   if (sizes.decoded_bytes >= d.header_bytes) {
-    const PayloadLayout layout{d.chunk_size, d.header_bytes};
+    const PayloadLayout layout{d.chunk_size, d.header_bytes, d.final_chunk};
     sizes.records = layout.record_count(sizes.decoded_bytes - d.header_bytes);
     sizes.plaintext_bytes = layout.plaintext_bytes(sizes.decoded_bytes - d.header_bytes);
   }
@@ -368,9 +391,16 @@ bool header_incomplete(std::span<const std::uint8_t> prefix) {
 
 void check_credentials_for(Format format, std::size_t key_files, std::size_t recipients, bool passphrase) {
   if (format == Format::age) age::check_credential_mix(key_files, recipients, passphrase);
+  if (is_cobblestone(format) && (key_files > 0 || recipients > 0 || passphrase))
+    throw Error(PCRYPT_E_CREDENTIAL_MIX,
+                format_name(format) +
+                    " has no recipients, passphrases or key files: it is encrypted with one "
+                    "raw key",
+                "give the key with --raw-key FILE (and --context TEXT if the application uses one)");
 }
 
 NewFile start_file(const std::vector<Credential>& credentials, const NewFileSettings& settings) {
+  if (is_cobblestone(settings.format)) return cobblestone::new_cobblestone_file(credentials, settings);
   return settings.format == Format::age ? age::new_age_file(credentials, settings)
                                         : new_pcrypt_file(credentials, settings);
 }

@@ -34,9 +34,11 @@ using core::InfoDetail;
 using core::NewFileSettings;
 using core::UnlockLimits;
 
-// "pcrypt" or "age"; parse_format is Error(usage) for anything else.
+// "pcrypt", "age", "cobblestone-128" or "cobblestone-256"; parse_format is Error(usage) for anything else.
 std::string format_name(Format format);
 Format parse_format(const std::string& name);
+// C2SP chunked encryption: no magic, opened only when named.
+bool is_cobblestone(Format format);
 
 struct RunOptions {
   unsigned threads = 0;  // pipeline workers; 0 = online cores
@@ -91,6 +93,10 @@ class EncryptedFile {
   // is neither format, naming what it is when it is a key or identity file). `in` must outlive this object
   // and is read no further than the header (an age file: its read-ahead is kept and handed on).
   explicit EncryptedFile(io::Reader& in);
+  // The same, for a caller that names the format: a Cobblestone format (no magic) is opened as told, its
+  // 56-byte header read (Error(header) for an input shorter than the shortest such file); pcrypt or age (or
+  // nullopt) are told by their first bytes as above.
+  EncryptedFile(io::Reader& in, std::optional<Format> told);
   ~EncryptedFile();
   EncryptedFile(const EncryptedFile&) = delete;
   EncryptedFile& operator=(const EncryptedFile&) = delete;

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/aes/secret_bytes.h"
 #include "core/keys/recipient.h"
@@ -15,13 +17,16 @@ namespace pcrypt::core {
 inline constexpr std::size_t kKeyFileKeyBytes = 32;
 
 struct Credential {
-  // recipient: encrypt only (makes a kind 3/4 slot); identity: decrypt only (opens one).
-  enum class Kind { key_file, passphrase, recipient, identity };
+  // recipient: encrypt only (makes a kind 3/4 slot); identity: decrypt only (opens one). raw_key: C2SP
+  // chunked encryption's input key (core/cobblestone/), which opens no pcrypt slot or age stanza.
+  enum class Kind { key_file, passphrase, recipient, identity, raw_key };
   Kind kind;
-  // key_file: the kKeyFileKeyBytes-byte key; passphrase: its UTF-8 bytes, no trailing newline; empty else.
+  // key_file: the kKeyFileKeyBytes-byte key; passphrase: its UTF-8 bytes, no trailing newline; raw_key: the
+  // input key (16 or 32 bytes); empty else.
   SecretBytes secret;
   std::optional<Recipient> recipient = std::nullopt;  // Kind::recipient only
   std::optional<Identity> identity = std::nullopt;    // Kind::identity only
+  std::vector<std::uint8_t> context = {};             // Kind::raw_key only: the spec's context, maybe empty
 
   static Credential of(Recipient r) { return Credential{Kind::recipient, SecretBytes(), std::move(r)}; }
   static Credential of(Identity i) {
@@ -46,7 +51,7 @@ inline Identity copy_of(const Identity& id) {
 }
 
 inline Credential copy_of(const Credential& c) {
-  Credential out{c.kind, SecretBytes(c.secret.span()), c.recipient, std::nullopt};
+  Credential out{c.kind, SecretBytes(c.secret.span()), c.recipient, std::nullopt, c.context};
   if (c.identity) out.identity = copy_of(*c.identity);
   return out;
 }

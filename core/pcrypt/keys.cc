@@ -53,6 +53,9 @@ KeySlot make_slot(const SecretBytes& file_key, const Credential& credential, con
   }
   if (credential.kind == Credential::Kind::identity || credential.kind == Credential::Kind::recipient)
     throw Error(PCRYPT_E_NOT_A_RECIPIENT, "an identity cannot encrypt; give its recipient instead");
+  if (credential.kind == Credential::Kind::raw_key)
+    throw Error(PCRYPT_E_CREDENTIAL_MIX,
+                "a raw key is for C2SP chunked encryption (cobblestone), not pcrypt's format");
   if (credential.kind == Credential::Kind::key_file) {
     if (credential.secret.size() != kKeyFileKeyBytes)
       throw Error(PCRYPT_E_NOT_A_KEY_FILE, "a key file key must be 32 bytes", "create a new key file");

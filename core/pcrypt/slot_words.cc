@@ -63,6 +63,8 @@ std::string credential_words(const Credential& c) {
       return "passphrase";
     case Credential::Kind::recipient:
       return "recipient";
+    case Credential::Kind::raw_key:
+      return "raw key";
     case Credential::Kind::identity:
       if (!c.identity) return "identity";
       switch (c.identity->kind) {
@@ -183,6 +185,7 @@ bool may_open(const KeySlot& slot, const Credential& credential) {
     case Credential::Kind::passphrase:
       return slot.kind == SlotKind::passphrase;
     case Credential::Kind::recipient:
+    case Credential::Kind::raw_key:  // C2SP chunked encryption's: no pcrypt slot
       return false;
     case Credential::Kind::identity:
       if (!credential.identity) return false;

@@ -62,6 +62,7 @@
   X(PCRYPT_E_EXCESSIVE_ARGON2ID_WORK, 306, "a slot's Argon2id memory or passes are above the allowed (memory and passes asked, allowed; slot)") \
   X(PCRYPT_E_WRONG_KEY_PASSPHRASE, 307, "the passphrase of an encrypted SSH key or identity file is wrong (path)") \
   X(PCRYPT_E_PLUGIN_UNWRAP_FAILED, 308, "no identity opened the file and an age plugin failed trying (stanza types)") \
+  X(PCRYPT_E_COMMITMENT_MISMATCH, 309, "C2SP chunked encryption: the key commitment does not match the raw key and context given, or the header was modified (the two look alike)") \
   /* damaged header (4xx): the input is not a file this library can open */                                 \
   X(PCRYPT_E_NOT_ENCRYPTED, 400, "not an encrypted file (neither age nor pcrypt; perhaps a key or identity file)")                          \
   X(PCRYPT_E_EMPTY_INPUT, 401, "the input is empty")                                                         \

@@ -117,7 +117,10 @@ class PCRYPT_API Error : public std::runtime_error {
 
 struct Access;  // the library's own way into the classes below
 
-enum class Format { pcrypt, age };
+// cobblestone_128 / cobblestone_256: C2SP chunked encryption (https://c2sp.org/chunked-encryption) with
+// SHA-512 and AES-128-GCM / AES-256-GCM, opened by one raw key (Keys::add_raw_key) and its context. Such
+// files carry no magic: open them with File::open(source, format); File::open(source) never guesses them.
+enum class Format { pcrypt, age, cobblestone_128, cobblestone_256 };
 
 // Where encrypted (or, for encrypt(), plain) bytes come from. Cheap to move; a source is used by one File.
 class PCRYPT_API Source {
@@ -260,6 +263,12 @@ class PCRYPT_API Keys {
   // (Recipients::keys), unlock() (Credentials::keys) and rekey() (RekeyRequest::add_keys) through this Keys.
   void add_passphrase(const std::string& passphrase);
   void add_passphrase(const SecretBytes& passphrase);
+  // A raw key for the Cobblestone formats: the input key (16 bytes for cobblestone_128, 32 for
+  // cobblestone_256) and the application's context (any bytes, maybe none; the same when decrypting as
+  // when encrypting). The file form reads a file of exactly 16 or 32 bytes (generate_raw_key's).
+  // ErrorKind::usage for another length.
+  void add_raw_key(const SecretBytes& key, std::span<const std::uint8_t> context = {});
+  void add_raw_key_file(const std::string& path, std::span<const std::uint8_t> context = {});
   // The recipient of each identity held, in order ("age1…", or an SSH key's public line): what
   // `pcrypt recipient` prints.
   std::vector<std::string> recipients() const;
@@ -438,6 +447,11 @@ class PCRYPT_API File {
  public:
   // ErrorKind::damaged_header (or io) when the source is not an encrypted file or its header is malformed.
   static File open(Source source);
+  // The same with the format named: a Cobblestone format (no magic) is opened as told (ErrorKind::
+  // damaged_header for a source shorter than 72 bytes, the shortest such file); pcrypt or age are told by
+  // their first bytes as above. unlock() then takes exactly one raw key (Credentials::keys) and checks its
+  // commitment (wrong_credential: wrong key or context) before any chunk is read.
+  static File open(Source source, Format format);
   File(File&&) noexcept;
   File& operator=(File&&) noexcept;
   ~File();
@@ -546,6 +560,8 @@ struct NewIdentity {
 PCRYPT_API NewIdentity generate_identity(bool post_quantum = false);
 // A new pcrypt key file's text.
 PCRYPT_API std::string generate_key_file();
+// A new raw key for the Cobblestone formats: `bytes` (16 or 32; else ErrorKind::usage) random bytes.
+PCRYPT_API SecretBytes generate_raw_key(std::size_t bytes);
 // The recipient of each identity in an identity file's text ("age1…", or an SSH key's public line).
 PCRYPT_API std::vector<std::string> recipients_of(std::string_view identity_file_text);
 // ErrorKind::usage naming what is wrong when `text` is not a recipient pcrypt can encrypt to.

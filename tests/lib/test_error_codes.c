@@ -384,7 +384,8 @@ int main(void) {
       number != PCRYPT_E_PASSPHRASE_REQUIRED && number != PCRYPT_E_PLUGIN_NOT_FOUND &&                 \
       number != PCRYPT_E_UNKNOWN_ENGINE && number != PCRYPT_E_PAST_THE_END &&                          \
       number != PCRYPT_E_PLUGIN_REFUSED && number != PCRYPT_E_WRONG_KEY_PASSPHRASE &&                  \
-      number != PCRYPT_E_PLUGIN_UNWRAP_FAILED && number != PCRYPT_E_RECORD_LIMIT) {                                                       \
+      number != PCRYPT_E_PLUGIN_UNWRAP_FAILED && number != PCRYPT_E_RECORD_LIMIT &&                  \
+      number != PCRYPT_E_COMMITMENT_MISMATCH) {                                                        \
     ++failures;                                                                                        \
     fprintf(stderr, "%s (%d) is not provoked through C\n", #name, number);                              \
   }
