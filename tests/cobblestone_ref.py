@@ -5,8 +5,12 @@ from the spec alone on Debian's python3-cryptography, for interop tests of pcryp
 
   cobblestone_ref.py encrypt 128|256 KEYFILE CONTEXTFILE IN OUT
   cobblestone_ref.py decrypt 128|256 KEYFILE CONTEXTFILE IN OUT     (exit 1 on any failure)
-  cobblestone_ref.py vectors JSONFILE DIR    (writes each test's key, context and decompressed ciphertext,
-                                              and prints one line per test: id result length sha512)
+  cobblestone_ref.py vectors JSONFILE DIR [LIST]   (writes each test's key, context and decompressed
+                                                    ciphertext, and one line per test to LIST, else to
+                                                    standard output: id result length sha512 flags)
+  cobblestone_ref.py batch < COMMANDS    (one command above per line, in one process: python3 and its
+                                          cryptography take a good part of a second to start; exit 1 at
+                                          the first that fails, naming its line)
 """
 import json
 import os
@@ -81,32 +85,49 @@ def read(path):
         return f.read()
 
 
-def main(argv):
-    if argv[1] in ("encrypt", "decrypt"):
-        bits = int(argv[2])
-        key, context, data = read(argv[3]), read(argv[4]), read(argv[5])
+def run(args):
+    """One command (args as on the command line, without the program's name); its exit status."""
+    if args and args[0] in ("encrypt", "decrypt") and len(args) == 6:
+        bits = int(args[1])
+        key, context, data = read(args[2]), read(args[3]), read(args[4])
         try:
-            result = (encrypt if argv[1] == "encrypt" else decrypt)(bits, key, context, data)
+            result = (encrypt if args[0] == "encrypt" else decrypt)(bits, key, context, data)
         except Exception as e:  # any failure: nothing written
             print("cobblestone_ref: %s" % e, file=sys.stderr)
             return 1
-        with open(argv[6], "wb") as f:
+        with open(args[5], "wb") as f:
             f.write(result)
         return 0
-    if argv[1] == "vectors":
-        doc = json.loads(read(argv[2]))
+    if args and args[0] == "vectors" and len(args) in (3, 4):
+        doc = json.loads(read(args[1]))
+        lines = []
         for group in doc["testGroups"]:
             for t in group["tests"]:
-                base = os.path.join(argv[3], "tc%d" % t["tcId"])
+                base = os.path.join(args[2], "tc%d" % t["tcId"])
                 for suffix, data in (("key", bytes.fromhex(t["key"])), ("ctx", bytes.fromhex(t["ctx"])),
                                      ("ct", zlib.decompress(bytes.fromhex(t["ct"])))):
                     with open(base + "." + suffix, "wb") as f:
                         f.write(data)
-                print(t["tcId"], t["result"], t.get("msgLength", "-"), t.get("msgSha512", "-"),
-                      ",".join(t["flags"]) or "-")
+                lines.append("%s %s %s %s %s\n" % (t["tcId"], t["result"], t.get("msgLength", "-"),
+                                                   t.get("msgSha512", "-"), ",".join(t["flags"]) or "-"))
+        if len(args) == 4:
+            with open(args[3], "w") as f:
+                f.writelines(lines)
+        else:
+            sys.stdout.writelines(lines)
         return 0
     print(__doc__, file=sys.stderr)
     return 2
+
+
+def main(argv):
+    if argv[1:] == ["batch"]:
+        for number, line in enumerate(sys.stdin, 1):
+            if line.strip() and run(line.split()) != 0:
+                print("cobblestone_ref: batch line %d failed: %s" % (number, line.strip()), file=sys.stderr)
+                return 1
+        return 0
+    return run(argv[1:])
 
 
 if __name__ == "__main__":
