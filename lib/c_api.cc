@@ -125,6 +125,61 @@ pcrypt::RunOptions run_options(const pcrypt_options* options) {
   return run;
 }
 
+pcrypt::Format format_of(std::uint64_t value, const char* what) {
+  switch (value) {
+    case PCRYPT_FORMAT_PCRYPT:
+      return pcrypt::Format::pcrypt;
+    case PCRYPT_FORMAT_AGE:
+      return pcrypt::Format::age;
+    case PCRYPT_FORMAT_COBBLESTONE_128:
+      return pcrypt::Format::cobblestone_128;
+    case PCRYPT_FORMAT_COBBLESTONE_256:
+      return pcrypt::Format::cobblestone_256;
+    default:
+      throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT,
+                          std::string(what) + " " + std::to_string(value) + " is out of range");
+  }
+}
+
+pcrypt_format c_format(pcrypt::Format format) {
+  switch (format) {
+    case pcrypt::Format::age:
+      return PCRYPT_FORMAT_AGE;
+    case pcrypt::Format::cobblestone_128:
+      return PCRYPT_FORMAT_COBBLESTONE_128;
+    case pcrypt::Format::cobblestone_256:
+      return PCRYPT_FORMAT_COBBLESTONE_256;
+    case pcrypt::Format::pcrypt:
+      break;
+  }
+  return PCRYPT_FORMAT_PCRYPT;
+}
+
+namespace {
+
+std::span<const std::uint8_t> context_bytes(const void* context, std::size_t context_size) {
+  if (context_size == 0) return {};
+  require(context, "the context");
+  return {static_cast<const std::uint8_t*>(context), context_size};
+}
+
+}  // namespace
+
+void add_raw_key(std::unique_ptr<pcrypt::Keys>& keys, const void* key, std::size_t key_size,
+                 const void* context, std::size_t context_size) {
+  require(key, "the raw key");
+  const std::span<const std::uint8_t> bytes(static_cast<const std::uint8_t*>(key), key_size);
+  if (!keys) keys = std::make_unique<pcrypt::Keys>();
+  keys->add_raw_key(pcrypt::SecretBytes(bytes), context_bytes(context, context_size));
+}
+
+void add_raw_key_file(std::unique_ptr<pcrypt::Keys>& keys, const char* path, const void* context,
+                      std::size_t context_size) {
+  require(path, "the path");
+  if (!keys) keys = std::make_unique<pcrypt::Keys>();
+  keys->add_raw_key_file(path, context_bytes(context, context_size));
+}
+
 pcrypt::EncryptOptions encrypt_options(const pcrypt_options* options) {
   pcrypt::EncryptOptions out;
   if (options != nullptr) {
@@ -377,8 +432,7 @@ int pcrypt_options_set(pcrypt_options* options, pcrypt_option option, uint64_t v
         options->threads = static_cast<unsigned>(value);
         return;
       case PCRYPT_OPTION_FORMAT:
-        if (value != PCRYPT_FORMAT_PCRYPT && value != PCRYPT_FORMAT_AGE) out_of_range("PCRYPT_OPTION_FORMAT");
-        options->format = value == PCRYPT_FORMAT_AGE ? pcrypt::Format::age : pcrypt::Format::pcrypt;
+        options->format = pcrypt::c_api::format_of(value, "PCRYPT_OPTION_FORMAT");
         return;
       case PCRYPT_OPTION_ARMOR:
         if (value > 1) out_of_range("PCRYPT_OPTION_ARMOR");
@@ -448,6 +502,22 @@ int pcrypt_credentials_set_passphrase(pcrypt_credentials* credentials, const cha
     require(passphrase, "the passphrase");
     if (*passphrase == '\0') throw pcrypt::Error(PCRYPT_E_EMPTY_PASSPHRASE, "the passphrase is empty");
     credentials->passphrase.emplace(std::string(passphrase));
+  });
+}
+
+int pcrypt_credentials_add_raw_key(pcrypt_credentials* credentials, const void* key, size_t key_size,
+                                   const void* context, size_t context_size) {
+  return guarded([&] {
+    require(credentials, "the credentials");
+    pcrypt::c_api::add_raw_key(credentials->raw_keys, key, key_size, context, context_size);
+  });
+}
+
+int pcrypt_credentials_add_raw_key_file(pcrypt_credentials* credentials, const char* path,
+                                        const void* context, size_t context_size) {
+  return guarded([&] {
+    require(credentials, "the credentials");
+    pcrypt::c_api::add_raw_key_file(credentials->raw_keys, path, context, context_size);
   });
 }
 

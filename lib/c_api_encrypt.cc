@@ -14,6 +14,7 @@ namespace {
 struct CallRecipients {
   explicit CallRecipients(const pcrypt_recipients& given) : to(given.to) {
     if (given.passphrase) to.passphrase = given.passphrase->text();
+    to.keys = given.raw_keys.get();
   }
   CallRecipients(const CallRecipients&) = delete;
   CallRecipients& operator=(const CallRecipients&) = delete;
@@ -60,6 +61,30 @@ int pcrypt_recipients_set_passphrase(pcrypt_recipients* recipients, const char* 
     require(passphrase, "the passphrase");
     if (*passphrase == '\0') throw pcrypt::Error(PCRYPT_E_EMPTY_PASSPHRASE, "the passphrase is empty");
     recipients->passphrase.emplace(std::string(passphrase));
+  });
+}
+
+int pcrypt_recipients_add_raw_key(pcrypt_recipients* recipients, const void* key, size_t key_size,
+                                  const void* context, size_t context_size) {
+  return guarded([&] {
+    require(recipients, "the recipients");
+    pcrypt::c_api::add_raw_key(recipients->raw_keys, key, key_size, context, context_size);
+  });
+}
+
+int pcrypt_recipients_add_raw_key_file(pcrypt_recipients* recipients, const char* path, const void* context,
+                                       size_t context_size) {
+  return guarded([&] {
+    require(recipients, "the recipients");
+    pcrypt::c_api::add_raw_key_file(recipients->raw_keys, path, context, context_size);
+  });
+}
+
+int pcrypt_generate_raw_key(void* key, size_t size) {
+  return guarded([&] {
+    require(key, "the key buffer");
+    const pcrypt::SecretBytes made = pcrypt::generate_raw_key(size);
+    std::memcpy(key, made.data(), made.size());
   });
 }
 

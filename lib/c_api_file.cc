@@ -50,6 +50,7 @@ pcrypt::Credentials credentials_of(const pcrypt_credentials& given) {
   by.max_scrypt_log2 = given.max_scrypt_log2;
   by.max_argon2id_memory_bytes = given.max_argon2id_memory_bytes;
   by.max_argon2id_passes = given.max_argon2id_passes;
+  by.keys = given.raw_keys.get();
   return by;
 }
 
@@ -97,13 +98,23 @@ int pcrypt_file_open(pcrypt_file** file, pcrypt_source* source) {
                                             source, nullptr);
 }
 
+int pcrypt_file_open_format(pcrypt_file** file, pcrypt_source* source, pcrypt_format format) {
+  return pcrypt::c_api::with_callback_errno(
+      guarded([&] {
+        require(file, "the file pointer");
+        const pcrypt::Format told = pcrypt::c_api::format_of(pcrypt::c_api::enum_bits(format), "the format");
+        pcrypt::Source taken = pcrypt::c_api::take(source);
+        *file = new pcrypt_file(pcrypt::File::open(std::move(taken), told), source->callback_errno);
+      }),
+      source, nullptr);
+}
+
 void pcrypt_file_free(pcrypt_file* file) {
   delete file;
 }
 
 pcrypt_format pcrypt_file_format(const pcrypt_file* file) {
-  return file != nullptr && file->description.format == pcrypt::Format::age ? PCRYPT_FORMAT_AGE
-                                                                            : PCRYPT_FORMAT_PCRYPT;
+  return file != nullptr ? pcrypt::c_api::c_format(file->description.format) : PCRYPT_FORMAT_PCRYPT;
 }
 
 int pcrypt_file_armored(const pcrypt_file* file) {

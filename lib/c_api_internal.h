@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
@@ -117,6 +118,7 @@ struct pcrypt_credentials {
   unsigned max_scrypt_log2 = 0;
   std::uint64_t max_argon2id_memory_bytes = 0;
   std::uint64_t max_argon2id_passes = 0;
+  std::unique_ptr<pcrypt::Keys> raw_keys;  // the Cobblestone formats' raw keys, in guarded memory
 };
 
 struct pcrypt_file {
@@ -138,6 +140,7 @@ struct pcrypt_reader {
 struct pcrypt_recipients {
   pcrypt::Recipients to;
   std::optional<WipedString> passphrase;
+  std::unique_ptr<pcrypt::Keys> raw_keys;  // the Cobblestone formats' raw keys, in guarded memory
 };
 
 struct pcrypt_rekey {
@@ -227,5 +230,16 @@ pcrypt::RunOptions run_options(const pcrypt_options* options);
 pcrypt::EncryptOptions encrypt_options(const pcrypt_options* options);
 
 void put_transfer(const pcrypt::Transfer& from, pcrypt_transfer* to);
+
+// A pcrypt_format's value as the C++ API's Format (PCRYPT_E_BAD_ARGUMENT naming `what` for another), and
+// back.
+pcrypt::Format format_of(std::uint64_t value, const char* what);
+pcrypt_format c_format(pcrypt::Format format);
+
+// A Cobblestone raw key (and its context) added to `keys`, made at the first.
+void add_raw_key(std::unique_ptr<pcrypt::Keys>& keys, const void* key, std::size_t key_size,
+                 const void* context, std::size_t context_size);
+void add_raw_key_file(std::unique_ptr<pcrypt::Keys>& keys, const char* path, const void* context,
+                      std::size_t context_size);
 
 }  // namespace pcrypt::c_api

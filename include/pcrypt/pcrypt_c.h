@@ -146,7 +146,15 @@ PCRYPT_API void pcrypt_sink_free(pcrypt_sink* sink);
 
 /* ---- Options ----------------------------------------------------------------------------------------- */
 
-typedef enum pcrypt_format { PCRYPT_FORMAT_PCRYPT = 0, PCRYPT_FORMAT_AGE = 1 } pcrypt_format;
+/* COBBLESTONE_128 / _256: C2SP chunked encryption (https://c2sp.org/chunked-encryption) with SHA-512 and
+ * AES-128-GCM / AES-256-GCM, made and opened with one raw key and its context (..._add_raw_key). Such files
+ * carry no magic: open them with pcrypt_file_open_format; pcrypt_file_open never guesses them. */
+typedef enum pcrypt_format {
+  PCRYPT_FORMAT_PCRYPT = 0,
+  PCRYPT_FORMAT_AGE = 1,
+  PCRYPT_FORMAT_COBBLESTONE_128 = 2,
+  PCRYPT_FORMAT_COBBLESTONE_256 = 3
+} pcrypt_format;
 
 /* How a call runs and, for encrypt and the encryptor, what file it makes. Every option has a default; one
  * options handle may be given to any number of calls (one thread at a time). */
@@ -205,6 +213,13 @@ PCRYPT_API int pcrypt_credentials_set_passphrase_callback(pcrypt_credentials* cr
                                                           pcrypt_passphrase_fn passphrase, void* user);
 PCRYPT_API int pcrypt_credentials_set_limit(pcrypt_credentials* credentials, pcrypt_limit limit,
                                             uint64_t value);
+/* A raw key for the Cobblestone formats: the input key (16 bytes for cobblestone-128, 32 for -256; else
+ * PCRYPT_E_BAD_ARGUMENT) and the application's context (`context_size` bytes, any, maybe none: `context` may
+ * then be NULL), copied into guarded memory. The file form reads a file of exactly 16 or 32 bytes. */
+PCRYPT_API int pcrypt_credentials_add_raw_key(pcrypt_credentials* credentials, const void* key,
+                                              size_t key_size, const void* context, size_t context_size);
+PCRYPT_API int pcrypt_credentials_add_raw_key_file(pcrypt_credentials* credentials, const char* path,
+                                                   const void* context, size_t context_size);
 PCRYPT_API void pcrypt_credentials_free(pcrypt_credentials* credentials);
 
 /* ---- An encrypted file: open, describe, unlock, decrypt, verify, read_at, rekey ---------------------- */
@@ -214,6 +229,9 @@ typedef struct pcrypt_file pcrypt_file;
 /* Opens `source` (used up): its format told by its first bytes, its header read and parsed once.
  * PCRYPT_ERROR_DAMAGED_HEADER (or _IO) for what is not an encrypted file. */
 PCRYPT_API int pcrypt_file_open(pcrypt_file** file, pcrypt_source* source);
+/* The same with the format named: a Cobblestone format (no magic) is opened as told; PCRYPT_FORMAT_PCRYPT
+ * or _AGE are told by their first bytes, as pcrypt_file_open. */
+PCRYPT_API int pcrypt_file_open_format(pcrypt_file** file, pcrypt_source* source, pcrypt_format format);
 PCRYPT_API void pcrypt_file_free(pcrypt_file* file);
 
 /* What the file is, before any key is needed (0 / NULL for a NULL file). */
@@ -301,6 +319,12 @@ PCRYPT_API int pcrypt_recipients_add(pcrypt_recipients* recipients, const char* 
 PCRYPT_API int pcrypt_recipients_add_file(pcrypt_recipients* recipients, const char* path);
 PCRYPT_API int pcrypt_recipients_add_key_file(pcrypt_recipients* recipients, const char* path);
 PCRYPT_API int pcrypt_recipients_set_passphrase(pcrypt_recipients* recipients, const char* passphrase);
+/* The raw key and context of a Cobblestone file (PCRYPT_OPTION_FORMAT PCRYPT_FORMAT_COBBLESTONE_128 or _256),
+ * as pcrypt_credentials_add_raw_key's. */
+PCRYPT_API int pcrypt_recipients_add_raw_key(pcrypt_recipients* recipients, const void* key, size_t key_size,
+                                             const void* context, size_t context_size);
+PCRYPT_API int pcrypt_recipients_add_raw_key_file(pcrypt_recipients* recipients, const char* path,
+                                                  const void* context, size_t context_size);
 PCRYPT_API void pcrypt_recipients_free(pcrypt_recipients* recipients);
 
 /* A new encrypted file of `plaintext` (used up, read in order) into `sink` (used up). `options` may be NULL
@@ -338,6 +362,8 @@ PCRYPT_API const char* pcrypt_key_text(const pcrypt_key* key);
 /* Its recipient ("age1..."), or "" for a pcrypt key file. */
 PCRYPT_API const char* pcrypt_key_recipient(const pcrypt_key* key);
 PCRYPT_API void pcrypt_key_free(pcrypt_key* key);
+/* A new raw key for the Cobblestone formats: `size` (16 or 32) random bytes into `key`. */
+PCRYPT_API int pcrypt_generate_raw_key(void* key, size_t size);
 /* PCRYPT_ERROR_USAGE, naming what is wrong, when `recipient` is not one pcrypt can encrypt to. */
 PCRYPT_API int pcrypt_check_recipient(const char* recipient);
 
