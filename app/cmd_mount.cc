@@ -157,6 +157,16 @@ void op_readdir(fuse_req_t req, fuse_ino_t inode, std::size_t size, off_t offset
   fuse_reply_buf(req, buffer.data(), used);
 }
 
+// One open(2) of a file of the mount: its reader, and its hold on the encrypted file's descriptor (closed
+// when the last handle of the file is released).
+struct OpenHandle {
+  SourceFile::Held held;
+  PlaintextStream stream;  // after `held`: destroyed first
+  OpenHandle(SourceFile::Held descriptor, const File& file, std::uint64_t plaintext_size,
+             std::size_t record_size, ReadAheadPool& pool)
+      : held(std::move(descriptor)), stream(file, plaintext_size, record_size, pool) {}
+};
+
 void set_kernel_read_ahead(const std::string& setting) {
   if (setting.empty()) return;
   std::ofstream out(setting);
@@ -174,8 +184,12 @@ void op_open(fuse_req_t req, fuse_ino_t inode, fuse_file_info* info) {
   std::call_once(m.read_ahead_set, [&] { set_kernel_read_ahead(m.read_ahead_setting); });
   try {
     const OpenedFile& file = *entry->opened;
+    SourceFile::Held held = file.source->hold();
     info->fh = reinterpret_cast<std::uint64_t>(
-        new PlaintextStream(file.file(), file.plaintext_size, file.record_size, *m.pool));
+        new OpenHandle(std::move(held), file.file(), file.plaintext_size, file.record_size, *m.pool));
+  } catch (const Error& e) {
+    spdlog::warn("{}", e.what());
+    return static_cast<void>(fuse_reply_err(req, e.error_number() != 0 ? e.error_number() : EIO));
   } catch (const std::bad_alloc&) {
     return static_cast<void>(fuse_reply_err(req, ENOMEM));
   }
@@ -186,10 +200,10 @@ void op_open(fuse_req_t req, fuse_ino_t inode, fuse_file_info* info) {
 // copy on the way to the kernel. A failure replies the error alone: nothing of the request is returned.
 void op_read(fuse_req_t req, fuse_ino_t, std::size_t size, off_t offset, fuse_file_info* info) {
   thread_local PlaintextPieces pieces;
-  auto* stream = reinterpret_cast<PlaintextStream*>(info->fh);
+  auto* handle = reinterpret_cast<OpenHandle*>(info->fh);
   int error = 0;
   try {
-    stream->read(static_cast<std::uint64_t>(offset), size, pieces);
+    handle->stream.read(static_cast<std::uint64_t>(offset), size, pieces);
   } catch (const Error& e) {
     spdlog::warn("{}", e.what());
     error = e.kind() == ErrorKind::io && e.error_number() != 0 ? e.error_number() : EIO;
@@ -212,7 +226,7 @@ void op_read(fuse_req_t req, fuse_ino_t, std::size_t size, off_t offset, fuse_fi
 }
 
 void op_release(fuse_req_t req, fuse_ino_t, fuse_file_info* info) {
-  delete reinterpret_cast<PlaintextStream*>(info->fh);
+  delete reinterpret_cast<OpenHandle*>(info->fh);
   fuse_reply_err(req, 0);
 }
 
@@ -279,13 +293,43 @@ void check_fuse_device() {
               "FUSE needs read and write access to /dev/fuse");
 }
 
-// Many files, one descriptor each: as many as the hard limit allows.
+// Files open through the mount hold one descriptor each: as many as the hard limit allows.
 void raise_descriptor_limit() {
   struct rlimit limit {};
   if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
     limit.rlim_cur = limit.rlim_max;
     ::setrlimit(RLIMIT_NOFILE, &limit);
   }
+}
+
+// Descriptors kept free of encrypted files while serving: for the kernel's read-ahead setting, the log,
+// libfuse's unmounting (fusermount3), and whatever else the process must still open to end well.
+constexpr std::size_t kReservedDescriptors = 16;
+
+std::size_t open_descriptors() {
+  std::size_t count = 0;
+  if (DIR* dir = ::opendir("/proc/self/fd")) {
+    while (const dirent* d = ::readdir(dir))
+      if (d->d_name[0] != '.') ++count;
+    ::closedir(dir);
+    return count - 1;  // the listing's own
+  }
+  return 3 + kReservedDescriptors;  // no /proc: a guess on the safe side
+}
+
+// The budget of descriptors for encrypted files, once the mount is up (its own descriptors open): at least
+// one, so that every file can be read, one at a time, whatever the limit.
+void set_descriptor_budget(const MountTree& tree) {
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
+  const std::size_t used = open_descriptors() + kReservedDescriptors;
+  const std::size_t budget = limit.rlim_cur > used ? static_cast<std::size_t>(limit.rlim_cur) - used : 1;
+  tree.descriptors().set_limit(std::max<std::size_t>(budget, 1));
+  if (budget < tree.files() - tree.unreadable())
+    spdlog::warn(
+        "at most {} of the {} encrypted files can be open at once through the mount (descriptor limit {}); "
+        "opening more gives EMFILE (Too many open files)",
+        std::max<std::size_t>(budget, 1), tree.files() - tree.unreadable(), limit.rlim_cur);
 }
 
 struct FuseArgs {
@@ -345,6 +389,7 @@ int run_mount(const MountArgs& args, Verbosity verbosity) {
   if (const std::optional<MountTableEntry> mount = find_mount(mountpoint))
     state.read_ahead_setting = "/sys/class/bdi/" + mount->device + "/read_ahead_kb";
   spdlog::info("mounted {} on {} ({} encrypted files)", args.source, mountpoint, state.tree.files());
+  set_descriptor_budget(state.tree);  // said while standard error is still the terminal's
 
   if (fuse_daemonize(args.foreground ? 1 : 0) != 0) {
     fuse_session_unmount(session);

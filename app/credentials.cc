@@ -144,10 +144,14 @@ Credentials DecryptionKeys::credentials(const Credentials& base, bool with_passp
 }
 
 DecryptionInput::DecryptionInput(const CryptArgs& args, const Input& input, DecryptionKeys* run_keys)
-    : keys_(run_keys), name_(input.name) {
+    : DecryptionInput(args, source_of(input), input.name, run_keys) {}
+
+DecryptionInput::DecryptionInput(const CryptArgs& args, Source source, const std::string& name,
+                                 DecryptionKeys* run_keys)
+    : keys_(run_keys), name_(name) {
   if (keys_ == nullptr) keys_ = &own_keys_.emplace(args);                        // read before the header
   const Format told = cobblestone_format(args.format).value_or(Format::pcrypt);  // else: by its first bytes
-  file_.emplace(naming_input(name_, [&] { return File::open(source_of(input), told); }));
+  file_.emplace(naming_input(name_, [&] { return File::open(std::move(source), told); }));
   with_passphrase_ = keys_->choose(file_->describe(), name_);
 }
 

@@ -66,6 +66,10 @@ class DecryptionInput {
  public:
   // `run_keys`: the keys of a run over several files, or nullptr for this input's own.
   DecryptionInput(const CryptArgs& args, const Input& input, DecryptionKeys* run_keys = nullptr);
+  // The same for an encrypted file read from `source` (pcrypt mount's files, opened only while read), named
+  // `name` in messages.
+  DecryptionInput(const CryptArgs& args, Source source, const std::string& name,
+                  DecryptionKeys* run_keys = nullptr);
   DecryptionInput(const DecryptionInput&) = delete;
   DecryptionInput& operator=(const DecryptionInput&) = delete;
 

@@ -4,10 +4,13 @@
 #include <spdlog/spdlog.h>
 
 #include <fcntl.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include "app/library.h"
 #include "app/mount_names.h"
@@ -19,6 +22,7 @@ namespace {
 
 // What open(2) of a file that could not be opened at mount time gets.
 int errno_for(const Error& e) {
+  if (e.kind() == ErrorKind::io && e.error_number() == EACCES) return EACCES;  // an unreadable file
   return e.kind() == ErrorKind::wrong_credential || e.kind() == ErrorKind::usage ? EACCES : EIO;
 }
 
@@ -52,7 +56,90 @@ std::string joined(const std::string& folder, const std::string& name) {
   return folder.ends_with('/') ? folder + name : folder + "/" + name;
 }
 
+Error descriptor_error(int error_number, const std::string& message, std::string hint = {}) {
+  ErrorFields fields;
+  fields.error_number = error_number;
+  return Error(PCRYPT_E_IO, message, std::move(hint), std::move(fields));
+}
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size &&
+         a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
+}
+
 }  // namespace
+
+bool DescriptorBudget::take() {
+  std::size_t used = in_use_.load();
+  do {
+    if (used >= limit_.load()) return false;
+  } while (!in_use_.compare_exchange_weak(used, used + 1));
+  return true;
+}
+
+struct SourceFile::Descriptor {
+  int fd;
+  DescriptorBudget* budget;
+  Descriptor(int descriptor, DescriptorBudget& from) : fd(descriptor), budget(&from) {}
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  ~Descriptor() {
+    ::close(fd);
+    budget->give_back();
+  }
+};
+
+SourceFile::SourceFile(std::string path, std::string name, const struct stat& st, DescriptorBudget& budget)
+    : path_(std::move(path)), name_(std::move(name)), identity_(st), budget_(budget) {}
+
+SourceFile::Held SourceFile::hold() {
+  const std::lock_guard lock(mutex_);
+  if (Held held = held_.lock()) return held;
+  if (!budget_.take())
+    throw descriptor_error(
+        EMFILE,
+        "cannot open " + name_ + ": the mount already holds " + std::to_string(budget_.limit()) +
+            " files open, all its descriptor limit allows",
+        "close files read through the mount, or raise the limit (ulimit -n) and mount again");
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    budget_.give_back();
+    if (err == ENOENT)
+      throw descriptor_error(ESTALE, name_ + " was removed since it was mounted",
+                             "mount again to see the files as they are now");
+    throw descriptor_error(err, "cannot open " + name_ + ": " + std::strerror(err));
+  }
+  Held held = std::make_shared<const Descriptor>(fd, budget_);
+  struct stat now {};
+  if (::fstat(fd, &now) != 0 || !same_file(now, identity_))
+    throw descriptor_error(ESTALE, name_ + " changed since it was mounted: it is not read",
+                           "mount again to see the files as they are now");
+  held_ = held;
+  return held;
+}
+
+std::size_t SourceFile::read_at(std::uint64_t offset, std::span<std::uint8_t> out) {
+  Held held;
+  {
+    const std::lock_guard lock(mutex_);
+    held = held_.lock();
+  }
+  // Read-ahead still queued for a handle just released: nothing holds the file, and nothing needs the bytes.
+  if (!held) throw descriptor_error(EBADF, name_ + " is not open");
+  for (;;) {
+    const ssize_t got = ::pread(held->fd, out.data(), out.size(), static_cast<off_t>(offset));
+    if (got >= 0) return static_cast<std::size_t>(got);
+    const int err = errno;
+    if (err != EINTR) throw descriptor_error(err, "cannot read " + name_ + ": " + std::strerror(err));
+  }
+}
+
+Source SourceFile::source() {
+  return Source::callback(
+      static_cast<std::uint64_t>(identity_.st_size),
+      [this](std::uint64_t offset, std::span<std::uint8_t> out) { return read_at(offset, out); });
+}
 
 MountTree MountTree::read(const MountArgs& args, const DecryptChoices& choices) {
   if (is_standard_stream(args.source))
@@ -64,6 +151,15 @@ MountTree MountTree::read(const MountArgs& args, const DecryptChoices& choices) 
     throw io::IoError("cannot read " + args.source + ": " + std::strerror(err), err);
   }
   MountTree tree;
+  if (args.source.front() != '/') {
+    char* here = ::getcwd(nullptr, 0);
+    if (here == nullptr) {
+      const int err = errno;
+      throw io::IoError("cannot read " + args.source + ": the working folder: " + std::strerror(err), err);
+    }
+    tree.working_directory_ = joined(here, "");
+    std::free(here);
+  }
   tree.keys_ = std::make_unique<DecryptionKeys>(args.crypt);
   if (S_ISDIR(st.st_mode)) {
     tree.add_folder(args.source, st, args, choices);
@@ -137,8 +233,11 @@ std::size_t MountTree::add_file(const std::string& path, const struct stat& st, 
   };
   try {
     auto opened = std::make_unique<OpenedFile>();
-    opened->input = open_input(path);
-    opened->opened = std::make_unique<DecryptionInput>(args.crypt, opened->input, keys_.get());
+    opened->source = std::make_unique<SourceFile>(working_directory_ + path, path, st, *budget_);
+    // Held while the header is read, the file unlocked and its final record authenticated; closed after.
+    const SourceFile::Held held = opened->source->hold();
+    opened->opened =
+        std::make_unique<DecryptionInput>(args.crypt, opened->source->source(), path, keys_.get());
     const Description& described = opened->file().describe();
     if (described.armored) {
       Error armored(PCRYPT_E_NOT_SEEKABLE,

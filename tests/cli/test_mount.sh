@@ -211,6 +211,83 @@ for shown in mnt5/cut*; do
 done
 expect 0 "$PCRYPT" unmount mnt5
 
+check "a descriptor limit below the number of files: all shown and read, each open only while open through the mount, EMFILE past the limit"
+mkdir -p src6 mnt6
+head -c 5000 /dev/urandom > plain.few
+"$PCRYPT" encrypt -k key -o one.pcrypt plain.few
+"$PCRYPT" encrypt --format age -r "$recipient" -o one.age plain.few
+for i in $(seq 1 30); do cp one.pcrypt "src6/p$i.pcrypt" && cp one.age "src6/a$i.age"; done
+# 60 files under a limit of 40 (soft and hard: pcrypt raises the soft limit to the hard one), in the foreground.
+bash -c 'ulimit -n 40 && exec "$@"' sh "$PCRYPT" mount -f -k key -i id src6 "$WORK/mnt6" 2> stderr6 &
+pid=$!
+# (Ended, it is a zombie until waited for.)
+up_or_ended() { mountpoint -q mnt6 || gone "$pid" || grep -q '^State:[[:space:]]*Z' "/proc/$pid/status"; }
+wait_until up_or_ended
+mountpoint -q mnt6 || fail "no mount under a limit of 40 descriptors: $(cat stderr6)"
+grep -q "unreadable" stderr6 && fail "files were shown unreadable: $(cat stderr6)"
+grep -q "encrypted files can be open at once" stderr6 || fail "the limit on open files is not said: $(cat stderr6)"
+descriptors() { find "/proc/$pid/fd" -mindepth 1 | wc -l; }
+idle=$(descriptors)
+[[ $idle -lt 20 ]] || fail "the mount holds $idle descriptors with no file open"
+for f in mnt6/*; do same "$f" plain.few; done
+# (The kernel tells FUSE of a close after close(2) has returned.)
+idle_again() { [[ $(descriptors) == "$idle" ]]; }
+wait_until idle_again || fail "files read and closed are still open in the mount: $(descriptors) descriptors, $idle before"
+python3 - mnt6 "/proc/$pid/fd" "$idle" plain.few << 'PY'
+import errno, os, sys, time
+mounted, fd_dir, idle, plain = sys.argv[1], sys.argv[2], int(sys.argv[3]), open(sys.argv[4], "rb").read()
+held = lambda: len(os.listdir(fd_dir))
+def settled(want):
+    """The mount's count once the kernel has passed on the closes (after close(2) returns)."""
+    for _ in range(100):
+        if held() == want:
+            break
+        time.sleep(0.05)
+    return held()
+# One file opened 20 times: one descriptor in the mount.
+same = [os.open(f"{mounted}/p1", os.O_RDONLY) for _ in range(20)]
+if held() != idle + 1:
+    sys.exit(f"20 opens of one file hold {held() - idle} descriptors in the mount, not 1")
+for fd in same:
+    os.close(fd)
+if settled(idle) != idle:
+    sys.exit(f"closed, one file still holds {held() - idle} descriptors in the mount")
+# Every file at once: some open, the rest EMFILE, and the mount still answers and keeps descriptors for itself.
+opened, refused = [], 0
+for name in sorted(os.listdir(mounted)):
+    try:
+        opened.append(os.open(f"{mounted}/{name}", os.O_RDONLY))
+    except OSError as e:
+        if e.errno != errno.EMFILE:
+            sys.exit(f"{name}: {e} (not EMFILE)")
+        refused += 1
+if not opened or not refused:
+    sys.exit(f"{len(opened)} opened, {refused} refused: the limit of 40 is not applied")
+if held() > 40 - 8:
+    sys.exit(f"the mount holds {held()} of its 40 descriptors: none kept in reserve")
+for fd in opened:
+    if os.pread(fd, 10, 0) != plain[:10]:
+        sys.exit("a file open among many reads wrong")
+    os.close(fd)
+if settled(idle) != idle:
+    sys.exit(f"all closed, the mount still holds {held() - idle} descriptors of files")
+# Closed, they open again.
+for name in sorted(os.listdir(mounted)):
+    with open(f"{mounted}/{name}", "rb") as f:
+        if f.read() != plain:
+            sys.exit(f"{name} reads wrong after the others were closed")
+PY
+grep -q "Too many open files\|descriptor limit allows" stderr6 || fail "EMFILE is not said on standard error: $(cat stderr6)"
+# SOURCE changing under the mount: a file replaced or removed since is refused (ESTALE), never read as another.
+cp one.age src6/p2.pcrypt.new && mv src6/p2.pcrypt.new src6/p2.pcrypt && rm src6/p3.pcrypt
+for gone_file in mnt6/p2 mnt6/p3; do
+  cat "$gone_file" > /dev/null 2> stderr && fail "$gone_file, replaced or removed since mounting, was read"
+  grep -q "Stale file handle" stderr || fail "$gone_file: not ESTALE: $(cat stderr)"
+done
+same mnt6/p4 plain.few
+expect 0 "$PCRYPT" unmount mnt6
+wait "$pid" || fail "the mount under a limit of 40 descriptors ended with $?"
+
 check "unmount ends the process: pcrypt unmount, fusermount3 -u, SIGTERM, SIGINT, and -f in the foreground"
 pid=$(mount_pid "$WORK/mnt") || fail "no process serves the mount"
 expect 0 "$PCRYPT" unmount mnt
