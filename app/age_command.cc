@@ -257,7 +257,7 @@ class Destination {
     return sink_of(*writer_);
   }
   void commit() {
-    if (writer_) writer_->commit();
+    if (writer_) commit_written(*writer_);
     if (buffered_) write_all(STDOUT_FILENO, memory_);
   }
 

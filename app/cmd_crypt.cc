@@ -103,7 +103,7 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, EncryptChoices cho
   to.keys = credentials;
   const Transfer done =
       naming_input(input.name, [&] { return encrypt(source_of(input), sink_of(*out), to, settings); });
-  out->commit();
+  commit_written(*out);
   progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   log_summary(out_path, done.plaintext_bytes, done.encrypted_bytes, seconds);
@@ -130,7 +130,7 @@ void decrypt_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices cho
                                 progress_wanted(verbosity == Verbosity::quiet, args.progress),
                                 [&](File& file, const RunOptions& options) {
                                   const Transfer done = file.decrypt(sink_of(*out), options);
-                                  out->commit();
+                                  commit_written(*out);
                                   return done;
                                 });
   log_summary(out_path, run.result.encrypted_bytes, run.result.plaintext_bytes, run.seconds);

@@ -50,7 +50,7 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
                                 [&](File& file, const RunOptions& options) {
                                   const RangeRead read =
                                       file.read_range(range.offset, range.length, sink_of(*out), options);
-                                  out->commit();
+                                  commit_written(*out);
                                   return read;
                                 });
   const RangeRead& read = run.result;

@@ -167,7 +167,7 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   open_choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
   const RekeyResult result = naming_input(input.name, [&] {
     RekeyResult done = opened.file().rekey(request, sink_of(out), open_choices.run);
-    out.commit();
+    commit_written(out);
     return done;
   });
   progress.finish();

@@ -21,6 +21,12 @@ Sink sink_of(io::Writer& out) {
   return Sink::fd(dynamic_cast<const io::FdWriter&>(out).fd(), out.name());
 }
 
+void commit_written(io::Writer& out) {
+  if (auto* file = dynamic_cast<io::AtomicFileWriter*>(&out)) return file->commit_synced();
+  if (dynamic_cast<io::FdWriter*>(&out) != nullptr) return;  // its commit() is the fsync the sink made
+  out.commit();
+}
+
 Keys terminal_keys() {
   // --ssh-key-passphrase-file is read now, before the data: `--ssh-key-passphrase-file -` takes standard
   // input's first line and leaves the rest for the data (as --passphrase-file - does).

@@ -19,8 +19,14 @@ Source source_of(const Input& input);
 
 // Where the library writes `out`: an atomic output file's temporary (positional writes, records in any
 // order), or a descriptor (standard output, a stream file) in order. The caller commits `out` once the
-// library call returned: only then does an output file appear.
+// library call returned (commit_written): only then does an output file appear.
 Sink sink_of(io::Writer& out);
+
+// Commits `out` after a library call that wrote it through sink_of(out) has returned. The library's sink
+// made the data durable as its last act (Sink::unpublished_file and Sink::fd fsync a regular file), so what
+// is left is publishing an output file, in the order a power cut needs: its directory synced, the file
+// linked or renamed into place, the directory synced again; a descriptor needs nothing more.
+void commit_written(io::Writer& out);
 
 // Keys that ask the terminal for a protected SSH key's passphrase and warn on standard error.
 Keys terminal_keys();

@@ -307,11 +307,19 @@ void AtomicFileWriter::seek(std::uint64_t offset) {
 }
 
 void AtomicFileWriter::commit() {
+  commit(true);
+}
+
+void AtomicFileWriter::commit_synced() {
+  commit(false);
+}
+
+void AtomicFileWriter::commit(bool sync_data) {
   if (committed_) return;
   if (fd_ < 0) throw IoError(detail::describe("commit after close", path_, 0), EBADF);
   // The order a power cut needs: the data durable before it gets the target's name (else the name could
   // survive with the data lost), the directory synced after (else the rename could be undone).
-  if (::fsync(fd_) != 0) throw_errno("cannot sync output", path_, errno);
+  if (sync_data && ::fsync(fd_) != 0) throw_errno("cannot sync output", path_, errno);
   const int dfd = open_synced_directory(directory_of(path_), path_);
   // An unnamed temporary is linked in through its descriptor, so before the close; a named one is renamed.
   const bool unnamed = temp_path_.empty();

@@ -50,6 +50,11 @@ class AtomicFileWriter final : public Writer, public PositionalWriter {
 
   void write(const std::uint8_t* buf, std::size_t n) override;
   void commit() override;
+  // commit() of data that whoever wrote it last has made durable already: libpcrypt's unpublished-file
+  // sink (pcrypt::Sink::unpublished_file, which the CLI writes through) fsyncs the temporary as its last
+  // act, so it is not fsynced a second time here. The rest is commit()'s, in its order: the directory
+  // opened and synced, the file published, the directory synced again.
+  void commit_synced();
   std::string name() const override { return path_; }  // the target, which is what the user named
   // Nobody sees the temporary before commit(), so writes may land in any order (pwrite).
   PositionalWriter* positional() override { return this; }
@@ -63,6 +68,7 @@ class AtomicFileWriter final : public Writer, public PositionalWriter {
   int file_descriptor() const override { return fd_; }
 
  private:
+  void commit(bool sync_data);
   void publish();
   void publish_unnamed();
   void discard() noexcept;
