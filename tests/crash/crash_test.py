@@ -8,8 +8,10 @@ mode; a crash after the command succeeded loses nothing (it never reports succes
 a temporary left behind is named as one, and the next run removes it.
 
 Usage: crash_test.py PCRYPT CRASHFS SCENARIO [--python-path DIR]
-  SCENARIO: selftest, encrypt, decrypt, rekey, many, python (each in both formats), fsync-errors, or
-  no-fsync:SHIM (the same checks with SHIM preloaded, which makes fsync a no-op: they must find a violation).
+  SCENARIO: selftest, encrypt, decrypt, rekey, many, python (each in both formats), fsync-errors,
+  no-fsync:SHIM (the same checks with SHIM preloaded, which makes fsync a no-op: they must find a violation),
+  or tmpfile:ORDER-SHIM:NO-FSYNC-SHIM (the O_TMPFILE path, which crashfs cannot take, on the host's file
+  system: the order of writes, syncs and names that sync_order.c logs).
 Skips visibly (exit 0) where FUSE cannot mount, unless PCRYPT_CRASH_REQUIRE_FUSE=1.
 """
 import hashlib
@@ -414,7 +416,95 @@ def fsync_errors():
     return problems
 
 
+def sync_order_problems(log_path, outputs):
+    """The O_TMPFILE path's order, from tests/crash/sync_order.c's log: each output (a file name) was an
+    unnamed temporary, synced after its last write and before its first name, and its folder synced after
+    the final name."""
+    with open(log_path) as f:
+        events = [line.split(" ", 3) for line in f.read().splitlines()]
+    problems = []
+    for output in outputs:
+        named = [i for i, e in enumerate(events) if e[0] == "N" and os.path.basename(e[3]) == output]
+        if not named:
+            problems.append(f"{output}: never given its name")
+            continue
+        final = named[-1]
+        ino, folder = events[final][1], events[final][2]
+        at = lambda kind, i=ino: [j for j, e in enumerate(events) if e[0] == kind and e[1] == i]  # noqa: E731
+        first_name = min(j for j, e in enumerate(events) if e[0] == "N" and e[1] == ino)
+        writes, syncs = at("W"), at("S")
+        if not at("T"):
+            problems.append(f"{output}: not written as an unnamed temporary (O_TMPFILE)")
+        if any(w > first_name for w in writes):
+            problems.append(f"{output}: written after it got a name")
+        last_write = max(writes, default=-1)
+        if not any(last_write < j < first_name for j in syncs):
+            problems.append(f"{output}: its data was not synced between its last write and its first name")
+        if not any(j > final for j in at("F", folder)):
+            problems.append(f"{output}: its folder was not synced after it got its name")
+    return problems
+
+
+def tmpfile_scenario(shim, no_fsync):
+    """The unnamed-temporary path (O_TMPFILE, then linkat; with -f and rekey in place, a hidden name and a
+    rename), which crashfs cannot take, on the file system the tests run on, checked for the order a power
+    cut needs (sync_order_problems). Then with fsync a no-op, the check must fail."""
+    folder = os.path.join(WORK, "tmpfile")
+    os.mkdir(folder)
+    log_path = os.path.join(WORK, "sync-order.log")
+    try:
+        os.close(os.open(folder, os.O_TMPFILE | os.O_WRONLY, 0o600))
+    except OSError as e:
+        print(f"SKIPPED: the file system of {WORK} has no O_TMPFILE ({e}): pcrypt takes its named path here")
+        return []
+    problems = []
+    runs = []
+    for fmt in ("pcrypt", "age"):
+        case = Case("rekey", fmt, SMALL, files=3)
+        for name, data in case.plain.items():
+            with open(os.path.join(folder, f"{fmt}.{name}"), "wb") as f:
+                f.write(data)
+        enc, dec = case.old[0], case.old[1]
+        suffix = ".age" if fmt == "age" else ".pcrypt"
+        if fmt == "age":
+            rekey_args = ["--add-recipient", case.new[2], "--remove-recipient", case.old[2]]
+        else:
+            rekey_args = ["--add-key", case.new[1][1], "--remove-slot", "1"]
+        runs += [
+            (f"encrypt {fmt}", ["encrypt", *enc, "-o", f"{fmt}.out", f"{fmt}.in0"], [f"{fmt}.out"]),
+            (f"encrypt -f {fmt} (replacing)", ["encrypt", *enc, "-f", "-o", f"{fmt}.out", f"{fmt}.in1"],
+             [f"{fmt}.out"]),
+            (f"decrypt {fmt}", ["decrypt", *dec, "-o", f"{fmt}.back", f"{fmt}.out"], [f"{fmt}.back"]),
+            (f"rekey {fmt} in place", ["rekey", *dec, *rekey_args, f"{fmt}.out"], [f"{fmt}.out"]),
+            (f"many {fmt}", ["encrypt", *enc, f"{fmt}.in0", f"{fmt}.in1", f"{fmt}.in2"],
+             [f"{fmt}.in{i}{suffix}" for i in range(3)]),
+        ]
+    for label, args, outputs in runs:
+        if os.path.exists(log_path):
+            os.unlink(log_path)
+        pcrypt(*args, cwd=folder, env=env_with({"LD_PRELOAD": shim, "PCRYPT_SYNC_ORDER_LOG": log_path}))
+        found = sync_order_problems(log_path, outputs)
+        problems += [f"{label}: {p}" for p in found]
+        print(f"  {label}: {len(found)} problems")
+    # The check has teeth: with fsync a no-op (the shim above it sees no sync), it fails.
+    os.unlink(log_path)
+    pcrypt("encrypt", "-k", os.path.join(WORK, "keys", "old.pcrypt"), "-o", "teeth.out", "pcrypt.in0", cwd=folder,
+           env=env_with({"LD_PRELOAD": f"{no_fsync}:{shim}", "PCRYPT_SYNC_ORDER_LOG": log_path}))
+    if not sync_order_problems(log_path, ["teeth.out"]):
+        problems.append("with fsync a no-op, the order check found nothing")
+    else:
+        print("  with fsync a no-op: the order check fails, as it must")
+    return problems
+
+
 def main():
+    if SCENARIO.startswith("tmpfile:"):  # no FUSE: the host's own file system
+        start = time.monotonic()
+        violations = tmpfile_scenario(*SCENARIO.split(":")[1:3])
+        print(f"checked in {time.monotonic() - start:.1f} s")
+        for v in violations:
+            print("FAIL:", v)
+        return 1 if violations else 0
     require = os.environ.get("PCRYPT_CRASH_REQUIRE_FUSE") == "1"
     if not os.path.exists(CRASHFS) or not shutil.which("fusermount3"):
         print("SKIPPED: no crashfs (pcrypt built without libfuse3-dev) or no fusermount3")
