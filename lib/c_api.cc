@@ -2,9 +2,11 @@
 // credentials, each a handle over its C++ counterpart.
 #include <string.h>  // explicit_bzero
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <span>
 
 #include "lib/c_api_internal.h"
@@ -233,13 +235,31 @@ int pcrypt_error_code(void) {
   return pcrypt::c_api::last_error().code;
 }
 
+namespace {
+
+#define PCRYPT_CODE_NUMBER_(name, number, description) , number
+constexpr int kLargestCode = std::max({0 PCRYPT_ERROR_CODES(PCRYPT_CODE_NUMBER_)});
+#undef PCRYPT_CODE_NUMBER_
+
+// A caller's number as a code, or nullopt: pcrypt_code has no fixed underlying type, so converting a number
+// outside its range (negative, or past the bits its largest code needs) would be undefined behaviour, which
+// UBSan aborts on (fuzz_c_api_calls found it with -1).
+std::optional<pcrypt_code> code_of(int number) {
+  if (number < 0 || number > kLargestCode) return std::nullopt;
+  return static_cast<pcrypt_code>(number);
+}
+
+}  // namespace
+
 const char* pcrypt_error_code_name(int code) {
-  return pcrypt::error_code_name(static_cast<pcrypt_code>(code));
+  const std::optional<pcrypt_code> known = code_of(code);
+  return known ? pcrypt::error_code_name(*known) : "";
 }
 
 int pcrypt_error_code_status(int code) {
-  if (*pcrypt::error_code_name(static_cast<pcrypt_code>(code)) == '\0') return PCRYPT_ERROR_USAGE;
-  return pcrypt::c_api::status_of(static_cast<pcrypt_code>(code));
+  const std::optional<pcrypt_code> known = code_of(code);
+  if (!known || *pcrypt::error_code_name(*known) == '\0') return PCRYPT_ERROR_USAGE;
+  return pcrypt::c_api::status_of(*known);
 }
 
 int pcrypt_error_field(int field, uint64_t* value) {
