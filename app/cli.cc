@@ -122,9 +122,9 @@ void add_raw_key(CLI::App& cmd, CryptArgs& a) {
       ->type_name("FILE")
       ->check(kNonEmpty);
   cmd.add_option("--context", a.context,
-                 "cobblestone formats: the context, as TEXT's UTF-8 bytes (default: empty); the same when "
-                 "decrypting")
-      ->type_name("TEXT")
+                 "cobblestone formats: the context, as the UTF-8 bytes of WORDS (default: empty); the same "
+                 "when decrypting")
+      ->type_name("WORDS")
       ->each([&a](const std::string&) { a.context_given = true; });
   cmd.add_option("--context-file", a.context_file,
                  "cobblestone formats: the context as FILE's bytes, exactly (any bytes, NUL included)")
