@@ -216,7 +216,10 @@ TEST_CASE("error codes: each failure the C++ API reports gives its own code and 
     options.format = pcrypt::Format::age;
     pcrypt::encrypt(std::move(shrinking), pcrypt::Sink::memory(out), to_recipient(alice.recipient), options);
   };
-  const auto [plugin_identity, plugin_recipient] = test_plugin_keys();
+  // Named copies, not a structured binding: lambdas capture these, which clang 14 refuses for bindings.
+  const std::pair<std::string, std::string> plugin_keys = test_plugin_keys();
+  const std::string& plugin_identity = plugin_keys.first;
+  const std::string& plugin_recipient = plugin_keys.second;
   provoke[PCRYPT_E_PLUGIN] = [&] {
     use_test_plugin("garbage");
     encrypt_to(pcrypt::Format::age, plain, to_recipient(plugin_recipient));
