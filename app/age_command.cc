@@ -22,9 +22,9 @@
 
 #include "app/age_flags.h"
 #include "app/age_passphrase.h"
-#include "app/cli_words.h"
 #include "app/endpoints.h"
 #include "app/environment.h"
+#include "app/error_words.h"
 #include "app/library.h"
 #include "app/personalities.h"
 #include "app/plugin_ui.h"
@@ -354,7 +354,7 @@ void encrypt_to(const AgeArgs& a, AgeInput& in, Destination& out, unsigned threa
   } catch (const Error& e) {
     // age's word for recipients that cannot share a file (post-quantum beside classical ones).
     if (e.code() == PCRYPT_E_INCOMPATIBLE_RECIPIENTS)
-      fail(std::string("incompatible recipients: ") + e.what(), {e.hint()});
+      fail(std::string("incompatible recipients: ") + e.what(), {hint_for(e, CliPersonality::age)});
     throw;
   }
   out.commit();
@@ -469,10 +469,9 @@ int run_checked(int argc, char** argv) {
   return 0;
 }
 
-// A library error's words in age's (app/cli_words.h: its flags where age has them).
 void report(const std::string& message, const std::string& hint = {}) {
-  say("error: " + in_cli_words(message, CliPersonality::age));
-  if (!hint.empty()) say("hint: " + in_cli_words(hint, CliPersonality::age));
+  say("error: " + message);
+  if (!hint.empty()) say("hint: " + hint);
 }
 
 }  // namespace
@@ -481,12 +480,13 @@ int run_age(int argc, char** argv) {
   try {
     return run_checked(argc, argv);
   } catch (const AgeFailure& f) {
-    say("error: " + in_cli_words(f.message, CliPersonality::age));  // it may quote a library error
+    say("error: " + f.message);
     for (const std::string& hint : f.hints)
-      if (!hint.empty()) say("hint: " + in_cli_words(hint, CliPersonality::age));
+      if (!hint.empty()) say("hint: " + hint);
   } catch (const Error& e) {
     // A reader gone away (`age -d f | head`) got what it wanted: no error line, but not a success either.
-    if (e.kind() != ErrorKind::io || e.error_number() != EPIPE) report(e.what(), e.hint());
+    if (e.kind() != ErrorKind::io || e.error_number() != EPIPE)
+      report(e.what(), hint_for(e, CliPersonality::age));
   } catch (const io::IoError& e) {
     if (e.error_number() != EPIPE) report(e.what());
   } catch (const std::bad_alloc&) {

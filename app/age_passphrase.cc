@@ -1,4 +1,5 @@
 #include "app/age_passphrase.h"
+#include "app/error_words.h"
 
 #include <pcrypt/pcrypt.h>
 #include <sodium.h>
@@ -31,7 +32,8 @@ const std::vector<std::string_view>& bip39_english_words() {
     std::vector<std::string_view> w = split_lines(kWordListText);
     // A damaged list would silently weaken every passphrase made from it.
     if (w.size() != kWordCount)
-      throw Error(PCRYPT_E_IO, "the built-in word list has " + std::to_string(w.size()) + " words, not 2048");
+      throw CliError(PCRYPT_E_IO,
+                     "the built-in word list has " + std::to_string(w.size()) + " words, not 2048");
     return w;
   }();
   return words;

@@ -6,7 +6,6 @@
 
 #include <pcrypt/pcrypt.h>
 
-#include "app/cli_words.h"
 #include "app/endpoints.h"
 
 namespace pcrypt::app {
@@ -19,7 +18,7 @@ std::string go_open_error(const std::string& path, int error_number) {
 }
 
 int report_age_error(const char* name, const std::string& message) {
-  std::fprintf(stderr, "%s: error: %s\n", name, in_cli_words(message, CliPersonality::age).c_str());
+  std::fprintf(stderr, "%s: error: %s\n", name, message.c_str());
   return 1;
 }
 

@@ -22,6 +22,7 @@
 #include "app/age_personality.h"
 #include "app/endpoints.h"
 #include "app/environment.h"
+#include "app/error_words.h"
 #include "app/go_flags.h"
 #include "app/personalities.h"
 #include "io/stream.h"
@@ -74,7 +75,7 @@ An age client runs it as `age-plugin-pq --age-plugin=STATE-MACHINE`.)";
 constexpr std::size_t kMaxPassphraseBytes = std::size_t{1} << 20;
 
 [[noreturn]] void refuse(const std::string& message) {
-  throw Error(PCRYPT_E_BAD_ARGUMENT, message);
+  throw CliError(PCRYPT_E_BAD_ARGUMENT, message);
 }
 
 // A work factor variable's value, 1 to 30 (age's range); `fallback` when unset.

@@ -13,6 +13,7 @@
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
+#include "app/error_words.h"
 #include "app/library.h"
 #include "app/output_name.h"
 #include "app/progress.h"
@@ -165,9 +166,10 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   } catch (const Error& e) {
     if (!args.format.empty() || choices.options.format != Format::age) throw;
     // The age format came from the output's name, not from --format: say so.
-    throw Error(e.code(), std::string(e.what()) + " (the output " + args.output + " is named *.age)",
-                e.hint().empty() ? "name the output *.pcrypt for pcrypt's format"
-                                 : e.hint() + "; or name the output *.pcrypt for pcrypt's format");
+    const std::string hint = hint_for(e);
+    throw CliError(e.code(), std::string(e.what()) + " (the output " + args.output + " is named *.age)",
+                   hint.empty() ? "name the output *.pcrypt for pcrypt's format"
+                                : hint + "; or name the output *.pcrypt for pcrypt's format");
   }
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
     spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");

@@ -36,6 +36,7 @@
 
 #include "app/credentials.h"
 #include "app/crypt_options.h"
+#include "app/error_words.h"
 #include "app/mount_cli.h"
 #include "app/mount_table.h"
 #include "app/mount_tree.h"
@@ -255,28 +256,30 @@ void check_mountpoint(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     const int err = errno;
-    throw Error(PCRYPT_E_IO, "cannot mount on " + path + ": " + std::strerror(err),
-                err == ENOTCONN ? "a mount whose process ended is still there: 'pcrypt unmount " + path + "'"
-                : err == ENOENT ? "create the folder first: mkdir " + path
-                                : "");
+    throw CliError(PCRYPT_E_IO, "cannot mount on " + path + ": " + std::strerror(err),
+                   err == ENOTCONN
+                       ? "a mount whose process ended is still there: 'pcrypt unmount " + path + "'"
+                   : err == ENOENT ? "create the folder first: mkdir " + path
+                                   : "");
   }
   if (!S_ISDIR(st.st_mode))
-    throw Error(PCRYPT_E_IO, "cannot mount on " + path + ": not a folder", "give an empty folder");
+    throw CliError(PCRYPT_E_IO, "cannot mount on " + path + ": not a folder", "give an empty folder");
   if (const std::optional<MountTableEntry> mount = find_mount(absolute(path)))
-    throw Error(PCRYPT_E_IO, "cannot mount on " + path + ": something (" + mount->type + ") is mounted there",
-                "unmount it first, or give another empty folder");
+    throw CliError(PCRYPT_E_IO,
+                   "cannot mount on " + path + ": something (" + mount->type + ") is mounted there",
+                   "unmount it first, or give another empty folder");
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) {
     const int err = errno;
-    throw Error(PCRYPT_E_IO, "cannot mount on " + path + ": " + std::strerror(err));
+    throw CliError(PCRYPT_E_IO, "cannot mount on " + path + ": " + std::strerror(err));
   }
   bool empty = true;
   while (const dirent* d = ::readdir(dir))
     if (std::strcmp(d->d_name, ".") != 0 && std::strcmp(d->d_name, "..") != 0) empty = false;
   ::closedir(dir);
   if (!empty)
-    throw Error(PCRYPT_E_IO, "cannot mount on " + path + ": the folder is not empty",
-                "mount on an empty folder (what is in this one would be hidden)");
+    throw CliError(PCRYPT_E_IO, "cannot mount on " + path + ": the folder is not empty",
+                   "mount on an empty folder (what is in this one would be hidden)");
 }
 
 void check_fuse_device() {
@@ -287,10 +290,10 @@ void check_fuse_device() {
   }
   const int err = errno;
   if (err == ENOENT || err == ENODEV || err == ENXIO)
-    throw Error(PCRYPT_E_IO, "cannot mount: this system has no FUSE (/dev/fuse is missing)",
-                "load the module (modprobe fuse), or give a container the device (--device /dev/fuse)");
-  throw Error(PCRYPT_E_IO, std::string("cannot mount: /dev/fuse: ") + std::strerror(err),
-              "FUSE needs read and write access to /dev/fuse");
+    throw CliError(PCRYPT_E_IO, "cannot mount: this system has no FUSE (/dev/fuse is missing)",
+                   "load the module (modprobe fuse), or give a container the device (--device /dev/fuse)");
+  throw CliError(PCRYPT_E_IO, std::string("cannot mount: /dev/fuse: ") + std::strerror(err),
+                 "FUSE needs read and write access to /dev/fuse");
 }
 
 // Files open through the mount hold one descriptor each: as many as the hard limit allows.
@@ -345,10 +348,10 @@ struct FuseArgs {
   ~FuseArgs() { fuse_opt_free_args(&args); }
 };
 
-Error fuse_failure(const std::string& what) {
+CliError fuse_failure(const std::string& what) {
   std::string message = what;
   if (!g_fuse_messages.empty()) message += ": " + g_fuse_messages;
-  return Error(PCRYPT_E_IO, message);
+  return CliError(PCRYPT_E_IO, message);
 }
 
 // SIGINT and SIGTERM unmount: libfuse installs its handlers only over the default action, and the CLI's own
@@ -431,13 +434,13 @@ int run_unmount(const UnmountArgs& args) {
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
-    throw Error(PCRYPT_E_IO, "cannot unmount " + args.mountpoint + " (fusermount3 failed, above)");
+    throw CliError(PCRYPT_E_IO, "cannot unmount " + args.mountpoint + " (fusermount3 failed, above)");
   }
   if (::umount2(mountpoint.c_str(), 0) != 0) {
     const int err = errno;
-    throw Error(PCRYPT_E_IO, "cannot unmount " + args.mountpoint + ": " + std::strerror(err),
-                err == EBUSY ? "a program is still using it (fuser -m " + args.mountpoint + ")"
-                             : "install fuse3 (fusermount3)");
+    throw CliError(PCRYPT_E_IO, "cannot unmount " + args.mountpoint + ": " + std::strerror(err),
+                   err == EBUSY ? "a program is still using it (fuser -m " + args.mountpoint + ")"
+                                : "install fuse3 (fusermount3)");
   }
   return 0;
 }

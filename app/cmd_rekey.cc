@@ -15,6 +15,7 @@
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
+#include "app/error_words.h"
 #include "app/library.h"
 #include "app/progress.h"
 #include "app/report.h"
@@ -87,11 +88,11 @@ void check_in_place_target(const std::string& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return;  // open_input reports it
   if (S_ISLNK(st.st_mode))
-    throw Error(PCRYPT_E_IO, "refusing to rekey a symlink in place (" + path + ")",
-                "rekey the file it points to, or write the result elsewhere with -o");
+    throw CliError(PCRYPT_E_IO, "refusing to rekey a symlink in place (" + path + ")",
+                   "rekey the file it points to, or write the result elsewhere with -o");
   if (S_ISREG(st.st_mode) && st.st_nlink > 1)
-    throw Error(PCRYPT_E_IO, "refusing to rekey a file with several hard links in place (" + path + ")",
-                "the other names would keep the old header; write the result elsewhere with -o");
+    throw CliError(PCRYPT_E_IO, "refusing to rekey a file with several hard links in place (" + path + ")",
+                   "the other names would keep the old header; write the result elsewhere with -o");
 }
 
 // In place, the file keeps its owner, group and mode (or rekey refuses before writing); a new file (-o) is
@@ -109,9 +110,9 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   // -r/-R: the whole list of who can open the new file, so the opening credentials keep no slot of their own.
   const bool replaces_all = !args.recipients.empty() || !args.recipient_files.empty();
   if (replaces_all && !args.new_file_key)
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
-                "-r/-R name everyone who can open the new file: they go with --new-file-key",
-                "to add recipients beside the existing slots, use --add-recipient or --add-recipients-file");
+    throw CliError(
+        PCRYPT_E_BAD_ARGUMENT, "-r/-R name everyone who can open the new file: they go with --new-file-key",
+        "to add recipients beside the existing slots, use --add-recipient or --add-recipients-file");
   request.keep_opening_access = !replaces_all;
   // New passphrase slots' Argon2id costs; the engine and the Argon2id cache are the opening's session.
   const EncryptOptions new_slots = encrypt_choices(opening).options;
@@ -121,9 +122,9 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   const bool removes =
       !args.remove_slots.empty() || !args.remove_keys.empty() || !args.remove_recipients.empty();
   if (args.new_file_key && removes)
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
-                "--remove-slot, --remove-key and --remove-recipient have no meaning with --new-file-key",
-                "the new file has only the slots of the credentials given (-k/-i/-p and --add-*)");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT,
+                   "--remove-slot, --remove-key and --remove-recipient have no meaning with --new-file-key",
+                   "the new file has only the slots of the credentials given (-k/-i/-p and --add-*)");
   if (!args.new_file_key && !removes && args.add_keys.empty() && !args.add_passphrase &&
       args.add_passphrase_file.empty() && args.add_recipients.empty() && args.add_recipient_files.empty())
     throw Error(
@@ -140,13 +141,13 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   const bool in_place = args.output.empty();
   const std::string out_path = in_place ? args.file : args.output;
   if (is_standard_stream(args.file) || io::descriptor_path(args.file))
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "rekey needs a file, not standard input");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "rekey needs a file, not standard input");
   if (!in_place &&
       (args.output == "-" || io::descriptor_path(args.output) || io::is_stream_file(args.output)))
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "rekey writes a file: -o must name a regular file");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "rekey writes a file: -o must name a regular file");
   Input input = open_input(args.file);
   if (!io::is_regular_file(args.file))
-    throw Error(PCRYPT_E_IO, "rekey needs a regular file (" + args.file + ")");
+    throw CliError(PCRYPT_E_IO, "rekey needs a regular file (" + args.file + ")");
   if (in_place)
     check_in_place_target(args.file);
   else
@@ -213,8 +214,8 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
 int run_rekey(const RekeyArgs& args, Verbosity verbosity) {
   if (args.files.size() <= 1) return rekey_file(args, verbosity);
   if (!args.output.empty())
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "-o cannot be used with several files",
-                "several files are each rekeyed in place; run once per file to write elsewhere");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "-o cannot be used with several files",
+                   "several files are each rekeyed in place; run once per file to write elsewhere");
   return for_each_file(args.files, [&](const std::string& f) {
     RekeyArgs one = args;
     one.file = f;

@@ -10,6 +10,7 @@
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
 #include "app/environment.h"
+#include "app/error_words.h"
 #include "app/report.h"
 #include "io/file_info.h"
 
@@ -42,8 +43,8 @@ bool can_ask_passphrase() {
   return io::is_terminal(STDIN_FILENO) && io::is_terminal(STDERR_FILENO);
 }
 
-Error no_decryption_credential(const std::string& hint) {
-  return Error(PCRYPT_E_NO_CREDENTIAL, "no key given: use -k KEYFILE, -i IDENTITY or -p", hint);
+CliError no_decryption_credential(const std::string& hint) {
+  return CliError(PCRYPT_E_NO_CREDENTIAL, "no key given: use -k KEYFILE, -i IDENTITY or -p", hint);
 }
 
 // Key files, recipients and identities: everything but the passphrase, which may wait for the header.
@@ -76,9 +77,9 @@ void require_credential(const CryptArgs& args, PassphrasePurpose purpose) {
       !args.recipient_files.empty() || !args.identity_files.empty() || !args.plugin_names.empty())
     return;
   if (purpose == PassphrasePurpose::encrypt)
-    throw Error(PCRYPT_E_NO_CREDENTIAL,
-                "no key given: use -k KEYFILE, -r RECIPIENT, -R FILE, -i IDENTITY or -p",
-                "create a key file with 'pcrypt keygen -o KEYFILE'");
+    throw CliError(PCRYPT_E_NO_CREDENTIAL,
+                   "no key given: use -k KEYFILE, -r RECIPIENT, -R FILE, -i IDENTITY or -p",
+                   "create a key file with 'pcrypt keygen -o KEYFILE'");
   if (!can_ask_passphrase() && passphrase_from_environment() == nullptr)
     throw no_decryption_credential("'pcrypt info FILE' lists the file's key slots");
 }
@@ -120,11 +121,11 @@ bool DecryptionKeys::choose(const Description& description, const std::string& f
   };
   if (wants_passphrase_ && passphrase_slots == 0) {
     if (no_keys)
-      throw Error(PCRYPT_E_UNHANDLED_STANZA,
-                  file + " has no passphrase slot, only " + described + ": -p cannot open it",
-                  description.format == Format::age
-                      ? "decrypt it with -i IDENTITY (an age file has no key-file slots)"
-                      : "decrypt it with -k KEYFILE (or -i IDENTITY)");
+      throw CliError(PCRYPT_E_UNHANDLED_STANZA,
+                     file + " has no passphrase slot, only " + described + ": -p cannot open it",
+                     description.format == Format::age
+                         ? "decrypt it with -i IDENTITY (an age file has no key-file slots)"
+                         : "decrypt it with -k KEYFILE (or -i IDENTITY)");
     spdlog::warn("{} has no passphrase slot; -p ignored", file);
     return false;
   }

@@ -12,6 +12,7 @@
 
 #include "app/endpoints.h"
 #include "app/environment.h"
+#include "app/error_words.h"
 #include "app/report.h"
 #include "app/size_arg.h"
 
@@ -32,16 +33,16 @@ std::uint64_t parse_kdf_memory(const std::string& text, const char* option) {
   const std::string given = std::string(option) + " " + text;
   // Say which rule is broken: "9000" or "1MB" is a fine size, just not one Argon2id can take.
   if (bytes % 1024 != 0)
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
-                given + " is not a whole number of KiB (" + counted(bytes, "byte") + ")",
-                "Argon2id memory is counted in KiB: use a multiple of 1024 bytes, e.g. 64MiB");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT,
+                   given + " is not a whole number of KiB (" + counted(bytes, "byte") + ")",
+                   "Argon2id memory is counted in KiB: use a multiple of 1024 bytes, e.g. 64MiB");
   if (bytes / 1024 < limits::min_argon2id_memory_kib)
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
-                given + " is below the minimum of " +
-                    format_bytes(std::uint64_t{limits::min_argon2id_memory_kib} * 1024));
+    throw CliError(PCRYPT_E_BAD_ARGUMENT,
+                   given + " is below the minimum of " +
+                       format_bytes(std::uint64_t{limits::min_argon2id_memory_kib} * 1024));
   if (bytes / 1024 > limits::max_argon2id_memory_kib)
-    throw Error(PCRYPT_E_BAD_ARGUMENT, given + " is above the maximum of " +
-                                           std::to_string(limits::max_argon2id_memory_kib) + " KiB");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, given + " is above the maximum of " +
+                                              std::to_string(limits::max_argon2id_memory_kib) + " KiB");
   return bytes;
 }
 
@@ -64,9 +65,9 @@ EncryptChoices encrypt_choices(const CryptArgs& args) {
   const bool age_name =
       args.output_given && !is_standard_stream(args.output) && args.output.ends_with(".age");
   if (age_name && format == "pcrypt")
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
-                "--format pcrypt cannot write to a file named *.age (" + args.output + ")",
-                "name the output *.pcrypt, or drop --format pcrypt to write an age file");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT,
+                   "--format pcrypt cannot write to a file named *.age (" + args.output + ")",
+                   "name the output *.pcrypt, or drop --format pcrypt to write an age file");
   if (age_name && format.empty()) format = "age";
   const bool age = format == "age";
   // pcrypt's own format unless age is asked for (--format is checked by the command line's parser).
@@ -86,15 +87,15 @@ EncryptChoices encrypt_choices(const CryptArgs& args) {
     return choices;
   }
   if (!format.empty() && !age && format != "pcrypt")
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "unknown format '" + format + "'", "use 'pcrypt' or 'age'");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "unknown format '" + format + "'", "use 'pcrypt' or 'age'");
   if (args.armor && !age)
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "-a/--armor is for age files", "add --format age");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "-a/--armor is for age files", "add --format age");
   if (age && !args.chunk_size.empty())
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "--chunk-size cannot be used with --format age",
-                "age's chunks are always 64 KiB");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "--chunk-size cannot be used with --format age",
+                   "age's chunks are always 64 KiB");
   if (age && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "--kdf-memory/--kdf-ops cannot be used with --format age",
-                "age passphrases use scrypt with age's work factor 2^18");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "--kdf-memory/--kdf-ops cannot be used with --format age",
+                   "age passphrases use scrypt with age's work factor 2^18");
   settings.armor = args.armor;
   if (!args.chunk_size.empty()) settings.chunk_size = parse_chunk_size(args.chunk_size);
   settings.threads = parse_threads(args.threads);
@@ -213,9 +214,9 @@ bool valid_utf8(std::string_view text) {
 std::size_t parse_chunk_size(const std::string& text) {
   const std::uint64_t chunk = parse_size(text, "--chunk-size");
   if (chunk < limits::min_chunk_size || chunk > limits::max_chunk_size)
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "--chunk-size " + text + " is out of range",
-                "the chunk size must be between " + format_bytes(limits::min_chunk_size) + " and " +
-                    format_bytes(limits::max_chunk_size));
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "--chunk-size " + text + " is out of range",
+                   "the chunk size must be between " + format_bytes(limits::min_chunk_size) + " and " +
+                       format_bytes(limits::max_chunk_size));
   return static_cast<std::size_t>(chunk);
 }
 

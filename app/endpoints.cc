@@ -1,4 +1,5 @@
 #include "app/endpoints.h"
+#include "app/error_words.h"
 
 #include <pcrypt/pcrypt.h>
 
@@ -32,7 +33,8 @@ std::string path_of(const Input& input) {
 // /dev/null now, and reading it as empty input or writing into it would report a success that is not one.
 void require_open_stdin() {
   if (io::standard_fd_was_closed(STDIN_FILENO))
-    throw Error(PCRYPT_E_IO, "standard input is closed", "give a FILE, or redirect standard input (< FILE)");
+    throw CliError(PCRYPT_E_IO, "standard input is closed",
+                   "give a FILE, or redirect standard input (< FILE)");
 }
 
 // -o /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: the descriptor must be open for writing now (a
@@ -41,18 +43,19 @@ void check_descriptor_output(int fd, const std::string& path) {
   if (fd == STDOUT_FILENO) require_open_stdout();
   const int flags = ::fcntl(fd, F_GETFL);
   if (io::standard_fd_was_closed(fd) || flags < 0)
-    throw Error(PCRYPT_E_IO,
-                "cannot write to " + path + ": descriptor " + std::to_string(fd) + " is not open",
-                "open it in the shell (e.g. " + std::to_string(fd) + "> FILE), or use -o FILE");
+    throw CliError(PCRYPT_E_IO,
+                   "cannot write to " + path + ": descriptor " + std::to_string(fd) + " is not open",
+                   "open it in the shell (e.g. " + std::to_string(fd) + "> FILE), or use -o FILE");
   if ((flags & O_ACCMODE) == O_RDONLY)
-    throw Error(PCRYPT_E_IO, "cannot write to " + path + ": descriptor " + std::to_string(fd) +
-                                 " is open for reading only");
+    throw CliError(PCRYPT_E_IO, "cannot write to " + path + ": descriptor " + std::to_string(fd) +
+                                    " is open for reading only");
 }
 
 }  // namespace
 
 void require_open_stdout(const char* hint) {
-  if (io::standard_fd_was_closed(STDOUT_FILENO)) throw Error(PCRYPT_E_IO, "standard output is closed", hint);
+  if (io::standard_fd_was_closed(STDOUT_FILENO))
+    throw CliError(PCRYPT_E_IO, "standard output is closed", hint);
 }
 
 void flush_stdout() {
@@ -71,8 +74,8 @@ Input open_input(const std::string& path) {
     // read from the same standard input, for one), and a closed one is reported as such.
     if (*fd == STDIN_FILENO) require_open_stdin();
     if (io::standard_fd_was_closed(*fd) || ::fcntl(*fd, F_GETFD) < 0)
-      throw Error(PCRYPT_E_IO,
-                  "cannot read " + path + ": descriptor " + std::to_string(*fd) + " is not open");
+      throw CliError(PCRYPT_E_IO,
+                     "cannot read " + path + ": descriptor " + std::to_string(*fd) + " is not open");
     reader = std::make_unique<io::FdReader>(*fd, path, false);
   } else {
     reader = io::open_input(path);
@@ -89,8 +92,8 @@ Input open_input(const std::string& path) {
 
 void check_output_path(const Input& input, const std::string& output_path, bool force) {
   if (input.reader && io::same_file(path_of(input), output_path))
-    throw Error(PCRYPT_E_IO, "refusing to write over the input (" + output_path + ")",
-                "choose another output file with -o");
+    throw CliError(PCRYPT_E_IO, "refusing to write over the input (" + output_path + ")",
+                   "choose another output file with -o");
   // A descriptor path is the descriptor, as -o - is standard output: written in place, never replaced.
   if (const std::optional<int> fd = io::descriptor_path(output_path))
     return check_descriptor_output(*fd, output_path);
@@ -99,35 +102,35 @@ void check_output_path(const Input& input, const std::string& output_path, bool 
   // Not "exists, use -f": -f could not help, and cp's habit (write into it) is not what -o means here.
   std::error_code ignored;
   if (std::filesystem::is_directory(output_path, ignored))
-    throw Error(PCRYPT_E_IO, "output is a directory (" + output_path + ")",
-                "-o takes a file name: to write into the directory, use -o " +
-                    (output_path.ends_with('/') ? output_path : output_path + "/") + "NAME");
+    throw CliError(PCRYPT_E_IO, "output is a directory (" + output_path + ")",
+                   "-o takes a file name: to write into the directory, use -o " +
+                       (output_path.ends_with('/') ? output_path : output_path + "/") + "NAME");
   if (!force)
-    throw Error(PCRYPT_E_OUTPUT_EXISTS, "output file exists (" + output_path + ")",
-                "use -f to overwrite it, or -o to choose another name");
+    throw CliError(PCRYPT_E_OUTPUT_EXISTS, "output file exists (" + output_path + ")",
+                   "use -f to overwrite it, or -o to choose another name");
   // A link into /dev or /proc leads to a device or a descriptor: replacing it would, for /dev/stdout,
   // break the system's /dev/stdout and lose the output.
   if (io::is_link_into_dev_or_proc(output_path))
-    throw Error(PCRYPT_E_OUTPUT_EXISTS,
-                "refusing to replace a symlink into /dev or /proc (" + output_path + ")",
-                "to write to standard output, use -o -");
+    throw CliError(PCRYPT_E_OUTPUT_EXISTS,
+                   "refusing to replace a symlink into /dev or /proc (" + output_path + ")",
+                   "to write to standard output, use -o -");
   // Only a regular file (or a symlink to one) may be replaced by the renamed temporary: never a directory
   // or a block device, and never a dangling symlink's target silently turned into a file.
   if (!io::is_regular_file(output_path))
-    throw Error(PCRYPT_E_OUTPUT_EXISTS, "output exists and is not a regular file (" + output_path + ")",
-                "choose another output file with -o");
+    throw CliError(PCRYPT_E_OUTPUT_EXISTS, "output exists and is not a regular file (" + output_path + ")",
+                   "choose another output file with -o");
 }
 
 void check_stdout_target(const Input& input) {
   require_open_stdout();
   if (input.reader && io::same_file(path_of(input), kStdoutPath))
-    throw Error(PCRYPT_E_IO, "refusing to write over the input (standard output is " + input.name + ")");
+    throw CliError(PCRYPT_E_IO, "refusing to write over the input (standard output is " + input.name + ")");
 }
 
 void refuse_terminal_stdout(bool insisted) {
   if (!insisted && io::is_terminal(STDOUT_FILENO))
-    throw Error(PCRYPT_E_IO, "refusing to write encrypted data to a terminal",
-                "redirect standard output or use -o FILE (-o - or -f writes it to the terminal anyway)");
+    throw CliError(PCRYPT_E_IO, "refusing to write encrypted data to a terminal",
+                   "redirect standard output or use -o FILE (-o - or -f writes it to the terminal anyway)");
 }
 
 void refuse_terminal_output(const std::string& output_path, bool insisted) {
@@ -145,16 +148,16 @@ void refuse_terminal_output(const std::string& output_path, bool insisted) {
     }
   }
   if (terminal)
-    throw Error(PCRYPT_E_IO, "refusing to write encrypted data to a terminal (" + output_path + ")",
-                "use -f to write it to the terminal anyway, or -o FILE");
+    throw CliError(PCRYPT_E_IO, "refusing to write encrypted data to a terminal (" + output_path + ")",
+                   "use -f to write it to the terminal anyway, or -o FILE");
 }
 
 void refuse_terminal_input(const Input& input) {
   if (input.is_terminal)
-    throw Error(PCRYPT_E_IO,
-                input.is_stdin ? std::string("refusing to read encrypted data from a terminal")
-                               : "refusing to read encrypted data from a terminal (" + input.name + ")",
-                input.is_stdin ? "give a FILE or redirect standard input" : "give an encrypted FILE");
+    throw CliError(PCRYPT_E_IO,
+                   input.is_stdin ? std::string("refusing to read encrypted data from a terminal")
+                                  : "refusing to read encrypted data from a terminal (" + input.name + ")",
+                   input.is_stdin ? "give a FILE or redirect standard input" : "give an encrypted FILE");
 }
 
 Input open_decrypt_input(const std::string& path, const std::string& out_path, bool force) {

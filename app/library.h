@@ -31,8 +31,9 @@ void commit_written(io::Writer& out);
 // Keys that ask the terminal for a protected SSH key's passphrase and warn on standard error.
 Keys terminal_keys();
 
-// Header and payload errors are about the input: the message names it (standard input included). Anything
-// else, I/O errors with their errno included, goes on unchanged.
+// Header and payload errors are about the input: the message names it (standard input included), and so
+// does the path field where the failure names no other file. Anything else, I/O errors with their errno
+// included, goes on unchanged.
 template <typename Work>
 auto naming_input(const std::string& name, Work work) {
   try {
@@ -41,7 +42,10 @@ auto naming_input(const std::string& name, Work work) {
     if (e.kind() != ErrorKind::damaged_header && e.kind() != ErrorKind::wrong_credential &&
         e.kind() != ErrorKind::damaged_payload)
       throw;
-    throw Error(e, with_file_context(e.what(), name));
+    ErrorFields fields = e.fields();
+    if (!fields.path.empty()) throw Error(e, with_file_context(e, name));
+    fields.path = name;
+    throw Error(e.code(), with_file_context(e, name), e.hint(), std::move(fields));
   }
 }
 

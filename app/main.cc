@@ -19,6 +19,7 @@
 #include "app/commands.h"
 #include "app/endpoints.h"
 #include "app/environment.h"
+#include "app/error_words.h"
 #include "app/library.h"
 #include "app/logging.h"
 #include "app/mount_cli.h"
@@ -50,7 +51,7 @@ int dispatch(const Subcommands& sub, const MountCommands& mounts, const BenchCom
   if (mounts.mount->parsed()) return run_mount(mount, args.verbosity());
   if (mounts.unmount->parsed()) return run_unmount(unmount);
   if (bench.command->parsed()) return bench.run();
-  throw Error(PCRYPT_E_BAD_ARGUMENT, "no command given", "see 'pcrypt --help'");
+  throw CliError(PCRYPT_E_BAD_ARGUMENT, "no command given", "see 'pcrypt --help'");
 }
 
 // The reader of our output went away (`pcrypt decrypt ... | head`): what it wanted is delivered, so no error
@@ -102,7 +103,7 @@ int run(int argc, char** argv) {
     return dispatch(sub, mounts, bench, args, mount_args, unmount_args);
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::io && output_closed_early(e.error_number(), e.what())) return kExitIo;
-    print_error(e.what(), e.hint());
+    print_error(e);
     return exit_status(e);
   } catch (const io::IoError& e) {
     if (output_closed_early(e.error_number(), e.what())) return kExitIo;

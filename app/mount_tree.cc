@@ -12,6 +12,7 @@
 #include <optional>
 #include <utility>
 
+#include "app/error_words.h"
 #include "app/library.h"
 #include "app/mount_names.h"
 #include "app/report.h"
@@ -143,8 +144,8 @@ Source SourceFile::source() {
 
 MountTree MountTree::read(const MountArgs& args, const DecryptChoices& choices) {
   if (is_standard_stream(args.source))
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
-                "pcrypt mount needs an encrypted file or a folder, not standard input");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT,
+                   "pcrypt mount needs an encrypted file or a folder, not standard input");
   struct stat st {};
   if (::stat(args.source.c_str(), &st) != 0) {
     const int err = errno;
@@ -176,8 +177,8 @@ MountTree MountTree::read(const MountArgs& args, const DecryptChoices& choices) 
     const std::size_t file = tree.add_file(args.source, st, args, choices, true);
     tree.entries_[0].children.emplace(shown.front(), file);
   } else {
-    throw Error(PCRYPT_E_BAD_ARGUMENT, args.source + " is neither a folder nor a regular file",
-                "pcrypt mount shows an encrypted file, or a folder of them");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, args.source + " is neither a folder nor a regular file",
+                   "pcrypt mount shows an encrypted file, or a folder of them");
   }
   return tree;
 }
@@ -256,7 +257,7 @@ std::size_t MountTree::add_file(const std::string& path, const struct stat& st, 
     }
   } catch (const Error& e) {
     if (alone) throw;
-    unreadable(errno_for(e), with_file_context(e.what(), path));
+    unreadable(errno_for(e), with_file_context(e, path));
   } catch (const io::IoError& e) {
     if (alone) throw;
     unreadable(e.error_number() == EACCES ? EACCES : EIO, with_file_context(e.what(), path));

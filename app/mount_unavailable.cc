@@ -2,15 +2,16 @@
 // that they are documented the same everywhere, and say why they cannot run.
 #include <pcrypt/pcrypt.h>
 
+#include "app/error_words.h"
 #include "app/mount_cli.h"
 
 namespace pcrypt::app {
 namespace {
 
-Error no_fuse() {
-  return Error(PCRYPT_E_BAD_ARGUMENT,
-               "this pcrypt was built without FUSE: mount and unmount are not available",
-               "build it where libfuse3-dev is installed (docs/ARCHITECTURE.md)");
+CliError no_fuse() {
+  return CliError(PCRYPT_E_BAD_ARGUMENT,
+                  "this pcrypt was built without FUSE: mount and unmount are not available",
+                  "build it where libfuse3-dev is installed (docs/ARCHITECTURE.md)");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <span>
 
 #include "app/environment.h"
+#include "app/error_words.h"
 #include "app/tty_prompt.h"
 #include "io/fd_stream.h"
 #include "io/file_info.h"
@@ -24,7 +25,8 @@ namespace {
 using Bytes = std::span<const std::uint8_t>;
 
 SecretBytes checked(SecretBytes passphrase, const std::string& source) {
-  if (passphrase.empty()) throw Error(PCRYPT_E_EMPTY_PASSPHRASE, "empty passphrase refused (" + source + ")");
+  if (passphrase.empty())
+    throw CliError(PCRYPT_E_EMPTY_PASSPHRASE, "empty passphrase refused (" + source + ")");
   return passphrase;
 }
 
@@ -33,8 +35,8 @@ SecretBytes first_line(const SecretBytes& buf, std::size_t len, const std::strin
   const auto* newline = static_cast<const std::uint8_t*>(std::memchr(buf.data(), '\n', len));
   std::size_t line = newline != nullptr ? static_cast<std::size_t>(newline - buf.data()) : len;
   if (line > kMaxPassphraseBytes)
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "passphrase in " + path + " is longer than " +
-                                           std::to_string(kMaxPassphraseBytes) + " bytes");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "passphrase in " + path + " is longer than " +
+                                              std::to_string(kMaxPassphraseBytes) + " bytes");
   if (line > 0 && buf.data()[line - 1] == '\r') --line;
   return checked(SecretBytes(Bytes(buf.data(), line)), "passphrase file " + path);
 }
@@ -48,7 +50,7 @@ std::size_t read_line_bytewise(int fd, SecretBytes& buf, const std::string& path
     const ssize_t got = ::read(fd, buf.data() + len, 1);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0)
-      throw Error(PCRYPT_E_IO, "cannot read passphrase file " + path + ": " + std::strerror(errno));
+      throw CliError(PCRYPT_E_IO, "cannot read passphrase file " + path + ": " + std::strerror(errno));
     if (got == 0) break;
     if (buf.data()[len++] == '\n') break;
   }
@@ -62,8 +64,8 @@ std::optional<std::size_t> read_if_stream(const std::string& path, SecretBytes& 
   std::optional<int> fd = path == "-" ? std::optional<int>(STDIN_FILENO) : io::descriptor_path(path);
   if (fd) {
     if (*fd == STDIN_FILENO && io::standard_fd_was_closed(STDIN_FILENO))
-      throw Error(PCRYPT_E_IO, "standard input is closed",
-                  "redirect standard input, or give the passphrase file by name");
+      throw CliError(PCRYPT_E_IO, "standard input is closed",
+                     "redirect standard input, or give the passphrase file by name");
     return read_line_bytewise(*fd, buf, path);
   }
   if (io::is_regular_file(path) || !io::file_exists(path)) return std::nullopt;
@@ -83,12 +85,14 @@ std::size_t read_secret_file(const std::string& path, SecretBytes& buf) {
   try {
     file = io::open_input(path);
   } catch (const io::IoError& e) {
-    throw Error(PCRYPT_E_IO, "cannot open passphrase file " + path + ": " + std::strerror(e.error_number()));
+    throw CliError(PCRYPT_E_IO,
+                   "cannot open passphrase file " + path + ": " + std::strerror(e.error_number()));
   }
   try {
     return file->read(buf.data(), buf.size());
   } catch (const io::IoError& e) {
-    throw Error(PCRYPT_E_IO, "cannot read passphrase file " + path + ": " + std::strerror(e.error_number()));
+    throw CliError(PCRYPT_E_IO,
+                   "cannot read passphrase file " + path + ": " + std::strerror(e.error_number()));
   }
 }
 
@@ -113,8 +117,8 @@ SecretBytes passphrase_from_file(const std::string& path) {
 SecretBytes passphrase_from_variable(const char* value, const std::string& name) {
   const std::size_t len = std::strlen(value);
   if (len > kMaxPassphraseBytes)
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
-                name + " is longer than " + std::to_string(kMaxPassphraseBytes) + " bytes");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT,
+                   name + " is longer than " + std::to_string(kMaxPassphraseBytes) + " bytes");
   return checked(SecretBytes(Bytes(reinterpret_cast<const std::uint8_t*>(value), len)), name);
 }
 
@@ -128,7 +132,7 @@ SecretBytes obtain_passphrase(const std::string& passphrase_file, PassphrasePurp
   const std::string words = role.empty() ? std::string("passphrase: ") : role + " passphrase: ";
   SecretBytes first = checked(prompt_hidden("Enter " + words), "terminal");
   const SecretBytes second = prompt_hidden("Confirm " + words);
-  if (!same_bytes(first, second)) throw Error(PCRYPT_E_BAD_ARGUMENT, "the two passphrases do not match");
+  if (!same_bytes(first, second)) throw CliError(PCRYPT_E_BAD_ARGUMENT, "the two passphrases do not match");
   return first;
 }
 

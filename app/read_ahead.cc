@@ -1,4 +1,5 @@
 #include "app/read_ahead.h"
+#include "app/error_words.h"
 
 #include <algorithm>
 #include <cstring>
@@ -197,7 +198,7 @@ void PlaintextStream::read(std::uint64_t offset, std::size_t size, PlaintextPiec
     // At the piece's place in the request's span of `direct`, sized once below, so earlier pieces stay put.
     const std::span<std::uint8_t> place(out.direct.data() + (from - offset), bytes);
     if (file_.read_at(from, place) != bytes)
-      throw Error(PCRYPT_E_INPUT_CHANGED, "the encrypted file changed size while it was read");
+      throw CliError(PCRYPT_E_INPUT_CHANGED, "the encrypted file changed size while it was read");
     out.pieces.emplace_back(place);
   };
   const bool any_direct = held.empty() || std::ranges::any_of(held, [](const auto& w) {

@@ -6,17 +6,18 @@
 #include <cstdio>
 #include <cstring>
 
-#include "app/cli_words.h"
+#include "app/error_words.h"
 
 namespace pcrypt::app {
 
-void print_error(std::string_view message_text, std::string_view hint_text) {
-  // The library's words, for a library error, in the command line's (its flags).
-  const std::string message = in_cli_words(message_text);
-  const std::string hint = in_cli_words(hint_text);
-  std::fprintf(stderr, "pcrypt: error: %s\n", message.c_str());
-  if (!hint.empty()) std::fprintf(stderr, "pcrypt: hint: %s\n", hint.c_str());
+void print_error(std::string_view message, std::string_view hint) {
+  std::fprintf(stderr, "pcrypt: error: %.*s\n", static_cast<int>(message.size()), message.data());
+  if (!hint.empty()) std::fprintf(stderr, "pcrypt: hint: %.*s\n", static_cast<int>(hint.size()), hint.data());
   std::fflush(stderr);
+}
+
+void print_error(const Error& e) {
+  print_error(e.what(), hint_for(e));
 }
 
 void print_error_without_allocating(const char* message) noexcept {
@@ -35,12 +36,13 @@ void print_error_without_allocating(const char* message) noexcept {
   }
 }
 
+std::string with_file_context(const Error& e, const std::string& file) {
+  if (file.empty() || e.path() == file) return e.what();
+  return file + ": " + e.what();
+}
+
 std::string with_file_context(const std::string& message, const std::string& file) {
-  if (file.empty() || message.find(file) != std::string::npos) return message;
-  const std::size_t open = message.rfind(" (");
-  if (open != std::string::npos && message.ends_with(')'))
-    return message.substr(0, open + 2) + file + ", " + message.substr(open + 2);
-  return message + " (" + file + ")";
+  return file.empty() ? message : file + ": " + message;
 }
 
 int exit_status(const Error& e) {

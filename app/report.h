@@ -20,8 +20,11 @@ inline constexpr int kExitPayload = 4;
 // man/pcrypt.1): 1 io, 2 usage, 3 wrong credential or damaged header, 4 damaged payload.
 int exit_status(const Error& e);
 
-// A library error's message and hint are put in the CLI's words first (app/cli_words.h: its flags).
+// The error line, and the hint line when there is a hint, as given.
 void print_error(std::string_view message, std::string_view hint = {});
+
+// A failure's line: its message, and the hint the CLI chooses for its code (app/error_words.h).
+void print_error(const Error& e);
 
 // The same line for the paths where memory may have run out (std::terminate's handler, a caught
 // std::bad_alloc): the text as given, written with write(2) from a fixed buffer, so it allocates nothing and
@@ -33,10 +36,11 @@ void print_error_without_allocating(const char* message) noexcept;
 // whose plural is the noun + "s". (Library messages count with core/counted.h, which knows "identities".)
 std::string counted(std::uint64_t n, std::string_view regular_noun);
 
-// Names the file an error is about inside the message's trailing parenthesis, so that
-//   ("payload authentication failed (chunk 3 at offset 3145792)", "x.pcrypt") becomes
-//   "payload authentication failed (x.pcrypt, chunk 3 at offset 3145792)"; a message without one gets
-//   " (x.pcrypt)" appended. Messages that already mention the file are returned unchanged.
+// Names the file a failure is about before its message, "x.pcrypt: payload authentication failed (chunk 3 at
+// offset 3145792)", unless the failure is already about that file (its path field: naming_input() sets it).
+// Decided by the failure's fields, never by its text.
+std::string with_file_context(const Error& e, const std::string& file);
+// The same for a failure that is no library error (an I/O error of the CLI's own, out of memory).
 std::string with_file_context(const std::string& message, const std::string& file);
 
 }  // namespace pcrypt::app

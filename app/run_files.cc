@@ -5,6 +5,7 @@
 #include <new>
 
 #include "app/endpoints.h"
+#include "app/error_words.h"
 #include "app/library.h"
 #include "app/report.h"
 #include "io/file_info.h"
@@ -20,7 +21,7 @@ int for_each_file(const std::vector<std::string>& files, const std::function<voi
       one(f);
     } catch (const Error& e) {
       if (e.error_number() == EPIPE) throw;  // as below
-      print_error(with_file_context(e.what(), f), e.hint());
+      print_error(with_file_context(e, f), hint_for(e));
       code = exit_status(e);
     } catch (const io::IoError& e) {
       // The reader of standard output went away (`pcrypt info *.age | head`): not this file's failure, and
@@ -39,11 +40,11 @@ int for_each_file(const std::vector<std::string>& files, const std::function<voi
 
 void check_several(const CryptArgs& args) {
   if (args.output_given)
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "-o cannot be used with several input files",
-                "each file goes to its default name; run once per file to choose names");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "-o cannot be used with several input files",
+                   "each file goes to its default name; run once per file to choose names");
   for (const std::string& f : args.files)
     if (is_standard_stream(f) || io::descriptor_path(f))
-      throw Error(PCRYPT_E_BAD_ARGUMENT, "standard input ('" + f + "') cannot be one of several inputs");
+      throw CliError(PCRYPT_E_BAD_ARGUMENT, "standard input ('" + f + "') cannot be one of several inputs");
 }
 
 }  // namespace pcrypt::app

@@ -1,4 +1,5 @@
 #include "app/size_arg.h"
+#include "app/error_words.h"
 
 #include <pcrypt/pcrypt.h>
 
@@ -13,12 +14,12 @@ std::uint64_t parse_count(std::string_view text, std::string_view option, std::u
   const auto [stop, ec] = std::from_chars(text.data(), end, number);
   const std::string range = std::to_string(min) + ".." + std::to_string(max);
   if (text.empty() || stop != end || ec != std::errc())
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
-                "invalid number '" + std::string(text) + "' for " + std::string(option),
-                "expected a whole number in " + range);
+    throw CliError(PCRYPT_E_BAD_ARGUMENT,
+                   "invalid number '" + std::string(text) + "' for " + std::string(option),
+                   "expected a whole number in " + range);
   if (number < min || number > max)
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
-                std::string(option) + " " + std::string(text) + " is out of range (" + range + ")");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT,
+                   std::string(option) + " " + std::string(text) + " is out of range (" + range + ")");
   return number;
 }
 

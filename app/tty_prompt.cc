@@ -1,4 +1,5 @@
 #include "app/tty_prompt.h"
+#include "app/error_words.h"
 
 #include <pcrypt/pcrypt.h>
 
@@ -36,7 +37,7 @@ extern "C" void restore_and_die(int sig) {
 class EchoOff {
  public:
   explicit EchoOff(int fd) : fd_(fd) {
-    if (tcgetattr(fd, &saved_) != 0) throw Error(PCRYPT_E_IO, "cannot read the terminal settings");
+    if (tcgetattr(fd, &saved_) != 0) throw CliError(PCRYPT_E_IO, "cannot read the terminal settings");
     g_saved_termios = saved_;
     g_tty_fd = fd;
     struct sigaction action {};
@@ -84,7 +85,7 @@ void write_all(int fd, std::string_view text) {
   while (!text.empty()) {
     const ssize_t n = write(fd, text.data(), text.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw Error(PCRYPT_E_IO, "cannot write to the terminal: " + std::string(strerror(errno)));
+    if (n <= 0) throw CliError(PCRYPT_E_IO, "cannot write to the terminal: " + std::string(strerror(errno)));
     text.remove_prefix(static_cast<std::size_t>(n));
   }
 }
@@ -98,8 +99,8 @@ namespace {
 SecretBytes read_tty_line(std::string_view prompt, bool hidden, const std::string& what) {
   const Fd tty(open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC));
   if (tty.get() < 0)
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "no terminal to ask for a " + what,
-                "set PCRYPT_PASSPHRASE or use --passphrase-file FILE");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "no terminal to ask for a " + what,
+                   "set PCRYPT_PASSPHRASE or use --passphrase-file FILE");
 
   SecretBytes line(kMaxPassphraseBytes);
   std::size_t len = 0;
@@ -112,10 +113,11 @@ SecretBytes read_tty_line(std::string_view prompt, bool hidden, const std::strin
       char c = 0;
       const ssize_t n = read(tty.get(), &c, 1);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw Error(PCRYPT_E_IO, "cannot read from the terminal: " + std::string(strerror(errno)));
-      if (n == 0) throw Error(PCRYPT_E_IO, "no " + what + " entered (end of input on the terminal)");
+      if (n < 0)
+        throw CliError(PCRYPT_E_IO, "cannot read from the terminal: " + std::string(strerror(errno)));
+      if (n == 0) throw CliError(PCRYPT_E_IO, "no " + what + " entered (end of input on the terminal)");
       if (c == '\n') break;
-      if (len == line.size()) throw Error(PCRYPT_E_BAD_ARGUMENT, what + " too long");
+      if (len == line.size()) throw CliError(PCRYPT_E_BAD_ARGUMENT, what + " too long");
       line.data()[len++] = static_cast<std::uint8_t>(c);
     }
   }
@@ -127,7 +129,7 @@ SecretBytes read_tty_line(std::string_view prompt, bool hidden, const std::strin
 
 void tell_terminal(std::string_view text) {
   const Fd tty(open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC));
-  if (tty.get() < 0) throw Error(PCRYPT_E_IO, "no terminal to show a message on");
+  if (tty.get() < 0) throw CliError(PCRYPT_E_IO, "no terminal to show a message on");
   write_all(tty.get(), text);
 }
 

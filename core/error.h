@@ -64,6 +64,9 @@ struct ErrorFields {
     stanza_types = std::move(t);
     return std::move(*this);
   }
+  // A file given where another kind belongs: what the call took it for, and what it is.
+  ErrorFields&& taken_as(pcrypt_file_kind role) && { return std::move(set(PCRYPT_FIELD_FILE_ROLE, role)); }
+  ErrorFields&& found_to_be(pcrypt_file_kind kind) && { return std::move(set(PCRYPT_FIELD_FILE_KIND, kind)); }
   ErrorFields&& errno_value(int err) && {
     error_number = err;
     return std::move(*this);

@@ -68,16 +68,16 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
     for (std::size_t i = 0; i < count; ++i)
       if (slots.opened_by(i, c)) remove[i] = any = true;
     if (!any)
-      throw Error(PCRYPT_E_BAD_ARGUMENT,
-                  std::string("a ") + (c.kind == Credential::Kind::key_file ? "key file" : "identity") +
-                      " given in remove_identity_files opens no " + noun + " of this file",
+      throw Error(PCRYPT_E_NOT_IN_FILE,
+                  std::string("the ") + (c.kind == Credential::Kind::key_file ? "key file" : "identity") +
+                      " to remove opens no " + noun + " of this file",
                   "the file's description lists the " + noun + "s; remove_slots removes one by number");
   }
   for (const Recipient& r : changes.remove_recipients) {
     const std::vector<std::size_t> found = slots_of_recipient(slots, r, changes.opening);
     if (found.empty() && is_anonymous(r)) {
       const bool pq = std::holds_alternative<HybridRecipient>(r);
-      throw Error(PCRYPT_E_BAD_ARGUMENT,
+      throw Error(PCRYPT_E_ANONYMOUS_RECIPIENT,
                   std::string(pq ? "post-quantum" : "X25519")
                       .append(" recipient ")
                       .append(noun)
@@ -89,8 +89,7 @@ std::vector<bool> slots_to_remove(const SlotQuestions& slots, const RekeyChanges
                   "give the identity instead (remove_identity_files)");
     }
     if (found.empty())
-      throw Error(PCRYPT_E_BAD_ARGUMENT,
-                  "the recipient given in remove_recipients has no " + noun + " in this file",
+      throw Error(PCRYPT_E_NOT_IN_FILE, "the recipient to remove has no " + noun + " in this file",
                   "the file's description lists the " + noun + "s and the tags of SSH ones");
     for (const std::size_t i : found) remove[i] = true;
   }
@@ -109,13 +108,13 @@ void refuse_duplicate_additions(const SlotQuestions& slots, const RekeyChanges& 
     }
     std::erase_if(has, [&remove](std::size_t i) { return remove[i]; });
     if (!has.empty())
-      throw Error(
-          PCRYPT_E_BAD_ARGUMENT,
-          std::string("a ") +
-              (c.kind == Credential::Kind::key_file ? "key file given in add_key_files already opens "
-                                                    : "recipient given in add_recipients already has ") +
-              listed(slots, has),
-          "remove the old " + slots.noun() + " in the same rekey (remove_slots) to replace it");
+      throw Error(PCRYPT_E_ALREADY_IN_FILE,
+                  std::string("the ") +
+                      (c.kind == Credential::Kind::key_file ? "key file to add already opens "
+                                                            : "recipient to add already has ") +
+                      listed(slots, has),
+                  "remove the old " + slots.noun() + " in the same rekey (remove_slots) to replace it",
+                  ErrorFields().set(PCRYPT_FIELD_SLOT, has.front() + 1));
   }
 }
 
@@ -156,8 +155,7 @@ NewFileKeyPlan plan_new_file_key(
           return s.kind == Credential::Kind::key_file && s.secret.size() == c.secret.size() &&
                  sodium_memcmp(s.secret.data(), c.secret.data(), c.secret.size()) == 0;
         });
-    if (repeated)
-      throw Error(PCRYPT_E_BAD_ARGUMENT, "a key file given in add_key_files is also one that opens the file");
+    if (repeated) throw Error(PCRYPT_E_ALREADY_IN_FILE, "a key file to add is also one that opens the file");
     plan.credentials.push_back(std::move(c));
   }
   for (std::size_t i = 0; i < kept.size(); ++i) (kept[i] ? plan.kept : plan.dropped).push_back(i);

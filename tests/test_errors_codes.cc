@@ -316,6 +316,45 @@ TEST_CASE("error codes: each failure the C++ API reports gives its own code and 
     Bytes out;
     file.rekey(request, pcrypt::Sink::memory(out));
   };
+  // A rekey's additions and removals the file cannot take (pcrypt's format, opened by alice).
+  const auto rekey_pcrypt = [&](const pcrypt::RekeyRequest& request) {
+    pcrypt::File file = opened(pcrypt_file);
+    file.unlock(by_identity(alice.file_text));
+    Bytes out;
+    file.rekey(request, pcrypt::Sink::memory(out));
+  };
+  provoke[PCRYPT_E_ANONYMOUS_RECIPIENT] = [&] {
+    pcrypt::RekeyRequest request;
+    request.remove_recipients = {alice.recipient};
+    rekey_pcrypt(request);
+  };
+  provoke[PCRYPT_E_NOT_IN_FILE] = [&] {
+    pcrypt::RekeyRequest request;
+    request.remove_identity_files = {scratch.write("bob.txt", bob.file_text)};
+    rekey_pcrypt(request);
+  };
+  provoke[PCRYPT_E_ALREADY_IN_FILE] = [&] {
+    pcrypt::RekeyRequest request;
+    request.add_recipients = {alice.recipient};
+    rekey_pcrypt(request);
+  };
+  also[PCRYPT_E_ALREADY_IN_FILE] = [](const pcrypt::Error& e) { CHECK(e.field(PCRYPT_FIELD_SLOT) == 1u); };
+  provoke[PCRYPT_E_TOO_MANY_PASSPHRASES] = [&] {
+    pcrypt::Keys five;
+    for (const char* p : {"one", "two", "three", "four", "five"}) five.add_passphrase(p);
+    pcrypt::RekeyRequest request;
+    request.add_keys = &five;
+    rekey_pcrypt(request);
+  };
+  also[PCRYPT_E_TOO_MANY_PASSPHRASES] = [](const pcrypt::Error& e) {
+    CHECK(e.field(PCRYPT_FIELD_SLOT) == 5u);
+  };
+  provoke[PCRYPT_E_TOO_MANY_SLOTS] = [&] {
+    pcrypt::RekeyRequest request;
+    for (int i = 0; i < 255; ++i) request.add_recipients.push_back(pcrypt::generate_identity().recipient);
+    rekey_pcrypt(request);
+  };
+  also[PCRYPT_E_TOO_MANY_SLOTS] = [](const pcrypt::Error& e) { CHECK(e.field(PCRYPT_FIELD_SLOT) == 256u); };
   provoke[PCRYPT_E_PAST_THE_END] = [&] {
     pcrypt::File file = opened(pcrypt_file);
     file.unlock(by_identity(alice.file_text));

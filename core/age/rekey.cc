@@ -42,7 +42,8 @@ std::string rekey_header(const Header& header, const SecretBytes& file_key, cons
     throw Error(PCRYPT_E_HEADER_MAC, "the header does not authenticate under this file key");
   if (changes.changes_nothing())
     throw Error(PCRYPT_E_NOTHING_TO_CHANGE, "nothing to change",
-                "add a stanza (add_recipients, add_passphrase) or remove one (remove_slots)");
+                "add a stanza (add_recipients, add_passphrase) or remove one (remove_slots)",
+                ErrorFields().found_to_be(PCRYPT_FILE_AGE_ENCRYPTED));
   const AgeStanzas questions(header, file_key, max_scrypt_log2);
   const std::vector<bool> remove = slots_to_remove(questions, changes);
   refuse_duplicate_additions(questions, changes, remove);
@@ -59,7 +60,8 @@ std::string rekey_header(const Header& header, const SecretBytes& file_key, cons
   if (stanzas.empty() && changes.add.empty())
     throw Error(PCRYPT_E_LAST_SLOT,
                 "refusing to remove the last stanza: nothing could open the file any more",
-                "add another recipient or a passphrase in the same run");
+                "add another recipient or a passphrase in the same run",
+                ErrorFields().found_to_be(PCRYPT_FILE_AGE_ENCRYPTED));
   // age's rules on the result, before any scrypt runs: what is kept counts as recipients (or as the
   // passphrase).
   const auto kept_scrypt = static_cast<std::size_t>(

@@ -441,7 +441,8 @@ void check_credential_mix(std::size_t key_files, std::size_t recipients, bool pa
   if (key_files > 0)
     throw Error(PCRYPT_E_CREDENTIAL_MIX,
                 "age files have no key-file recipients: key files cannot be used in the age format",
-                "encrypt to a recipient (age1..., an identity's recipient) or with a passphrase");
+                "encrypt to a recipient (age1..., an identity's recipient) or with a passphrase",
+                ErrorFields().taken_as(PCRYPT_FILE_KEY_FILE));
   if (passphrase && recipients > 0)
     throw Error(
         PCRYPT_E_CREDENTIAL_MIX,

@@ -105,18 +105,20 @@ void refuse_protected_ssh_key(const std::string& key_name) {
 
 Credential read_key_file(const std::string& path, KeyFileUse use) {
   SecretBytes text(kKeyFileReadLimit);
-  const std::size_t len =
-      read_secret_file(path, "key file", text.data(), text.size(), missing_key_file_hint(path, use));
+  const std::size_t len = read_secret_file(path, "key file", text.data(), text.size(),
+                                           missing_key_file_hint(path, use), PCRYPT_FILE_KEY_FILE);
   // `-k secret.pcrypt` (the file to decrypt given as the key) is a common slip; say so plainly.
   if (len >= kMagic.size() && std::memcmp(text.data(), kMagic.data(), kMagic.size()) == 0)
-    throw Error(PCRYPT_E_NOT_A_KEY_FILE, path + " is an encrypted pcrypt file, not a key file",
-                "open it as the encrypted file, with its key file among the key files",
-                ErrorFields().at_path(path));
+    throw Error(
+        PCRYPT_E_NOT_A_KEY_FILE, path + " is an encrypted pcrypt file, not a key file",
+        "open it as the encrypted file, with its key file among the key files",
+        ErrorFields().at_path(path).taken_as(PCRYPT_FILE_KEY_FILE).found_to_be(PCRYPT_FILE_PCRYPT_ENCRYPTED));
   // An identity, a public key or an age file given to -k: name it and the option that takes it.
   if (const auto other = recognise_other_file(text.span().first(len));
       other && other->kind != OtherFile::Kind::pcrypt_key_file)
-    throw Error(PCRYPT_E_NOT_A_KEY_FILE, path + " is " + other->what + ", not a pcrypt key file", other->hint,
-                ErrorFields().at_path(path));
+    throw Error(
+        PCRYPT_E_NOT_A_KEY_FILE, path + " is " + other->what + ", not a pcrypt key file", other->hint,
+        ErrorFields().at_path(path).taken_as(PCRYPT_FILE_KEY_FILE).found_to_be(file_kind_of(other->kind)));
   return parse_key_file(key_file_text(text).substr(0, len), path);
 }
 
@@ -188,7 +190,7 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
   for (const std::string& path : paths) {
     SecretBytes buf(kTextFileLimit);
     const std::size_t len = read_secret_file(source_path(path), "identity file", buf.data(), buf.size(),
-                                             "create a new identity at " + path);
+                                             "create a new identity at " + path, PCRYPT_FILE_IDENTITY);
     if (is_age_file(as_text(buf, len))) {
       for (core::Identity& id : encrypted_identity_file(buf.span().first(len), path, reading))
         out.push_back(std::move(id));
@@ -197,11 +199,17 @@ std::vector<core::Identity> read_identity_files(const std::vector<std::string>& 
     // A key file given to -i: name it and the option that takes it.
     const auto other = core::recognise_other_file(buf.span().first(len));
     if (other && other->kind == core::OtherFile::Kind::pcrypt_key_file)
-      throw core::Error(PCRYPT_E_NOT_AN_IDENTITY, path + " is a pcrypt key file, not an identity",
-                        "give it as a key file (key_files)", core::ErrorFields().at_path(path));
+      throw core::Error(
+          PCRYPT_E_NOT_AN_IDENTITY, path + " is a pcrypt key file, not an identity",
+          "give it as a key file (key_files)",
+          core::ErrorFields().at_path(path).taken_as(PCRYPT_FILE_IDENTITY).found_to_be(PCRYPT_FILE_KEY_FILE));
     if (other && other->kind == core::OtherFile::Kind::age_file)
       throw core::Error(PCRYPT_E_NOT_AN_IDENTITY, path + " is " + other->what + ", not an identity",
-                        other->hint, core::ErrorFields().at_path(path));
+                        other->hint,
+                        core::ErrorFields()
+                            .at_path(path)
+                            .taken_as(PCRYPT_FILE_IDENTITY)
+                            .found_to_be(PCRYPT_FILE_AGE_ENCRYPTED));
     // A protected PEM key's public key is in KEY.pub (age's rule; the key itself shows none).
     std::string public_key_line;
     if (core::pem_private_key_encrypted(as_text(buf, len))) {

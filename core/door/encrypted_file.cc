@@ -149,7 +149,8 @@ void EncryptedFile::open_format() {
     case Detected::unknown: {
       const auto start = input_.peek(kDetectBytes);
       if (const auto other = recognise_other_file(start))
-        throw Error(PCRYPT_E_NOT_ENCRYPTED, "not a pcrypt file: this is " + other->what, other->hint);
+        throw Error(PCRYPT_E_NOT_ENCRYPTED, "not a pcrypt file: this is " + other->what, other->hint,
+                    ErrorFields().found_to_be(file_kind_of(other->kind)));
       refuse_unknown(start);
       [[fallthrough]];
     }

@@ -10,15 +10,17 @@
 namespace pcrypt::core::door {
 
 std::size_t read_secret_file(const std::string& path, const std::string& what, std::uint8_t* buf,
-                             std::size_t capacity, const std::string& missing_hint) {
+                             std::size_t capacity, const std::string& missing_hint,
+                             std::optional<pcrypt_file_kind> role) {
   std::unique_ptr<io::FdReader> file;
   try {
     file = io::open_input(path);
   } catch (const io::IoError& e) {
     const int err = e.error_number();
+    core::ErrorFields fields = core::ErrorFields().at_path(path).errno_value(err);
+    if (role) fields.set(PCRYPT_FIELD_FILE_ROLE, *role);
     throw core::Error(PCRYPT_E_IO, "cannot open " + what + " " + path + ": " + std::strerror(err),
-                      err == ENOENT ? missing_hint : std::string(),
-                      core::ErrorFields().at_path(path).errno_value(err));
+                      err == ENOENT ? missing_hint : std::string(), std::move(fields));
   }
   try {
     return file->read(buf, capacity);

@@ -253,7 +253,8 @@ Recipient parse_line(std::string_view line, const std::string& what, bool allow_
   if (starts_with_ci(line, "age-secret-key-1") || starts_with_ci(line, "age-secret-key-pq-1"))
     throw Error(PCRYPT_E_NOT_A_RECIPIENT, what + " is a secret identity, not a recipient",
                 "give the public key instead (the identity's recipient, or age-keygen -y FILE); keep the "
-                "identity secret");
+                "identity secret",
+                ErrorFields().taken_as(PCRYPT_FILE_RECIPIENT).found_to_be(PCRYPT_FILE_IDENTITY));
   const std::size_t first_end = line.find_first_of(" \t");
   const std::string_view first = line.substr(0, first_end);
   if (is_ssh_key_type(first) && line.find_first_not_of(" \t", first.size()) == std::string_view::npos)
@@ -451,7 +452,12 @@ std::vector<Identity> parse_identity_file(std::string_view content, std::string_
     if (starts_with_ci(line, "age1") || line.starts_with("ssh-") || line.starts_with("ecdsa-"))
       throw Error(PCRYPT_E_NOT_AN_IDENTITY, what + " holds a public key (recipient), not a secret identity",
                   "an identity file is the secret key file (e.g. a new identity's file or age-keygen's, or "
-                  "~/.ssh/id_ed25519 rather than id_ed25519.pub)");
+                  "~/.ssh/id_ed25519 rather than id_ed25519.pub)",
+                  ErrorFields()
+                      .at_path(file)
+                      .taken_as(PCRYPT_FILE_IDENTITY)
+                      .found_to_be(starts_with_ci(line, "age1") ? PCRYPT_FILE_RECIPIENT
+                                                                : PCRYPT_FILE_SSH_PUBLIC_KEY));
     if (starts_with_ci(line, "age-secret-key-pq-1")) {
       const auto seed = decode_key32(line, hybrid_identity_hrp, what);
       SecretBytes s(seed);

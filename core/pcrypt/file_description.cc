@@ -116,4 +116,22 @@ std::optional<OtherFile> recognise_other_file(std::span<const std::uint8_t> star
   return std::nullopt;
 }
 
+pcrypt_file_kind file_kind_of(OtherFile::Kind kind) {
+  switch (kind) {
+    case OtherFile::Kind::pcrypt_key_file:
+      return PCRYPT_FILE_KEY_FILE;
+    case OtherFile::Kind::identity:
+      return PCRYPT_FILE_IDENTITY;
+    case OtherFile::Kind::recipient:
+      return PCRYPT_FILE_RECIPIENT;
+    case OtherFile::Kind::age_file:
+      return PCRYPT_FILE_AGE_ENCRYPTED;
+    case OtherFile::Kind::ssh_private_key:
+      return PCRYPT_FILE_SSH_PRIVATE_KEY;
+    case OtherFile::Kind::ssh_public_key:
+      return PCRYPT_FILE_SSH_PUBLIC_KEY;
+  }
+  return PCRYPT_FILE_KEY_FILE;
+}
+
 }  // namespace pcrypt::core

@@ -8,6 +8,8 @@
 #include <span>
 #include <string>
 
+#include <pcrypt/errors.h>
+
 #include "core/pcrypt/format.h"
 
 namespace pcrypt::core {
@@ -30,5 +32,8 @@ struct OtherFile {
 // else, pcrypt files included. The one place that tells these apart: `info`, -k and -i use it for their
 // "this is X, use option Y" refusals.
 std::optional<OtherFile> recognise_other_file(std::span<const std::uint8_t> start);
+
+// The kind as errors carry it (PCRYPT_FIELD_FILE_KIND).
+pcrypt_file_kind file_kind_of(OtherFile::Kind kind);
 
 }  // namespace pcrypt::core

@@ -164,18 +164,20 @@ std::vector<std::uint8_t> serialize_header_without_mac(const FileHeader& header)
   check_chunk_size(header.chunk_size);
   check_no_quantum_downgrade(header.slots);
   if (header.slots.empty() || header.slots.size() > kMaxSlots)
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
+    throw Error(header.slots.empty() ? PCRYPT_E_NO_CREDENTIAL : PCRYPT_E_TOO_MANY_SLOTS,
                 "a file needs 1 to " + std::to_string(kMaxSlots) + " keys, recipients or passphrases, not " +
                     std::to_string(header.slots.size()),
                 header.slots.empty()
                     ? std::string()
-                    : std::string("the age format has no such limit: encrypt in the age format "
-                                  "(recipients only; key files have no age form)"));
+                    : std::string("the age format has no such limit (Format::age; recipients only, key files "
+                                  "have no age form)"),
+                ErrorFields().set(PCRYPT_FIELD_SLOT, header.slots.size()));
   const auto passphrases = std::count_if(header.slots.begin(), header.slots.end(),
                                          [](const KeySlot& s) { return s.kind == SlotKind::passphrase; });
   if (static_cast<std::size_t>(passphrases) > kMaxPassphraseSlots)
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
-                "a file can have at most " + std::to_string(kMaxPassphraseSlots) + " passphrases");
+    throw Error(PCRYPT_E_TOO_MANY_PASSPHRASES,
+                "a file can have at most " + std::to_string(kMaxPassphraseSlots) + " passphrases", {},
+                ErrorFields().set(PCRYPT_FIELD_SLOT, static_cast<std::uint64_t>(passphrases)));
 
   const bool recipients = std::any_of(header.slots.begin(), header.slots.end(),
                                       [](const KeySlot& s) { return is_recipient_slot(s.kind); });

@@ -53,16 +53,18 @@ void check_slot_counts(const std::vector<KeySlot>& slots) {
   const auto passphrases = static_cast<std::size_t>(std::count_if(
       slots.begin(), slots.end(), [](const KeySlot& s) { return s.kind == SlotKind::passphrase; }));
   if (slots.size() > kMaxSlots)
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
+    throw Error(PCRYPT_E_TOO_MANY_SLOTS,
                 "the result would have " + std::to_string(slots.size()) + " slots; the format allows " +
                     std::to_string(kMaxSlots),
                 "remove slots (remove_slots) in the same rekey; for a larger team, decrypt and encrypt "
-                "again in the age format, which has no such limit");
+                "again in the age format (Format::age), which has no such limit",
+                ErrorFields().set(PCRYPT_FIELD_SLOT, slots.size()));
   if (passphrases > kMaxPassphraseSlots)
-    throw Error(PCRYPT_E_BAD_ARGUMENT,
+    throw Error(PCRYPT_E_TOO_MANY_PASSPHRASES,
                 "the result would have " + std::to_string(passphrases) +
                     " passphrase slots; the format allows " + std::to_string(kMaxPassphraseSlots),
-                "remove a passphrase slot (remove_slots) in the same rekey");
+                "remove a passphrase slot (remove_slots) in the same rekey",
+                ErrorFields().set(PCRYPT_FIELD_SLOT, passphrases));
 }
 
 }  // namespace
@@ -73,7 +75,8 @@ std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretB
     throw Error(PCRYPT_E_WRONG_CREDENTIAL, "the header does not authenticate under this file key");
   if (changes.changes_nothing())
     throw Error(PCRYPT_E_NOTHING_TO_CHANGE, "nothing to change",
-                "add a slot (add_key_files, add_passphrase) or remove one (remove_slots)");
+                "add a slot (add_key_files, add_passphrase) or remove one (remove_slots)",
+                ErrorFields().found_to_be(PCRYPT_FILE_PCRYPT_ENCRYPTED));
 
   const std::vector<KeySlot>& old_slots = parsed.header.slots;
   const PcryptSlots questions(parsed, file_key, changes.kek_cache);
@@ -85,7 +88,8 @@ std::vector<std::uint8_t> rekey_header(const ParsedHeader& parsed, const SecretB
     if (!remove[i]) header.slots.push_back(old_slots[i]);
   if (header.slots.empty() && changes.add.empty())
     throw Error(PCRYPT_E_LAST_SLOT, "refusing to remove the last slot: nothing could open the file any more",
-                "add another credential in the same rekey (add_key_files, add_passphrase)");
+                "add another credential in the same rekey (add_key_files, add_passphrase)",
+                ErrorFields().found_to_be(PCRYPT_FILE_PCRYPT_ENCRYPTED));
   // Counted before any Argon2id runs for the new slots.
   std::vector<KeySlot> counted = header.slots;
   for (const Credential& c : changes.add) {

@@ -52,6 +52,11 @@
   X(PCRYPT_E_NOT_SEEKABLE, 218, "reading by ranges needs a source of known size that is not armored")       \
   X(PCRYPT_E_PLUGIN_REFUSED, 219, "an age plugin refused to encrypt to a recipient (path: its program)")     \
   X(PCRYPT_E_INCOMPATIBLE_RECIPIENTS, 220, "recipients that cannot share one file: post-quantum beside classical, or different labels") \
+  X(PCRYPT_E_TOO_MANY_SLOTS, 221, "more key slots than a pcrypt file holds (slot: how many there would be)") \
+  X(PCRYPT_E_NOT_IN_FILE, 222, "a rekey's credential or recipient to remove opens no slot or stanza of the file") \
+  X(PCRYPT_E_ALREADY_IN_FILE, 223, "a rekey's credential or recipient to add already has a slot or stanza (slot), or already opens the file") \
+  X(PCRYPT_E_ANONYMOUS_RECIPIENT, 224, "a rekey's X25519 or post-quantum recipient to remove: their slots and stanzas are anonymous, so only the identity finds them") \
+  X(PCRYPT_E_TOO_MANY_PASSPHRASES, 225, "more passphrase slots than a pcrypt file holds (slot: how many there would be)") \
   /* wrong credential (3xx): what was given does not open this file; another credential may */               \
   X(PCRYPT_E_WRONG_PASSPHRASE, 300, "the passphrase does not open the file (age: its scrypt stanza)")        \
   X(PCRYPT_E_NO_IDENTITY_MATCHED, 301, "no identity given opens any of the file's stanzas (stanza types)")   \
@@ -92,10 +97,25 @@ typedef enum pcrypt_field {
   PCRYPT_FIELD_ARGON2ID_MEMORY_ALLOWED = 6,
   PCRYPT_FIELD_ARGON2ID_PASSES_ASKED = 7, /* a slot's Argon2id passes */
   PCRYPT_FIELD_ARGON2ID_PASSES_ALLOWED = 8,
-  PCRYPT_FIELD_SLOT = 9,           /* a key slot or stanza number, from 1 */
-  PCRYPT_FIELD_PLAINTEXT_SIZE = 10 /* the file's plaintext bytes */
+  PCRYPT_FIELD_SLOT = 9,            /* a key slot or stanza number, from 1 */
+  PCRYPT_FIELD_PLAINTEXT_SIZE = 10, /* the file's plaintext bytes */
+  PCRYPT_FIELD_FILE_ROLE = 11,      /* what the call took the file at the path for: a pcrypt_file_kind */
+  PCRYPT_FIELD_FILE_KIND = 12 /* what the file at the path is instead (a file given in the wrong place: an
+                                 identity as a key file, a public key as an identity): a pcrypt_file_kind */
 } pcrypt_field;
 
-#define PCRYPT_ERROR_FIELD_COUNT 10
+#define PCRYPT_ERROR_FIELD_COUNT 12
+
+/* The kinds of file a credential, recipient or encrypted file can be mistaken for: the values of
+ * PCRYPT_FIELD_FILE_ROLE and PCRYPT_FIELD_FILE_KIND. Numbered once, like the codes. */
+typedef enum pcrypt_file_kind {
+  PCRYPT_FILE_KEY_FILE = 1,         /* a pcrypt key file (PCRYPT-KEY-...) */
+  PCRYPT_FILE_IDENTITY = 2,         /* an age identity file (AGE-SECRET-KEY-..., AGE-PLUGIN-...) */
+  PCRYPT_FILE_RECIPIENT = 3,        /* an age recipient (age1...), or a recipients file */
+  PCRYPT_FILE_AGE_ENCRYPTED = 4,    /* an age-encrypted file */
+  PCRYPT_FILE_PCRYPT_ENCRYPTED = 5, /* a pcrypt-encrypted file */
+  PCRYPT_FILE_SSH_PRIVATE_KEY = 6,  /* an OpenSSH private key */
+  PCRYPT_FILE_SSH_PUBLIC_KEY = 7    /* an OpenSSH public key */
+} pcrypt_file_kind;
 
 #endif /* PCRYPT_ERRORS_H */

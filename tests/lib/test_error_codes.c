@@ -17,13 +17,13 @@
 static int failures = 0;
 static int provoked[600];
 
-#define CHECK(condition)                                                                              \
-  do {                                                                                                \
-    if (!(condition)) {                                                                               \
-      ++failures;                                                                                     \
+#define CHECK(condition)                                                                               \
+  do {                                                                                                 \
+    if (!(condition)) {                                                                                \
+      ++failures;                                                                                      \
       fprintf(stderr, "%s:%d: CHECK(%s) failed (last error: %s %s)\n", __FILE__, __LINE__, #condition, \
-              pcrypt_error_code_name(pcrypt_error_code()), pcrypt_error_message());                   \
-    }                                                                                                 \
+              pcrypt_error_code_name(pcrypt_error_code()), pcrypt_error_message());                    \
+    }                                                                                                  \
   } while (0)
 
 /* `status` must be the failure `code`: its status, this thread's code, its name, a message. */
@@ -57,7 +57,8 @@ static void write_file(const char* path, const void* data, size_t size) {
 static uint8_t plain[150000];
 
 /* `plain` encrypted to `recipient` (or with `passphrase` when recipient is NULL) in `format`; malloc'd. */
-static uint8_t* encrypted(const char* recipient, const char* passphrase, int format, int armor, size_t* size) {
+static uint8_t* encrypted(const char* recipient, const char* passphrase, int format, int armor,
+                          size_t* size) {
   pcrypt_source* source = pcrypt_source_memory(plain, sizeof plain);
   pcrypt_sink* sink = pcrypt_sink_memory();
   pcrypt_recipients* to = pcrypt_recipients_new();
@@ -121,7 +122,8 @@ static int64_t failing_read(void* user, uint64_t offset, void* buffer, size_t si
 }
 
 /* An opened, unlocked file of `data` and the status of a rekey with `rekey` into memory. */
-static int rekey_memory(const void* data, size_t size, const pcrypt_credentials* by, const pcrypt_rekey* rekey) {
+static int rekey_memory(const void* data, size_t size, const pcrypt_credentials* by,
+                        const pcrypt_rekey* rekey) {
   pcrypt_file* file = NULL;
   pcrypt_sink* sink = pcrypt_sink_memory();
   int status = open_memory(data, size, &file);
@@ -297,6 +299,41 @@ int main(void) {
     pcrypt_rekey_free(nothing);
   }
   {
+    /* A rekey's additions and removals the file cannot take (pcrypt's format, opened by alice). */
+    pcrypt_rekey* anonymous = pcrypt_rekey_new();
+    pcrypt_rekey* not_in_file = pcrypt_rekey_new();
+    pcrypt_rekey* already = pcrypt_rekey_new();
+    pcrypt_rekey* passphrases = pcrypt_rekey_new();
+    pcrypt_rekey* slots = pcrypt_rekey_new();
+    const char* bob_file = path_in("bob.txt");
+    write_file(bob_file, pcrypt_key_text(bob), strlen(pcrypt_key_text(bob)));
+    CHECK(pcrypt_rekey_remove_recipient(anonymous, pcrypt_key_recipient(alice)) == PCRYPT_OK);
+    CHECK(pcrypt_rekey_remove_identity_file(not_in_file, bob_file) == PCRYPT_OK);
+    CHECK(pcrypt_rekey_add_recipient(already, pcrypt_key_recipient(alice)) == PCRYPT_OK);
+    for (i = 0; i < 5; ++i)
+      CHECK(pcrypt_rekey_add_passphrase(passphrases, i % 2 ? "one" : "two") == PCRYPT_OK);
+    for (i = 0; i < 255; ++i) {
+      pcrypt_key* someone = NULL;
+      CHECK(pcrypt_keygen(&someone, PCRYPT_KEY_AGE_X25519) == PCRYPT_OK);
+      CHECK(pcrypt_rekey_add_recipient(slots, pcrypt_key_recipient(someone)) == PCRYPT_OK);
+      pcrypt_key_free(someone);
+    }
+    EXPECT(rekey_memory(pcrypt_file_bytes, pcrypt_size, by_alice, anonymous), PCRYPT_E_ANONYMOUS_RECIPIENT);
+    EXPECT(rekey_memory(pcrypt_file_bytes, pcrypt_size, by_alice, not_in_file), PCRYPT_E_NOT_IN_FILE);
+    EXPECT(rekey_memory(pcrypt_file_bytes, pcrypt_size, by_alice, already), PCRYPT_E_ALREADY_IN_FILE);
+    CHECK(pcrypt_error_field(PCRYPT_FIELD_SLOT, &value) == PCRYPT_OK && value == 1);
+    EXPECT(rekey_memory(pcrypt_file_bytes, pcrypt_size, by_alice, passphrases),
+           PCRYPT_E_TOO_MANY_PASSPHRASES);
+    CHECK(pcrypt_error_field(PCRYPT_FIELD_SLOT, &value) == PCRYPT_OK && value == 5);
+    EXPECT(rekey_memory(pcrypt_file_bytes, pcrypt_size, by_alice, slots), PCRYPT_E_TOO_MANY_SLOTS);
+    CHECK(pcrypt_error_field(PCRYPT_FIELD_SLOT, &value) == PCRYPT_OK && value == 256);
+    pcrypt_rekey_free(slots);
+    pcrypt_rekey_free(passphrases);
+    pcrypt_rekey_free(already);
+    pcrypt_rekey_free(not_in_file);
+    pcrypt_rekey_free(anonymous);
+  }
+  {
     pcrypt_file* file = NULL;
     size_t got = 0;
     uint8_t buffer[16];
@@ -409,8 +446,8 @@ int main(void) {
   }
 
   /* Every code the C API can give was provoked above. */
-#define PCRYPT_TEST_C_ONLY_(name, number, description)                                                   \
-  if (!provoked[number] && number != PCRYPT_E_OUT_OF_MEMORY && number != PCRYPT_E_PLUGIN &&            \
+#define PCRYPT_TEST_C_ONLY_(name, number, description)                                                    \
+  if (!provoked[number] && number != PCRYPT_E_OUT_OF_MEMORY && number != PCRYPT_E_PLUGIN &&               \
       number != PCRYPT_E_CRYPTO_BACKEND && number != PCRYPT_E_RESOURCES && number != PCRYPT_E_INTERNAL && \
       number != PCRYPT_E_INPUT_CHANGED && number != PCRYPT_E_MOVED_FROM &&                             \
       number != PCRYPT_E_PASSPHRASE_REQUIRED && number != PCRYPT_E_PLUGIN_NOT_FOUND &&                 \

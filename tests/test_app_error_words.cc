@@ -1,31 +1,33 @@
-// The library speaks its own words and the CLI its flags (app/cli_words.h): representative failing calls of
-// the public API give errors and hints that name no command-line flag nor `pcrypt` command; every library
-// phrase of the CLI's table is one the library really produces (so the table cannot rot); and the table puts
-// them back in the flags the command line has (tests/cli/ assert those in the printed hints).
+// The library speaks its own words and the CLI its flags (app/error_words.h), chosen by code and fields:
+// representative failing calls of the public API give errors and hints that name no command-line flag nor
+// `pcrypt` command; every library hint that names the API (a parameter such as key_files) has the CLI's own
+// hint for its code, in flags (so no API word reaches a person at a shell, and a new such hint without CLI
+// words fails here); and the CLI's hints carry the failure's data (the work factor, what a misplaced file is,
+// the types a file opens with).
 #include <catch2/catch.hpp>
 
 #include <pcrypt/pcrypt.h>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "app/cli_words.h"
+#include "app/error_words.h"
 #include "tests/source_dir.h"
 
 namespace {
 
-using pcrypt::app::cli_phrases;
+using pcrypt::app::cli_hint;
 using pcrypt::app::CliPersonality;
-using pcrypt::app::CliPhrase;
-using pcrypt::app::in_cli_words;
 
 std::string vector_path(const std::string& name) {
   return std::string(pcrypt::test::source_dir()) + "/tests/vectors/" + name;
@@ -41,7 +43,7 @@ std::string read_text(const std::string& path) {
 struct Scratch {
   std::string dir;
   Scratch() {
-    char name[] = "/tmp/pcrypt-cli-words-XXXXXX";
+    char name[] = "/tmp/pcrypt-error-words-XXXXXX";
     dir = ::mkdtemp(name);
   }
   ~Scratch() { std::system(("rm -rf '" + dir + "'").c_str()); }
@@ -60,16 +62,16 @@ struct Scratch {
   }
 };
 
-// A library error as "message\nhint".
+// The library error a call throws.
 template <typename Fn>
-std::string failure(Fn fn) {
+pcrypt::Error failure(Fn fn) {
   try {
     fn();
   } catch (const pcrypt::Error& e) {
-    return std::string(e.what()) + "\n" + e.hint();
+    return e;
   }
   FAIL("no pcrypt::Error was thrown");
-  return {};
+  return pcrypt::Error(PCRYPT_E_INTERNAL, "none");
 }
 
 // Whether `text` has a command-line flag or names a `pcrypt` command. Other programs' commands the library
@@ -81,13 +83,15 @@ bool names_cli_flag(std::string text) {
   return std::regex_search(text, flag) || std::regex_search(text, command);
 }
 
-// Whether `text` has the library phrase (its `{}` matching any text).
-bool has_phrase(const std::string& text, std::string_view phrase) {
-  const std::size_t hole = phrase.find("{}");
-  if (hole == std::string_view::npos) return text.find(phrase) != std::string::npos;
-  const std::size_t head = text.find(phrase.substr(0, hole));
-  if (head == std::string::npos) return false;
-  return text.find(phrase.substr(hole + 2), head + hole) != std::string::npos;
+// Whether `text` names a parameter or type of the API ("a key file (key_files)", "describe_engines lists",
+// "Format::age"), as the library's hints do for its callers.
+bool names_api(const std::string& text) {
+  static const std::regex api(R"(\b[a-z]+_[a-z_]+\b|Format::|\(passphrase\))");
+  return std::regex_search(text, api);
+}
+
+std::string words(const pcrypt::Error& e) {
+  return std::string(e.what()) + "\n" + e.hint();
 }
 
 std::vector<std::uint8_t> encrypted(const pcrypt::Recipients& to, pcrypt::Format format) {
@@ -123,17 +127,9 @@ void unlock(const std::vector<std::uint8_t>& file, const pcrypt::Credentials& by
   opened.unlock(by);
 }
 
-// `phrase` with its `{}` (if any) filled with "X". (Built by concatenation: GCC 12 misreports
-// std::string::replace here as an overlapping copy, -Wrestrict.)
-std::string filled(std::string_view phrase) {
-  const std::size_t hole = phrase.find("{}");
-  if (hole == std::string_view::npos) return std::string(phrase);
-  return std::string(phrase.substr(0, hole)) + "X" + std::string(phrase.substr(hole + 2));
-}
-
-// The errors of representative failing calls, each "message\nhint".
-std::vector<std::string> library_failures(const Scratch& scratch) {
-  std::vector<std::string> out;
+// The errors of representative failing calls.
+std::vector<pcrypt::Error> library_failures(const Scratch& scratch) {
+  std::vector<pcrypt::Error> out;
   const pcrypt::NewIdentity a = pcrypt::generate_identity();
   const pcrypt::NewIdentity b = pcrypt::generate_identity();
   const pcrypt::NewIdentity pq = pcrypt::generate_identity(true);
@@ -286,45 +282,126 @@ std::vector<std::string> library_failures(const Scratch& scratch) {
 
 }  // namespace
 
-TEST_CASE("cli words: library errors name no CLI flag, and every library phrase of the CLI's table is real") {
-  const Scratch scratch;
-  const std::vector<std::string> failures = library_failures(scratch);
-  for (const std::string& text : failures) {
-    CAPTURE(text);
-    CHECK_FALSE(names_cli_flag(text));
-  }
-  for (const CliPhrase& phrase : cli_phrases()) {
-    CAPTURE(phrase.library);
-    CHECK(std::any_of(failures.begin(), failures.end(),
-                      [&](const std::string& text) { return has_phrase(text, phrase.library); }));
-    // The table's own words: the library's name no flag; the CLI's differ from them.
-    CHECK_FALSE(names_cli_flag(std::string(phrase.library)));
-    CHECK(phrase.pcrypt != phrase.library);
-  }
+std::optional<pcrypt::Error> with_code(const std::vector<pcrypt::Error>& failures, pcrypt::ErrorCode code) {
+  for (const pcrypt::Error& e : failures)
+    if (e.code() == code) return e;
+  return std::nullopt;
 }
 
-TEST_CASE("cli words: the command line puts its flags back, the age personality only those age has") {
-  const std::string scrypt = "if you trust this file, raise the scrypt work-factor limit (log2 N) to 23";
-  CHECK(in_cli_words(scrypt) == "if you trust this file, raise the limit with --max-work-factor 23");
-  CHECK(in_cli_words(scrypt, CliPersonality::age) == scrypt);  // age has no --max-work-factor
-  CHECK(in_cli_words("create a new key file at /tmp/x y.key") ==
-        "create one with 'pcrypt keygen -o /tmp/x y.key'");
-  CHECK(in_cli_words("create a new key file") == "create a key file with `pcrypt keygen`");
-  CHECK(
-      in_cli_words(
-          "it opens with a key file (key_files) or the SSH ed25519 key with tag 0a1b2c3d (identity_files)") ==
-      "it opens with -k KEYFILE or -i SSH-KEY (the ed25519 key with tag 0a1b2c3d)");
-  CHECK(in_cli_words("check the identity files, or give a passphrase for a passphrase-encrypted file",
-                     CliPersonality::age) ==
-        "check the -i identity file, or -p for a passphrase-encrypted file");
-  // Text without a library phrase, the CLI's own, is unchanged.
-  CHECK(in_cli_words("no key given: use -k KEYFILE, -r RECIPIENT") ==
-        "no key given: use -k KEYFILE, -r RECIPIENT");
-  // Every phrase, wherever it stands, becomes the CLI's words, which name a flag or a pcrypt command.
-  for (const CliPhrase& phrase : cli_phrases()) {
-    CAPTURE(phrase.library);
-    const std::string library = filled(phrase.library), pcrypt = filled(phrase.pcrypt);
-    CHECK(in_cli_words("(" + library) == "(" + pcrypt);
-    CHECK(names_cli_flag(pcrypt));
+TEST_CASE(
+    "error words: library errors name no CLI flag; every hint in the API's words has the CLI's by code") {
+  const Scratch scratch;
+  const std::vector<pcrypt::Error> failures = library_failures(scratch);
+  std::size_t api_worded = 0;
+  for (const pcrypt::Error& e : failures) {
+    CAPTURE(words(e), e.code_name());
+    CHECK_FALSE(names_cli_flag(words(e)));
+    const std::optional<std::string> cli = cli_hint(e);
+    if (names_api(e.hint())) {
+      ++api_worded;
+      REQUIRE(cli.has_value());
+    }
+    // What the CLI says instead names its flags or commands, and no API parameter.
+    if (cli) {
+      CAPTURE(*cli);
+      CHECK(names_cli_flag(*cli));
+      CHECK_FALSE(names_api(*cli));
+      CHECK(*cli != e.hint());
+    }
+    CHECK_FALSE(names_api(pcrypt::app::hint_for(e)));
   }
+  CHECK(api_worded >= 15);  // the provocations below do reach the API-worded hints
+}
+
+TEST_CASE("error words: hints carry the failure's data, for each personality") {
+  const Scratch scratch;
+  const std::vector<pcrypt::Error> failures = library_failures(scratch);
+  const auto code = [&](pcrypt::ErrorCode c) {
+    const std::optional<pcrypt::Error> e = with_code(failures, c);
+    REQUIRE(e.has_value());
+    return *e;
+  };
+  // The work factor asked, from its field; age has no --max-work-factor, so its personality keeps the
+  // library's advice.
+  const pcrypt::Error scrypt = code(PCRYPT_E_EXCESSIVE_SCRYPT_WORK);
+  const std::string asked = std::to_string(scrypt.field(PCRYPT_FIELD_SCRYPT_LOG2_ASKED).value());
+  CHECK(cli_hint(scrypt) == "if you trust this file, raise the limit with --max-work-factor " + asked);
+  CHECK_FALSE(cli_hint(scrypt, CliPersonality::age).has_value());
+  CHECK(cli_hint(code(PCRYPT_E_EXCESSIVE_ARGON2ID_WORK))->find("--max-kdf-memory") != std::string::npos);
+  // The slot types a pcrypt file opens with, cheapest first.
+  const pcrypt::Error unhandled = code(PCRYPT_E_UNHANDLED_STANZA);
+  CHECK(cli_hint(unhandled)->starts_with("it opens with "));
+  // A file given in the wrong place: what it is decides the advice.
+  for (const pcrypt::Error& e : failures) {
+    const std::optional<std::uint64_t> is = e.field(PCRYPT_FIELD_FILE_KIND);
+    if (!is || e.code() == PCRYPT_E_NOTHING_TO_CHANGE || e.code() == PCRYPT_E_LAST_SLOT) continue;
+    CAPTURE(words(e));
+    const std::string hint = cli_hint(e).value_or("");
+    switch (*is) {
+      case PCRYPT_FILE_KEY_FILE:
+        CHECK(hint.find("-k") != std::string::npos);
+        break;
+      case PCRYPT_FILE_IDENTITY:
+      case PCRYPT_FILE_SSH_PRIVATE_KEY:
+        CHECK((hint.find("-i") != std::string::npos || hint.find("public key") != std::string::npos));
+        break;
+      case PCRYPT_FILE_RECIPIENT:
+      case PCRYPT_FILE_SSH_PUBLIC_KEY:
+        CHECK((hint.find("-r") != std::string::npos ||
+               hint.find("-i needs the secret key") != std::string::npos));
+        break;
+      case PCRYPT_FILE_AGE_ENCRYPTED:
+      case PCRYPT_FILE_PCRYPT_ENCRYPTED:
+        CHECK(hint.find("FILE to") != std::string::npos);
+        break;
+      default:
+        FAIL("unknown file kind " << *is);
+    }
+  }
+  // A missing key file: the path, from its field, in the keygen command.
+  bool missing_key = false;
+  for (const pcrypt::Error& e : failures)
+    if (e.code() == PCRYPT_E_IO && e.field(PCRYPT_FIELD_FILE_ROLE) == PCRYPT_FILE_KEY_FILE) {
+      CHECK(cli_hint(e) == "check the path; 'pcrypt keygen -o " + scratch.dir +
+                               "/missing.key' makes a new key file (for encrypting: a new key opens no file "
+                               "made before)");
+      missing_key = true;
+    }
+  CHECK(missing_key);
+  // Rekey: the file's format (its kind field) decides slot or stanza.
+  for (const pcrypt::Error& e : failures)
+    if (e.code() == PCRYPT_E_NOTHING_TO_CHANGE) {
+      const bool age = e.field(PCRYPT_FIELD_FILE_KIND) == PCRYPT_FILE_AGE_ENCRYPTED;
+      CHECK(
+          cli_hint(e)->starts_with(age ? "add a stanza with --add-recipient" : "add a slot with --add-key"));
+    }
+  CHECK(cli_hint(code(PCRYPT_E_ANONYMOUS_RECIPIENT)) ==
+        "give the identity instead: --remove-key IDENTITY-FILE");
+  CHECK(cli_hint(code(PCRYPT_E_ALREADY_IN_FILE)).has_value());
+  CHECK(cli_hint(code(PCRYPT_E_TOO_MANY_SLOTS))->find("--format age") != std::string::npos);
+  CHECK(cli_hint(code(PCRYPT_E_TOO_MANY_PASSPHRASES))->find("--remove-slot") != std::string::npos);
+  CHECK(cli_hint(code(PCRYPT_E_NOT_IN_FILE))->find("pcrypt info") != std::string::npos);
+  CHECK(cli_hint(code(PCRYPT_E_UNKNOWN_ENGINE)) == "'pcrypt --version' lists the engines this CPU supports");
+  // An age file no identity opens: age's personality in its own words, by the stanza types.
+  for (const pcrypt::Error& e : failures)
+    if (e.code() == PCRYPT_E_NO_IDENTITY_MATCHED || e.code() == PCRYPT_E_UNHANDLED_STANZA) {
+      const bool pq = std::find(e.stanza_types().begin(), e.stanza_types().end(), "mlkem768x25519") !=
+                      e.stanza_types().end();
+      if (std::find(e.stanza_types().begin(), e.stanza_types().end(), "key-file") != e.stanza_types().end())
+        continue;  // a pcrypt file's
+      CHECK(cli_hint(e, CliPersonality::age) ==
+            (pq ? "give the matching AGE-SECRET-KEY-PQ-1... identity with -i"
+                : "check the -i identity file, or -p for a passphrase-encrypted file"));
+    }
+}
+
+TEST_CASE(
+    "error words: a failure the CLI found itself keeps its hint; others without CLI words keep theirs") {
+  const pcrypt::app::CliError own(PCRYPT_E_NO_CREDENTIAL, "no key given", "decrypt it with -k KEYFILE");
+  CHECK(pcrypt::app::hint_for(own) == "decrypt it with -k KEYFILE");
+  const pcrypt::Error library(PCRYPT_E_NO_CREDENTIAL, "no key given", "give key_files");
+  CHECK(pcrypt::app::hint_for(library) != "give key_files");
+  const pcrypt::Error plain(PCRYPT_E_TRUNCATED, "truncated payload", "the file was cut short");
+  CHECK_FALSE(cli_hint(plain).has_value());
+  CHECK(pcrypt::app::hint_for(plain) == "the file was cut short");
 }
