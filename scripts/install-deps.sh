@@ -26,7 +26,8 @@ test_pkgs=(catch2
   python3-dev pybind11-dev python3-pybind11 # the Python module (python/, docs/PYTHON.md)
   python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed # its tests: fsspec, Dask
   python3-matplotlib # bench/scripts/plots.py draws docs/BENCHMARKS.md's plots (tests/cli/test_plots.sh)
-  python3-cryptography) # tests/cobblestone_ref.py: C2SP chunked encryption from the spec, the interop peer
+  python3-cryptography # tests/cobblestone_ref.py: C2SP chunked encryption from the spec, the interop peer
+  golang-go) # tests/cli/test_go_binding.sh: examples/go binds the C API with cgo (no modules)
 # The cross compiler, qemu to run the arm64 test executables, and the arm64 builds of the libraries we link
 # (multiarch: they sit beside the host's in /usr/lib/aarch64-linux-gnu; CLI11 and Catch2 are headers only):
 # libsodium, OpenSSL's libcrypto, spdlog and its fmt, xxHash, and zlib for the CCTV age vectors' test.
