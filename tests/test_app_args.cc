@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/error_words.h"
 #include "app/output_name.h"
 #include "app/report.h"
 #include "app/size_arg.h"
@@ -106,13 +107,33 @@ TEST_CASE("print_error: one error line, an optional hint line", "[app]") {
         "pcrypt: error: wrong key\npcrypt: hint: check the key file\n");
 }
 
-TEST_CASE("with_file_context: the file goes inside the trailing parenthesis", "[app]") {
-  CHECK(app::with_file_context("payload authentication failed (chunk 3 at offset 3145792)", "x.pcrypt") ==
-        "payload authentication failed (x.pcrypt, chunk 3 at offset 3145792)");
-  CHECK(app::with_file_context("wrong key", "x.pcrypt") == "wrong key (x.pcrypt)");
-  CHECK(app::with_file_context("cannot open x.pcrypt: No such file", "x.pcrypt") ==
-        "cannot open x.pcrypt: No such file");
-  CHECK(app::with_file_context("wrong key", "") == "wrong key");
-  // A parenthesis that is not at the end is not the trailing one.
-  CHECK(app::with_file_context("bad (early) header", "x.pcrypt") == "bad (early) header (x.pcrypt)");
+TEST_CASE("with_file_context: the file named before the message, by the failure's path, not its text",
+          "[app]") {
+  const Error payload(PCRYPT_E_DAMAGED_RECORD, "payload authentication failed (chunk 3 at offset 3145792)");
+  CHECK(app::with_file_context(payload, "x.pcrypt") ==
+        "x.pcrypt: payload authentication failed (chunk 3 at offset 3145792)");
+  CHECK(app::with_file_context(payload, "") == payload.what());
+  // A failure already about that file (its path field) is not named twice; one about another file is.
+  ErrorFields at_x;
+  at_x.path = "x.pcrypt";
+  const Error about_x(PCRYPT_E_IO, "cannot open x.pcrypt: No such file", {}, at_x);
+  CHECK(app::with_file_context(about_x, "x.pcrypt") == "cannot open x.pcrypt: No such file");
+  CHECK(app::with_file_context(about_x, "y.pcrypt") == "y.pcrypt: cannot open x.pcrypt: No such file");
+  // The file's name in the text decides nothing.
+  const Error mentions(PCRYPT_E_NOT_ENCRYPTED, "x.pcrypt is not encrypted");
+  CHECK(app::with_file_context(mentions, "x.pcrypt") == "x.pcrypt: x.pcrypt is not encrypted");
+  CHECK(app::with_file_context("out of memory", "x.pcrypt") == "x.pcrypt: out of memory");
+}
+
+TEST_CASE("print_error: a library failure's hint in the CLI's words, a CLI failure's as it is", "[app]") {
+  ErrorFields scrypt;
+  scrypt.numbers = {{PCRYPT_FIELD_SCRYPT_LOG2_ASKED, 23}, {PCRYPT_FIELD_SCRYPT_LOG2_ALLOWED, 22}};
+  const Error library(PCRYPT_E_EXCESSIVE_SCRYPT_WORK, "work factor too high",
+                      "raise the scrypt work-factor limit (log2 N) to 23", scrypt);
+  CHECK(stderr_of([&] { app::print_error(library); }) ==
+        "pcrypt: error: work factor too high\npcrypt: hint: if you trust this file, raise the limit with "
+        "--max-work-factor 23\n");
+  const app::CliError own(PCRYPT_E_EXCESSIVE_SCRYPT_WORK, "work factor too high", "the CLI's own words");
+  CHECK(stderr_of([&] { app::print_error(own); }) ==
+        "pcrypt: error: work factor too high\npcrypt: hint: the CLI's own words\n");
 }
