@@ -325,7 +325,7 @@ TEST_CASE("error codes: each failure the C++ API reports gives its own code and 
   };
   provoke[PCRYPT_E_ANONYMOUS_RECIPIENT] = [&] {
     pcrypt::RekeyRequest request;
-    request.remove_recipients = {alice.recipient};
+    request.remove_recipients = {bob.recipient};  // alice's own would be found by her identity
     rekey_pcrypt(request);
   };
   provoke[PCRYPT_E_NOT_IN_FILE] = [&] {
