@@ -80,11 +80,11 @@ std::optional<std::string> pcrypt_hint(const Error& e) {
   switch (e.code()) {
     case PCRYPT_E_IO:
       if (e.error_number() != ENOENT || !role) return std::nullopt;
-      if (role == PCRYPT_FILE_KEY_FILE)
-        return "check the path; 'pcrypt keygen -o " + e.path() +
-               "' makes a new key file (for encrypting: a new key opens no file made before)";
+      // The library gives the role where a new file would do (a key file to encrypt with, an identity):
+      // decrypting, a new key opens nothing, and its own hint says to check the path.
+      if (role == PCRYPT_FILE_KEY_FILE) return "create one with 'pcrypt keygen -o " + e.path() + "'";
       if (role == PCRYPT_FILE_IDENTITY)
-        return "check the path; 'pcrypt keygen --identity -o " + e.path() + "' makes a new identity";
+        return "create one with 'pcrypt keygen --identity -o " + e.path() + "'";
       return std::nullopt;
     case PCRYPT_E_EXCESSIVE_SCRYPT_WORK:
       return "if you trust this file, raise the limit with --max-work-factor " +
@@ -94,18 +94,24 @@ std::optional<std::string> pcrypt_hint(const Error& e) {
     case PCRYPT_E_CREDENTIAL_MIX:
       if (role == PCRYPT_FILE_KEY_FILE)
         return "encrypt to a recipient (-r age1..., made by 'pcrypt keygen --identity') or with -p";
-      return "use -p alone, or recipients (-r/-R) alone, with --format age";
-    case PCRYPT_E_NO_CREDENTIAL:
-      return "give -k KEYFILE, recipients (-r/-R), -i IDENTITY or -p";
+      if (age_file) return "use -p alone, or recipients (-r/-R) alone, with --format age";
+      return std::nullopt;
     case PCRYPT_E_PASSPHRASE_REQUIRED:
       return "run pcrypt from a terminal to be asked for it, or give it with --ssh-key-passphrase-file FILE "
              "(SSH keys)";
+    // A rekey's (the file it changes is its kind) or a new file's.
     case PCRYPT_E_TOO_MANY_SLOTS:
+      if (is == PCRYPT_FILE_PCRYPT_ENCRYPTED)
+        return "remove slots with --remove-slot N in the same run; for a larger team, decrypt and encrypt "
+               "again "
+               "with --format age, which has no such limit";
       return "the age format has no such limit: encrypt with --format age (recipients only; key files have "
              "no "
              "age form)";
     case PCRYPT_E_TOO_MANY_PASSPHRASES:
-      return "remove a passphrase slot with --remove-slot N in the same run";
+      if (is == PCRYPT_FILE_PCRYPT_ENCRYPTED)
+        return "remove a passphrase slot with --remove-slot N in the same run";
+      return std::nullopt;
     case PCRYPT_E_NOTHING_TO_CHANGE:
       return age_file
                  ? "add a stanza with --add-recipient/--add-passphrase, or remove one with --remove-slot N"
@@ -161,7 +167,7 @@ std::optional<std::string> age_hint(const Error& e) {
   const std::optional<pcrypt_file_kind> is = file_field(e, PCRYPT_FIELD_FILE_KIND);
   switch (e.code()) {
     case PCRYPT_E_CREDENTIAL_MIX:
-      if (file_field(e, PCRYPT_FIELD_FILE_ROLE) == PCRYPT_FILE_KEY_FILE) return std::nullopt;
+      if (is != PCRYPT_FILE_AGE_ENCRYPTED) return std::nullopt;
       return "use -p alone, or recipients (-r/-R) alone";
     case PCRYPT_E_UNHANDLED_STANZA:
     case PCRYPT_E_NO_IDENTITY_MATCHED:

@@ -362,9 +362,7 @@ TEST_CASE("error words: hints carry the failure's data, for each personality") {
   bool missing_key = false;
   for (const pcrypt::Error& e : failures)
     if (e.code() == PCRYPT_E_IO && e.field(PCRYPT_FIELD_FILE_ROLE) == PCRYPT_FILE_KEY_FILE) {
-      CHECK(cli_hint(e) == "check the path; 'pcrypt keygen -o " + scratch.dir +
-                               "/missing.key' makes a new key file (for encrypting: a new key opens no file "
-                               "made before)");
+      CHECK(cli_hint(e) == "create one with 'pcrypt keygen -o " + scratch.dir + "/missing.key'");
       missing_key = true;
     }
   CHECK(missing_key);

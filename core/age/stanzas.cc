@@ -448,7 +448,8 @@ void check_credential_mix(std::size_t key_files, std::size_t recipients, bool pa
         PCRYPT_E_CREDENTIAL_MIX,
         "an age file encrypted with a passphrase can have no other recipient (age: \"an scrypt stanza "
         "must be the only stanza in the header\")",
-        "use a passphrase alone, or recipients alone, in the age format");
+        "use a passphrase alone, or recipients alone, in the age format",
+        ErrorFields().found_to_be(PCRYPT_FILE_AGE_ENCRYPTED));
   if (!passphrase && recipients == 0) throw Error(PCRYPT_E_NO_CREDENTIAL, "no recipient or passphrase given");
 }
 
@@ -459,7 +460,9 @@ std::vector<Stanza> wrap_file_key(const SecretBytes& file_key, const std::vector
                                                   [kind](const Credential& c) { return c.kind == kind; }));
   };
   const std::size_t passphrases = count(Credential::Kind::passphrase);
-  if (passphrases > 1) throw Error(PCRYPT_E_CREDENTIAL_MIX, "an age file can have only one passphrase");
+  if (passphrases > 1)
+    throw Error(PCRYPT_E_CREDENTIAL_MIX, "an age file can have only one passphrase", {},
+                ErrorFields().found_to_be(PCRYPT_FILE_AGE_ENCRYPTED));
   check_credential_mix(count(Credential::Kind::key_file),
                        credentials.size() - passphrases - count(Credential::Kind::key_file),
                        passphrases == 1);

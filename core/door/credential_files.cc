@@ -105,8 +105,9 @@ void refuse_protected_ssh_key(const std::string& key_name) {
 
 Credential read_key_file(const std::string& path, KeyFileUse use) {
   SecretBytes text(kKeyFileReadLimit);
-  const std::size_t len = read_secret_file(path, "key file", text.data(), text.size(),
-                                           missing_key_file_hint(path, use), PCRYPT_FILE_KEY_FILE);
+  const std::size_t len =
+      read_secret_file(path, "key file", text.data(), text.size(), missing_key_file_hint(path, use),
+                       use == KeyFileUse::encrypt ? std::optional(PCRYPT_FILE_KEY_FILE) : std::nullopt);
   // `-k secret.pcrypt` (the file to decrypt given as the key) is a common slip; say so plainly.
   if (len >= kMagic.size() && std::memcmp(text.data(), kMagic.data(), kMagic.size()) == 0)
     throw Error(

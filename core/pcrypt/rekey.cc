@@ -58,13 +58,13 @@ void check_slot_counts(const std::vector<KeySlot>& slots) {
                     std::to_string(kMaxSlots),
                 "remove slots (remove_slots) in the same rekey; for a larger team, decrypt and encrypt "
                 "again in the age format (Format::age), which has no such limit",
-                ErrorFields().set(PCRYPT_FIELD_SLOT, slots.size()));
+                ErrorFields().set(PCRYPT_FIELD_SLOT, slots.size()).found_to_be(PCRYPT_FILE_PCRYPT_ENCRYPTED));
   if (passphrases > kMaxPassphraseSlots)
     throw Error(PCRYPT_E_TOO_MANY_PASSPHRASES,
                 "the result would have " + std::to_string(passphrases) +
                     " passphrase slots; the format allows " + std::to_string(kMaxPassphraseSlots),
                 "remove a passphrase slot (remove_slots) in the same rekey",
-                ErrorFields().set(PCRYPT_FIELD_SLOT, passphrases));
+                ErrorFields().set(PCRYPT_FIELD_SLOT, passphrases).found_to_be(PCRYPT_FILE_PCRYPT_ENCRYPTED));
 }
 
 }  // namespace
