@@ -4,6 +4,7 @@
 
 #include "app/commands.h"
 #include "app/endpoints.h"
+#include "app/error_words.h"
 #include "app/library.h"
 
 namespace pcrypt::app {
@@ -13,9 +14,10 @@ namespace {
 // `keygen --raw 16|32`: the key's bytes alone (C2SP chunked encryption's input key), never to a terminal.
 int run_keygen_raw(const KeygenArgs& args) {
   if (args.raw != "16" && args.raw != "32")
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "--raw " + args.raw + ": a raw key is 16 or 32 bytes",
-                "--raw 16 for cobblestone-128, --raw 32 for cobblestone-256");
-  if (args.identity || args.pq) throw Error(PCRYPT_E_BAD_ARGUMENT, "--raw makes a raw key, not an identity");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "--raw " + args.raw + ": a raw key is 16 or 32 bytes",
+                   "--raw 16 for cobblestone-128, --raw 32 for cobblestone-256");
+  if (args.identity || args.pq)
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "--raw makes a raw key, not an identity");
   const SecretBytes key = generate_raw_key(args.raw == "16" ? 16 : 32);
   const std::string path = is_standard_stream(args.output) ? std::string() : args.output;
   if (path.empty())

@@ -74,13 +74,13 @@ EncryptChoices encrypt_choices(const CryptArgs& args) {
   settings.format = age ? Format::age : Format::pcrypt;
   if (const std::optional<Format> cobblestone = cobblestone_format(format)) {
     settings.format = *cobblestone;
-    if (args.armor) throw Error(PCRYPT_E_FORMAT_OPTION, "-a/--armor is for age files, not " + format);
+    if (args.armor) throw CliError(PCRYPT_E_FORMAT_OPTION, "-a/--armor is for age files, not " + format);
     if (!args.chunk_size.empty())
-      throw Error(PCRYPT_E_FORMAT_OPTION, "--chunk-size cannot be used with --format " + format,
-                  "C2SP chunked encryption's chunks are always 16 KiB");
+      throw CliError(PCRYPT_E_FORMAT_OPTION, "--chunk-size cannot be used with --format " + format,
+                     "C2SP chunked encryption's chunks are always 16 KiB");
     if (!args.kdf_memory.empty() || !args.kdf_ops.empty())
-      throw Error(PCRYPT_E_FORMAT_OPTION, "--kdf-memory/--kdf-ops cannot be used with --format " + format,
-                  format + " has no passphrases");
+      throw CliError(PCRYPT_E_FORMAT_OPTION, "--kdf-memory/--kdf-ops cannot be used with --format " + format,
+                     format + " has no passphrases");
     choices.session = chosen_session(args.engine);
     settings.session = choices.session.get();
     settings.threads = parse_threads(args.threads);
@@ -137,23 +137,23 @@ void check_raw_key_options(const CryptArgs& args) {
   const bool raw_options = !args.raw_key.empty() || args.context_given || !args.context_file.empty();
   if (!cobblestone) {
     if (raw_options)
-      throw Error(PCRYPT_E_BAD_ARGUMENT,
-                  "--raw-key, --context and --context-file are for C2SP chunked encryption",
-                  "add --format cobblestone-128 (or cobblestone-256)");
+      throw CliError(PCRYPT_E_BAD_ARGUMENT,
+                     "--raw-key, --context and --context-file are for C2SP chunked encryption",
+                     "add --format cobblestone-128 (or cobblestone-256)");
     return;
   }
   if (!args.key_files.empty() || !args.recipients.empty() || !args.recipient_files.empty() ||
       !args.identity_files.empty() || !args.plugin_names.empty() || args.passphrase ||
       !args.passphrase_file.empty())
-    throw Error(PCRYPT_E_CREDENTIAL_MIX,
-                args.format +
-                    " has no recipients, passphrases, key files or identities: it is encrypted "
-                    "with one raw key",
-                "give the key with --raw-key FILE (and --context TEXT if the application uses one)");
+    throw CliError(PCRYPT_E_CREDENTIAL_MIX,
+                   args.format +
+                       " has no recipients, passphrases, key files or identities: it is encrypted "
+                       "with one raw key",
+                   "give the key with --raw-key FILE (and --context TEXT if the application uses one)");
   if (args.raw_key.empty())
-    throw Error(PCRYPT_E_NO_CREDENTIAL, "--format " + args.format + " needs --raw-key FILE",
-                "make a key with `pcrypt keygen --raw " +
-                    std::string(args.format.ends_with("128") ? "16" : "32") + " -o FILE`");
+    throw CliError(PCRYPT_E_NO_CREDENTIAL, "--format " + args.format + " needs --raw-key FILE",
+                   "make a key with `pcrypt keygen --raw " +
+                       std::string(args.format.ends_with("128") ? "16" : "32") + " -o FILE`");
 }
 
 std::vector<std::uint8_t> context_bytes(const CryptArgs& args) {
@@ -162,16 +162,17 @@ std::vector<std::uint8_t> context_bytes(const CryptArgs& args) {
     if (!in) {
       ErrorFields fields;
       fields.error_number = errno;
-      throw Error(PCRYPT_E_IO, "cannot open context file " + args.context_file + ": " + std::strerror(errno),
-                  {}, std::move(fields));
+      throw CliError(PCRYPT_E_IO,
+                     "cannot open context file " + args.context_file + ": " + std::strerror(errno), {},
+                     std::move(fields));
     }
     std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error(PCRYPT_E_IO, "cannot read context file " + args.context_file);
+    if (in.bad()) throw CliError(PCRYPT_E_IO, "cannot read context file " + args.context_file);
     return bytes;
   }
   if (!valid_utf8(args.context))
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "--context is not valid UTF-8",
-                "give a context of arbitrary bytes with --context-file FILE");
+    throw CliError(PCRYPT_E_BAD_ARGUMENT, "--context is not valid UTF-8",
+                   "give a context of arbitrary bytes with --context-file FILE");
   return {args.context.begin(), args.context.end()};
 }
 

@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "app/error_words.h"
+
 namespace pcrypt::app {
 
 std::string encrypted_name(const std::string& input) {
@@ -25,9 +27,10 @@ std::string decrypted_name(const std::string& input) {
   // "dir/.pcrypt" would decrypt to "dir/": a directory, not a file name.
   const bool empty_base = has_suffix && (base_len == 0 || name[base_len - 1] == '/');
   if (!has_suffix || empty_base)
-    throw Error(PCRYPT_E_BAD_ARGUMENT, "cannot derive an output name from '" + input + "'",
-                "it does not end in .pcrypt, .age or .cobblestone; name the output with -o FILE (or -o - for "
-                "standard output)");
+    throw CliError(
+        PCRYPT_E_BAD_ARGUMENT, "cannot derive an output name from '" + input + "'",
+        "it does not end in .pcrypt, .age or .cobblestone; name the output with -o FILE (or -o - for "
+        "standard output)");
   return std::string(name.substr(0, base_len));
 }
 
