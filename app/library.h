@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/endpoints.h"
+#include "app/error_words.h"
 #include "app/report.h"
 #include "io/stream.h"
 
@@ -43,8 +44,10 @@ auto naming_input(const std::string& name, Work work) {
         e.kind() != ErrorKind::damaged_payload)
       throw;
     ErrorFields fields = e.fields();
-    if (!fields.path.empty()) throw Error(e, with_file_context(e, name));
-    fields.path = name;
+    if (fields.path.empty()) fields.path = name;
+    // The CLI's own failures stay its own (their hints are already in its words).
+    if (dynamic_cast<const CliError*>(&e) != nullptr)
+      throw CliError(e.code(), with_file_context(e, name), e.hint(), std::move(fields));
     throw Error(e.code(), with_file_context(e, name), e.hint(), std::move(fields));
   }
 }
