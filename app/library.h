@@ -33,8 +33,7 @@ void commit_written(io::Writer& out);
 Keys terminal_keys();
 
 // Header and payload errors are about the input: the message names it (standard input included), and so
-// does the path field where the failure names no other file. Anything else, I/O errors with their errno
-// included, goes on unchanged.
+// does the path field. Anything else, I/O errors with their errno included, goes on unchanged.
 template <typename Work>
 auto naming_input(const std::string& name, Work work) {
   try {
@@ -43,8 +42,9 @@ auto naming_input(const std::string& name, Work work) {
     if (e.kind() != ErrorKind::damaged_header && e.kind() != ErrorKind::wrong_credential &&
         e.kind() != ErrorKind::damaged_payload)
       throw;
+    // Named now: the path field says so, so that no caller names it again (app/report.h).
     ErrorFields fields = e.fields();
-    if (fields.path.empty()) fields.path = name;
+    fields.path = name;
     // The CLI's own failures stay its own (their hints are already in its words).
     if (dynamic_cast<const CliError*>(&e) != nullptr)
       throw CliError(e.code(), with_file_context(e, name), e.hint(), std::move(fields));
