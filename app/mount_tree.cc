@@ -57,10 +57,10 @@ std::string joined(const std::string& folder, const std::string& name) {
   return folder.ends_with('/') ? folder + name : folder + "/" + name;
 }
 
-Error descriptor_error(int error_number, const std::string& message, std::string hint = {}) {
+CliError descriptor_error(int error_number, const std::string& message, std::string hint = {}) {
   ErrorFields fields;
   fields.error_number = error_number;
-  return Error(PCRYPT_E_IO, message, std::move(hint), std::move(fields));
+  return CliError(PCRYPT_E_IO, message, std::move(hint), std::move(fields));
 }
 
 bool same_file(const struct stat& a, const struct stat& b) {
