@@ -334,7 +334,9 @@ TEST_CASE("error words: hints carry the failure's data, for each personality") {
   // A file given in the wrong place: what it is decides the advice.
   for (const pcrypt::Error& e : failures) {
     const std::optional<std::uint64_t> is = e.field(PCRYPT_FIELD_FILE_KIND);
-    if (!is || e.code() == PCRYPT_E_NOTHING_TO_CHANGE || e.code() == PCRYPT_E_LAST_SLOT) continue;
+    const bool misplaced = e.code() == PCRYPT_E_NOT_A_KEY_FILE || e.code() == PCRYPT_E_NOT_AN_IDENTITY ||
+                           e.code() == PCRYPT_E_NOT_A_RECIPIENT || e.code() == PCRYPT_E_NOT_ENCRYPTED;
+    if (!is || !misplaced) continue;  // (other codes' kind is the file a call is about: an age file's rekey)
     CAPTURE(words(e));
     const std::string hint = cli_hint(e).value_or("");
     switch (*is) {

@@ -39,7 +39,7 @@ check "ranges read through io.ReaderAt: inside a record, across records, to the 
 for range in "0 10" "65530 20" "131000 100000" "299990 100" "300000 5" "12345 0"; do
   read -r offset length <<< "$range"
   ./age_range me.txt p.age "$offset" "$length" > part || fail "range $range failed: $(cat part)"
-  tail -c +$((offset + 1)) plain | head -c "$length" > want
+  head -c $((offset + length)) plain | tail -c +$((offset + 1)) > want
   same part want
 done
 
@@ -48,7 +48,7 @@ if command -v age > /dev/null && command -v age-keygen > /dev/null; then
   age-keygen -o age-me.txt 2> /dev/null
   age -r "$(age-keygen -y age-me.txt)" -o real.age plain
   ./age_range age-me.txt real.age 70000 5000 > part
-  tail -c +70001 plain | head -c 5000 > want
+  head -c 75000 plain | tail -c +70001 > want
   same part want
 else
   echo "SKIPPED (one check): the real age is not installed"
@@ -66,7 +66,7 @@ expect_code() {
 
 check "failures told apart by code: wrong identity, cut short, modified, not encrypted, past the end"
 expect_code 3 PCRYPT_E_NO_IDENTITY_MATCHED other.txt p.age 0 10
-head -c $(($(stat -c %s p.age) - 20)) p.age > cut.age
+head -c $(($(stat -c %s p.age) - (300000 % 65536 + 16))) p.age > cut.age # at a record boundary: the final record is gone
 expect_code 4 PCRYPT_E_TRUNCATED me.txt cut.age 0 10
 cp p.age flipped.age
 flip_byte flipped.age 1000

@@ -299,19 +299,17 @@ int main(void) {
     pcrypt_rekey_free(nothing);
   }
   {
-    /* A rekey's additions and removals the file cannot take (pcrypt's format, opened by alice). */
+    /* A rekey's additions and removals the file cannot take (pcrypt's format, opened by alice). (Too many
+     * passphrases cannot be asked through C: a rekey adds one passphrase; the C++ test provokes it.) */
     pcrypt_rekey* anonymous = pcrypt_rekey_new();
     pcrypt_rekey* not_in_file = pcrypt_rekey_new();
     pcrypt_rekey* already = pcrypt_rekey_new();
-    pcrypt_rekey* passphrases = pcrypt_rekey_new();
     pcrypt_rekey* slots = pcrypt_rekey_new();
     const char* bob_file = path_in("bob.txt");
     write_file(bob_file, pcrypt_key_text(bob), strlen(pcrypt_key_text(bob)));
     CHECK(pcrypt_rekey_remove_recipient(anonymous, pcrypt_key_recipient(bob)) == PCRYPT_OK);
     CHECK(pcrypt_rekey_remove_identity_file(not_in_file, bob_file) == PCRYPT_OK);
     CHECK(pcrypt_rekey_add_recipient(already, pcrypt_key_recipient(alice)) == PCRYPT_OK);
-    for (i = 0; i < 5; ++i)
-      CHECK(pcrypt_rekey_add_passphrase(passphrases, (const char*[]){"one", "two", "three", "four", "five"}[i]) == PCRYPT_OK);
     for (i = 0; i < 255; ++i) {
       pcrypt_key* someone = NULL;
       CHECK(pcrypt_keygen(&someone, PCRYPT_KEY_AGE_X25519) == PCRYPT_OK);
@@ -322,13 +320,9 @@ int main(void) {
     EXPECT(rekey_memory(pcrypt_file_bytes, pcrypt_size, by_alice, not_in_file), PCRYPT_E_NOT_IN_FILE);
     EXPECT(rekey_memory(pcrypt_file_bytes, pcrypt_size, by_alice, already), PCRYPT_E_ALREADY_IN_FILE);
     CHECK(pcrypt_error_field(PCRYPT_FIELD_SLOT, &value) == 1 && value == 1);
-    EXPECT(rekey_memory(pcrypt_file_bytes, pcrypt_size, by_alice, passphrases),
-           PCRYPT_E_TOO_MANY_PASSPHRASES);
-    CHECK(pcrypt_error_field(PCRYPT_FIELD_SLOT, &value) == 1 && value == 5);
     EXPECT(rekey_memory(pcrypt_file_bytes, pcrypt_size, by_alice, slots), PCRYPT_E_TOO_MANY_SLOTS);
     CHECK(pcrypt_error_field(PCRYPT_FIELD_SLOT, &value) == 1 && value == 256);
     pcrypt_rekey_free(slots);
-    pcrypt_rekey_free(passphrases);
     pcrypt_rekey_free(already);
     pcrypt_rekey_free(not_in_file);
     pcrypt_rekey_free(anonymous);
@@ -453,7 +447,8 @@ int main(void) {
       number != PCRYPT_E_PASSPHRASE_REQUIRED && number != PCRYPT_E_PLUGIN_NOT_FOUND &&                 \
       number != PCRYPT_E_UNKNOWN_ENGINE && number != PCRYPT_E_PAST_THE_END &&                          \
       number != PCRYPT_E_PLUGIN_REFUSED && number != PCRYPT_E_WRONG_KEY_PASSPHRASE &&                  \
-      number != PCRYPT_E_PLUGIN_UNWRAP_FAILED && number != PCRYPT_E_RECORD_LIMIT) {                  \
+      number != PCRYPT_E_PLUGIN_UNWRAP_FAILED && number != PCRYPT_E_RECORD_LIMIT &&                  \
+      number != PCRYPT_E_TOO_MANY_PASSPHRASES) {                  \
     ++failures;                                                                                        \
     fprintf(stderr, "%s (%d) is not provoked through C\n", #name, number);                              \
   }
