@@ -50,12 +50,12 @@ struct Scratch {
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
   std::string write(const std::string& name, const std::string& text) const {
-    const std::string path = dir + "/" + name;
+    std::string path = dir + "/" + name;
     std::ofstream(path) << text;
     return path;
   }
   std::string write(const std::string& name, const std::vector<std::uint8_t>& bytes) const {
-    const std::string path = dir + "/" + name;
+    std::string path = dir + "/" + name;
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     return path;
@@ -166,6 +166,7 @@ std::vector<pcrypt::Error> library_failures(const Scratch& scratch) {
   out.push_back(failure([] { pcrypt::check_recipients_for(pcrypt::Format::age, 1, 0, false); }));
   out.push_back(failure([] { pcrypt::check_recipients_for(pcrypt::Format::age, 0, 1, true); }));
   std::vector<std::string> many;
+  many.reserve(256);
   for (int i = 0; i < 256; ++i) many.push_back(pcrypt::generate_identity().recipient);
   out.push_back(failure([&] { encrypted(to_recipients(many), pcrypt::Format::pcrypt); }));
   out.push_back(failure([] { pcrypt::Session session("no-such-engine"); }));
