@@ -96,9 +96,11 @@ std::optional<std::string> pcrypt_hint(const Error& e) {
         return "encrypt to a recipient (-r age1..., made by 'pcrypt keygen --identity') or with -p";
       if (age_file) return "use -p alone, or recipients (-r/-R) alone, with --format age";
       return std::nullopt;
+    // app/ssh_key_passphrase.cc's own words: its CliError comes back through the library's passphrase
+    // callback as a library failure.
     case PCRYPT_E_PASSPHRASE_REQUIRED:
-      return "run pcrypt from a terminal to be asked for it, or give it with --ssh-key-passphrase-file FILE "
-             "(SSH keys)";
+      return "give its passphrase with --ssh-key-passphrase-file FILE or $PCRYPT_SSH_KEY_PASSPHRASE, or run "
+             "pcrypt from a terminal";
     // A rekey's (the file it changes is its kind) or a new file's.
     case PCRYPT_E_TOO_MANY_SLOTS:
       if (is == PCRYPT_FILE_PCRYPT_ENCRYPTED)
