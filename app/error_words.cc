@@ -139,6 +139,10 @@ std::optional<std::string> pcrypt_hint(const Error& e) {
       return "'pcrypt --version' lists the engines this CPU supports";
     case PCRYPT_E_UNHANDLED_STANZA:
     case PCRYPT_E_NO_IDENTITY_MATCHED: {
+      // An age file's post-quantum stanzas: the identity's own prefix says which file to look for.
+      if (age_file && has_type(e, "mlkem768x25519"))
+        return "its mlkem768x25519 stanzas are for post-quantum recipients: give the matching "
+               "AGE-SECRET-KEY-PQ-1... identity with -i";
       const std::string options = options_for_types(e);
       if (options.empty()) return std::nullopt;
       return "it opens with " + options;

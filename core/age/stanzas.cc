@@ -602,7 +602,7 @@ SecretBytes unwrap_file_key(const Header& header, std::span<const Credential> cr
                   ? "its mlkem768x25519 stanzas are for post-quantum recipients: give the matching "
                     "AGE-SECRET-KEY-PQ-1... identity"
                   : "check the identity files, or give a passphrase for a passphrase-encrypted file",
-              ErrorFields().types(std::move(types)));
+              ErrorFields().types(std::move(types)).found_to_be(PCRYPT_FILE_AGE_ENCRYPTED));
 }
 
 std::optional<SecretBytes> unwrap_stanza(const Stanza& stanza, const Credential& credential,
