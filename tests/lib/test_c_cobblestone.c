@@ -125,7 +125,11 @@ static int run_vector(pcrypt_format format, const uint8_t* key, size_t key_size,
   pcrypt_file* file = NULL;
   pcrypt_sink* sink = NULL;
   int status = pcrypt_credentials_add_raw_key(by, key, key_size, ctx, ctx_size);
-  if (status == PCRYPT_OK) status = pcrypt_file_open_format(&file, pcrypt_source_memory(ct, ct_size), format);
+  if (status == PCRYPT_OK) {
+    pcrypt_source* source = pcrypt_source_memory(ct, ct_size); /* used up by the open, freed by us */
+    status = pcrypt_file_open_format(&file, source, format);
+    pcrypt_source_free(source);
+  }
   if (status == PCRYPT_OK) status = pcrypt_file_unlock(file, by);
   if (status == PCRYPT_OK) {
     sink = pcrypt_sink_memory();
@@ -240,6 +244,7 @@ static void round_trips(pcrypt_format format, size_t key_size) {
       pcrypt_credentials* by = pcrypt_credentials_new();
       pcrypt_credentials* wrong = pcrypt_credentials_new();
       pcrypt_file* file = NULL;
+      pcrypt_source* source = NULL; /* each used up by the call it is given to, freed by us */
       pcrypt_sink* out = pcrypt_sink_memory();
       const uint8_t* ct;
       const uint8_t* back;
@@ -255,14 +260,18 @@ static void round_trips(pcrypt_format format, size_t key_size) {
         pcrypt_encryptor_free(encryptor);
       } else {
         pcrypt_transfer transfer;
-        CHECK(pcrypt_encrypt(pcrypt_source_memory(plain, n), sink, to, options, &transfer) == PCRYPT_OK);
+        pcrypt_source* plaintext = pcrypt_source_memory(plain, n);
+        CHECK(pcrypt_encrypt(plaintext, sink, to, options, &transfer) == PCRYPT_OK);
+        pcrypt_source_free(plaintext);
         CHECK(transfer.encrypted_bytes == 56 + n + 16 * (n / 16384 + 1));
         CHECK(transfer.header_bytes == 56);
       }
       ct = pcrypt_sink_memory_data(sink, &ct_size);
       CHECK(ct_size == 56 + n + 16 * (n / 16384 + 1));
       CHECK(pcrypt_credentials_add_raw_key(by, key, key_size, context, strlen(context)) == PCRYPT_OK);
-      CHECK(pcrypt_file_open_format(&file, pcrypt_source_memory(ct, ct_size), format) == PCRYPT_OK);
+      source = pcrypt_source_memory(ct, ct_size);
+      CHECK(pcrypt_file_open_format(&file, source, format) == PCRYPT_OK);
+      pcrypt_source_free(source);
       CHECK(pcrypt_file_format(file) == format);
       CHECK(pcrypt_file_header_bytes(file) == 56);
       CHECK(pcrypt_file_chunk_size(file) == 16384);
@@ -276,7 +285,9 @@ static void round_trips(pcrypt_format format, size_t key_size) {
       pcrypt_file_free(file);
       /* Not guessed: without the format, the file is not one pcrypt or age file. */
       file = NULL;
-      CHECK(pcrypt_file_open(&file, pcrypt_source_memory(ct, ct_size)) != PCRYPT_OK);
+      source = pcrypt_source_memory(ct, ct_size);
+      CHECK(pcrypt_file_open(&file, source) != PCRYPT_OK);
+      pcrypt_source_free(source);
       pcrypt_file_free(file);
       pcrypt_sink_free(out);
       pcrypt_credentials_free(wrong);

@@ -412,17 +412,20 @@ int main(void) {
     pcrypt_sink* sink = pcrypt_sink_memory();
     pcrypt_credentials* by = pcrypt_credentials_new();
     pcrypt_file* file = NULL;
+    pcrypt_source *plaintext = pcrypt_source_memory(plain, 100), *encrypted_source = NULL;
     const uint8_t* bytes;
     size_t size = 0;
     CHECK(pcrypt_options_set(options, PCRYPT_OPTION_FORMAT, PCRYPT_FORMAT_COBBLESTONE_128) == PCRYPT_OK);
     CHECK(pcrypt_recipients_add_raw_key(to, raw_key, sizeof raw_key, "a", 1) == PCRYPT_OK);
-    CHECK(pcrypt_encrypt(pcrypt_source_memory(plain, 100), sink, to, options, NULL) == PCRYPT_OK);
+    CHECK(pcrypt_encrypt(plaintext, sink, to, options, NULL) == PCRYPT_OK);
     bytes = pcrypt_sink_memory_data(sink, &size);
+    encrypted_source = pcrypt_source_memory(bytes, size); /* sources are used up, but freed by the caller */
     CHECK(pcrypt_credentials_add_raw_key(by, raw_key, sizeof raw_key, "b", 1) == PCRYPT_OK);
-    CHECK(pcrypt_file_open_format(&file, pcrypt_source_memory(bytes, size), PCRYPT_FORMAT_COBBLESTONE_128) ==
-          PCRYPT_OK);
+    CHECK(pcrypt_file_open_format(&file, encrypted_source, PCRYPT_FORMAT_COBBLESTONE_128) == PCRYPT_OK);
     EXPECT(pcrypt_file_unlock(file, by), PCRYPT_E_COMMITMENT_MISMATCH);
     pcrypt_file_free(file);
+    pcrypt_source_free(encrypted_source);
+    pcrypt_source_free(plaintext);
     pcrypt_credentials_free(by);
     pcrypt_sink_free(sink);
     pcrypt_options_free(options);
