@@ -24,7 +24,7 @@ pc=$(dirname "$(find "$prefix" -name pcrypt.pc | head -1)")
 libdir=$(dirname "$(find "$prefix" -name 'libpcrypt.so.1' | head -1)")
 
 check "the Go program builds with cgo against the installed library (pkg-config), offline"
-export GOCACHE=$PWD/gocache GOPATH=$PWD/gopath GOPROXY=off GO111MODULE=auto
+export GOCACHE=$PWD/gocache GOPATH=$PWD/gopath GOPROXY=off GO111MODULE=auto GOENV=off GOTELEMETRY=off
 cp "$SOURCE_DIR/examples/go/age_range.go" .
 [[ -z $(gofmt -l age_range.go) ]] || fail "age_range.go is not gofmt-formatted: $(gofmt -d age_range.go | head -20)"
 PKG_CONFIG_PATH=$pc CGO_LDFLAGS="-Wl,-rpath,$libdir" go build -o age_range age_range.go ||
