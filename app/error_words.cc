@@ -57,8 +57,7 @@ std::optional<std::string> use_instead(pcrypt_file_kind is, Who who) {
     case PCRYPT_FILE_SSH_PRIVATE_KEY:
       return age ? "use it with -i to decrypt files encrypted to its public key"
                  : "use it with -i to decrypt files encrypted to its public key; 'pcrypt recipient FILE' "
-                   "prints "
-                   "that public key";
+                   "prints that public key";
     case PCRYPT_FILE_RECIPIENT:
       return "encrypt to it with -r age1... or -R FILE";
     case PCRYPT_FILE_SSH_PUBLIC_KEY:
@@ -105,11 +104,9 @@ std::optional<std::string> pcrypt_hint(const Error& e) {
     case PCRYPT_E_TOO_MANY_SLOTS:
       if (is == PCRYPT_FILE_PCRYPT_ENCRYPTED)
         return "remove slots with --remove-slot N in the same run; for a larger team, decrypt and encrypt "
-               "again "
-               "with --format age, which has no such limit";
+               "again with --format age, which has no such limit";
       return "the age format has no such limit: encrypt with --format age (recipients only; key files have "
-             "no "
-             "age form)";
+             "no age form)";
     case PCRYPT_E_TOO_MANY_PASSPHRASES:
       if (is == PCRYPT_FILE_PCRYPT_ENCRYPTED)
         return "remove a passphrase slot with --remove-slot N in the same run";
@@ -159,8 +156,7 @@ std::optional<std::string> pcrypt_hint(const Error& e) {
                "~/.ssh/id_ed25519 rather than id_ed25519.pub)";
       if (e.code() == PCRYPT_E_NOT_A_RECIPIENT && is == PCRYPT_FILE_IDENTITY)
         return "give the public key instead (pcrypt recipient FILE, or age-keygen -y FILE); keep the "
-               "identity "
-               "secret";
+               "identity secret";
       if (is) return use_instead(*is, Who::pcrypt);
       if (e.code() == PCRYPT_E_NOT_A_KEY_FILE) return "create a key file with `pcrypt keygen`";
       return std::nullopt;
@@ -182,8 +178,7 @@ std::optional<std::string> age_hint(const Error& e) {
     case PCRYPT_E_NOT_AN_IDENTITY:
       if (is == PCRYPT_FILE_RECIPIENT || is == PCRYPT_FILE_SSH_PUBLIC_KEY)
         return "-i needs the secret key file (e.g. the file from age-keygen, or ~/.ssh/id_ed25519 rather "
-               "than "
-               "id_ed25519.pub)";
+               "than id_ed25519.pub)";
       return is ? use_instead(*is, Who::age) : std::nullopt;
     case PCRYPT_E_NOT_A_KEY_FILE:
     case PCRYPT_E_NOT_ENCRYPTED:

@@ -37,8 +37,7 @@ void print_error_without_allocating(const char* message) noexcept {
 }
 
 std::string with_file_context(const Error& e, const std::string& file) {
-  if (file.empty() || e.path() == file) return e.what();
-  return file + ": " + e.what();
+  return e.path() == file ? std::string(e.what()) : with_file_context(std::string(e.what()), file);
 }
 
 std::string with_file_context(const std::string& message, const std::string& file) {

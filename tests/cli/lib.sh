@@ -12,6 +12,29 @@ unset PCRYPT_PASSPHRASE PCRYPT_ENGINE
 # Cheap Argon2id so passphrase tests take milliseconds (the defaults take ~0.5 s per run by design).
 CHEAP_KDF=(--kdf-memory 64KiB --kdf-ops 1)
 
+# install_library: libpcrypt installed from $PCRYPT's build into ./prefix (the library and development
+# components), as a user gets it; sets PREFIX, PC (the folder of pcrypt.pc) and LIBDIR (that of
+# libpcrypt.so.1). Ends the test as visibly skipped (exit 0) where $PCRYPT is not in a CMake build or the
+# library is static.
+install_library() {
+  local build
+  build=$(dirname "$(dirname "$PCRYPT")")
+  if [[ ! -f $build/cmake_install.cmake ]]; then
+    echo "SKIPPED: $build is not a CMake build directory"
+    exit 0
+  fi
+  PREFIX=$PWD/prefix
+  cmake --install "$build" --prefix "$PREFIX" --component library > /dev/null
+  cmake --install "$build" --prefix "$PREFIX" --component development > /dev/null
+  if [[ -z $(find "$PREFIX" -name 'libpcrypt.so.1') ]]; then
+    echo "SKIPPED: a static libpcrypt (PCRYPT_SHARED_LIBRARY=OFF); scripts/test-static-library.sh checks that"
+    exit 0
+  fi
+  PC=$(dirname "$(find "$PREFIX" -name pcrypt.pc | head -1)")
+  [[ -n $PC ]] || fail "no pcrypt.pc installed"
+  LIBDIR=$(dirname "$(find "$PREFIX" -name 'libpcrypt.so.1' | head -1)")
+}
+
 # require_tools TOOL...: ends the test as visibly skipped (exit 0) unless every tool is on PATH.
 require_tools() {
   local tool

@@ -8,26 +8,13 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 require_tools go pkg-config
-build=$(dirname "$(dirname "$PCRYPT")")
-if [[ ! -f $build/cmake_install.cmake ]]; then
-  echo "SKIPPED: $build is not a CMake build directory"
-  exit 0
-fi
-prefix=$PWD/prefix
-cmake --install "$build" --prefix "$prefix" --component library > /dev/null
-cmake --install "$build" --prefix "$prefix" --component development > /dev/null
-if [[ -z $(find "$prefix" -name 'libpcrypt.so.1') ]]; then
-  echo "SKIPPED: a static libpcrypt (PCRYPT_SHARED_LIBRARY=OFF)"
-  exit 0
-fi
-pc=$(dirname "$(find "$prefix" -name pcrypt.pc | head -1)")
-libdir=$(dirname "$(find "$prefix" -name 'libpcrypt.so.1' | head -1)")
+install_library
 
 check "the Go program builds with cgo against the installed library (pkg-config), offline"
 export GOCACHE=$PWD/gocache GOPATH=$PWD/gopath GOPROXY=off GO111MODULE=auto GOENV=off GOTELEMETRY=off
 cp "$SOURCE_DIR/examples/go/age_range.go" .
 [[ -z $(gofmt -l age_range.go) ]] || fail "age_range.go is not gofmt-formatted: $(gofmt -d age_range.go | head -20)"
-PKG_CONFIG_PATH=$pc CGO_LDFLAGS="-Wl,-rpath,$libdir" go build -o age_range age_range.go ||
+PKG_CONFIG_PATH=$PC CGO_LDFLAGS="-Wl,-rpath,$LIBDIR" go build -o age_range age_range.go ||
   fail "go build failed"
 
 head -c 300000 /dev/urandom > plain

@@ -7,21 +7,9 @@ source "$(dirname "$0")/lib.sh"
 
 build=$(dirname "$(dirname "$PCRYPT")")
 src=$2
-if [[ ! -f $build/cmake_install.cmake ]]; then
-  echo "SKIPPED: $build is not a CMake build directory"
-  exit 0
-fi
 command -v age > /dev/null || { echo "SKIPPED: age is not installed"; exit 0; }
-prefix=$PWD/prefix
-cmake --install "$build" --prefix "$prefix" --component library > /dev/null
-cmake --install "$build" --prefix "$prefix" --component development > /dev/null
-if [[ -z $(find "$prefix" -name 'libpcrypt.so.1') ]]; then
-  echo "SKIPPED: a static libpcrypt (PCRYPT_SHARED_LIBRARY=OFF); scripts/test-static-library.sh checks that"
-  exit 0
-fi
-pc=$(dirname "$(find "$prefix" -name pcrypt.pc | head -1)")
-[[ -n $pc ]] || fail "no pcrypt.pc installed"
-libdir=$(dirname "$(find "$prefix" -name 'libpcrypt.so.1' | head -1)")
+install_library
+prefix=$PREFIX pc=$PC libdir=$LIBDIR
 
 check "the installed library: a SONAME'd .so, the .so link, the header, pkg-config and CMake files"
 [[ $(readelf -d "$libdir/libpcrypt.so.1" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p') == libpcrypt.so.1 ]] || fail "SONAME"
