@@ -420,6 +420,8 @@ def sync_order_problems(log_path, outputs):
     """The O_TMPFILE path's order, from tests/crash/sync_order.c's log: each output (a file name) was an
     unnamed temporary, synced after its last write and before its first name, and its folder synced after
     the final name."""
+    if not os.path.exists(log_path):
+        return ["no sync-order log was written (was tests/crash/sync_order.c's shim built and preloaded?)"]
     with open(log_path) as f:
         events = [line.split(" ", 3) for line in f.read().splitlines()]
     problems = []
@@ -449,6 +451,9 @@ def tmpfile_scenario(shim, no_fsync):
     """The unnamed-temporary path (O_TMPFILE, then linkat; with -f and rekey in place, a hidden name and a
     rename), which crashfs cannot take, on the file system the tests run on, checked for the order a power
     cut needs (sync_order_problems). Then with fsync a no-op, the check must fail."""
+    for built in (shim, no_fsync):
+        if not os.path.isfile(built):
+            sys.exit(f"FAILED: {built} is missing: build its target (pcrypt_sync_order, pcrypt_no_fsync) first")
     folder = os.path.join(WORK, "tmpfile")
     os.mkdir(folder)
     log_path = os.path.join(WORK, "sync-order.log")
