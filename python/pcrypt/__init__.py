@@ -9,7 +9,9 @@
 
 Credentials are keyword arguments named after the CLI's options: ``keys`` (key files, -k), ``identities``
 (identity files, -i: decryption), ``recipients`` / ``recipient_files`` (-r / -R: encryption) and
-``passphrase`` (the passphrase itself). Failures raise pcrypt.errors exceptions with the CLI's message, hint
+``passphrase`` (the passphrase itself); C2SP chunked encryption (format="cobblestone-128" or
+"cobblestone-256", named when reading too: such files carry no magic) takes one ``raw_key`` (a key file's
+path, or the key's 16 or 32 bytes; ``keygen(path, raw=16)`` makes one) and the application's ``context``. Failures raise pcrypt.errors exceptions with the CLI's message, hint
 (in these argument names) and exit code, and the file they concern (``e.path``). The GIL is released while
 libpcrypt encrypts, decrypts or does I/O. docs/PYTHON.md has the rest, including the fsspec protocol
 ``pcrypt::`` (pcrypt.filesystem) and Dask helpers (pcrypt.dask).
@@ -21,7 +23,8 @@ import secrets as _secrets
 
 from . import _pcrypt
 from .errors import AuthenticationError, HeaderError, PcryptError, UsageError, naming
-from .files import EncryptedReader, EncryptedWriter, LocalSource, unlock
+from .files import (EncryptedReader, EncryptedWriter, LocalSource, check_format_options, paths, raw_key_arguments,
+                    reading_arguments, unlock)
 
 __all__ = ["encrypt", "decrypt", "verify", "info", "open", "keygen", "recipients", "PcryptError",
            "UsageError", "HeaderError", "AuthenticationError", "DEFAULT_CHUNK_SIZE", "__version__"]
@@ -34,35 +37,20 @@ DEFAULT_CHUNK_SIZE = _pcrypt.DEFAULT_CHUNK_SIZE
 _builtin_open = open  # pcrypt.open below shadows it
 
 
-def _paths(value):
-    """One path or several: "a.key" and ["a.key", "b.key"] alike."""
-    if value is None:
-        return []
-    if isinstance(value, (str, bytes)) or hasattr(value, "__fspath__"):
-        value = [value]
-    return [str(v) if not isinstance(v, str) else v for v in value]
-
-
-def _check_age_options(format, chunk_size, kdf_memory, kdf_ops):
-    """What the age format fixes itself (64 KiB chunks, scrypt for passphrases) cannot be chosen."""
-    if format == "age" and (chunk_size != DEFAULT_CHUNK_SIZE or kdf_memory is not None or kdf_ops is not None):
-        raise UsageError("chunk_size, kdf_memory and kdf_ops are pcrypt-format options",
-                         "age files have 64 KiB chunks and scrypt passphrases")
-
-
 def encrypt(src, dst, *, keys=(), recipients=(), recipient_files=(), passphrase=None,
             chunk_size=DEFAULT_CHUNK_SIZE, threads=0, force=False, kdf_memory=None, kdf_ops=None,
-            format="pcrypt", armor=False):
+            format="pcrypt", armor=False, raw_key=None, context=None):
     """Encrypts the file ``src`` into ``dst`` (created 0600, complete or not at all; an existing ``dst``
     only with force=True), as ``pcrypt encrypt`` does: same engines, records sealed on ``threads`` cores
     (0: all). format="age" writes an age file (``pcrypt encrypt --format age``; armor=True for ASCII
-    armor), with age's rules on recipients and passphrases."""
-    _check_age_options(format, chunk_size, kdf_memory, kdf_ops)
+    armor), with age's rules on recipients and passphrases; format="cobblestone-128" or "cobblestone-256"
+    a C2SP chunked encryption file under ``raw_key`` and ``context`` alone."""
+    check_format_options(format, chunk_size, kdf_memory, kdf_ops, DEFAULT_CHUNK_SIZE)
     with naming(src, dst):
-        _pcrypt.encrypt(_os.fspath(src), _os.fspath(dst), keys=_paths(keys), recipients=_paths(recipients),
-                        recipient_files=_paths(recipient_files), passphrase=passphrase, chunk_size=chunk_size,
+        _pcrypt.encrypt(_os.fspath(src), _os.fspath(dst), keys=paths(keys), recipients=paths(recipients),
+                        recipient_files=paths(recipient_files), passphrase=passphrase, chunk_size=chunk_size,
                         threads=threads, force=force, kdf_memory=kdf_memory, kdf_ops=kdf_ops, format=format,
-                        armor=armor)
+                        armor=armor, **raw_key_arguments(raw_key, context))
 
 
 def _umask():
@@ -77,28 +65,31 @@ def _umask():
     return 0o022
 
 
-def decrypt(src, dst, *, keys=(), identities=(), passphrase=None, threads=0, force=False):
-    """Decrypts the pcrypt or age file ``src`` into ``dst``, all or nothing, as ``pcrypt decrypt`` does
-    (the plaintext gets the usual mode, 0666 less the umask, as the CLI's does); returns its size."""
+def decrypt(src, dst, *, keys=(), identities=(), passphrase=None, threads=0, force=False, raw_key=None,
+            context=None, format=None):
+    """Decrypts the pcrypt or age file ``src`` (or, with ``format`` named, a Cobblestone file) into ``dst``,
+    all or nothing, as ``pcrypt decrypt`` does (the plaintext gets the usual mode, 0666 less the umask, as
+    the CLI's does); returns its size."""
     dst = _os.fspath(dst)
     with naming(src, dst):
-        size = _pcrypt.decrypt(_os.fspath(src), dst, keys=_paths(keys), identities=_paths(identities),
-                               passphrase=passphrase, threads=threads, force=force)
+        size = _pcrypt.decrypt(_os.fspath(src), dst, threads=threads, force=force,
+                               **reading_arguments(keys, identities, passphrase, raw_key, context, format))
     _os.chmod(dst, 0o666 & ~_umask())  # libpcrypt writes it 0600; widened only once complete
     return size
 
 
-def verify(src, *, keys=(), identities=(), passphrase=None, threads=0):
+def verify(src, *, keys=(), identities=(), passphrase=None, threads=0, raw_key=None, context=None, format=None):
     """Authenticates the whole file, as ``pcrypt verify`` does; returns its plaintext size."""
     with naming(src):
-        return _pcrypt.verify(_os.fspath(src), keys=_paths(keys), identities=_paths(identities),
-                              passphrase=passphrase, threads=threads)
+        return _pcrypt.verify(_os.fspath(src), threads=threads,
+                              **reading_arguments(keys, identities, passphrase, raw_key, context, format))
 
 
-def info(src):
-    """``pcrypt info``: the header's fields as "name: value" lines; no key needed."""
+def info(src, *, format=None):
+    """``pcrypt info``: the header's fields as "name: value" lines; no key needed (a Cobblestone file's
+    ``format`` named)."""
     with naming(src):
-        return _pcrypt.info(_os.fspath(src))
+        return _pcrypt.info(_os.fspath(src), format=format)
 
 
 _TEMP_TAG = ".pcrypt-tmp-"
@@ -131,7 +122,7 @@ def _remove_abandoned(directory, base):
 
 
 def _write_secret(path, text, force):
-    """``text`` into a new file at ``path``, mode 0600, complete or not at all, even after a power cut: written
+    """``text`` (str, or bytes for a raw key) into a new file at ``path``, mode 0600, complete or not at all, even after a power cut: written
     to a temporary beside it (".<name>.pcrypt-tmp-XXXXXX", locked while written) and synced, then linked in
     (refusing an existing file) or, with force, renamed over it, and the folder synced."""
     directory = _os.path.dirname(_os.path.abspath(path))
@@ -150,7 +141,7 @@ def _write_secret(path, text, force):
             except FileExistsError:
                 continue
         _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
-        with _os.fdopen(fd, "w") as out:
+        with _os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as out:
             out.write(text)
             out.flush()
             _os.fsync(out.fileno())
@@ -181,14 +172,24 @@ def _write_secret(path, text, force):
             _os.unlink(temporary)
 
 
-def keygen(path, *, identity=False, post_quantum=False, force=False):
+def keygen(path, *, identity=False, post_quantum=False, raw=None, force=False):
     """Writes a new secret to ``path``, mode 0600, as ``pcrypt keygen [--identity] -o path`` does: a pcrypt
     key file, or with identity=True an age X25519 identity (post_quantum=True: ML-KEM-768 + X25519, age
-    1.3's "age1pq1..."). Returns its public key, the recipient others encrypt to ("age1..."), for an
-    identity; a key file is symmetric (it has no public key): None. Prints nothing."""
+    1.3's "age1pq1..."), or with raw=16 or raw=32 the random bytes alone of a raw key for cobblestone-128 or
+    cobblestone-256 (``pcrypt keygen --raw``). Returns its public key, the recipient others encrypt to
+    ("age1..."), for an identity; a key file or raw key is symmetric (it has no public key): None. Prints
+    nothing."""
     path = _os.fspath(path)
     if path in ("", "-"):
         raise UsageError("keygen needs a path", "secrets are written to a 0600 file")
+    if raw is not None:
+        if identity or post_quantum:
+            raise UsageError("raw= makes a raw key, not an identity", "leave out identity= and post_quantum=")
+        if raw not in (16, 32):
+            raise UsageError(f"raw={raw!r}: a raw key is 16 or 32 bytes",
+                             "raw=16 for cobblestone-128, raw=32 for cobblestone-256")
+        _write_secret(path, _pcrypt.generate_raw_key(raw), force)
+        return None
     if identity or post_quantum:
         text, recipient = _pcrypt.generate_identity(post_quantum)
     else:
@@ -200,7 +201,7 @@ def keygen(path, *, identity=False, post_quantum=False, force=False):
 def recipients(identity_files):
     """The recipients (public keys) of the identities in these files, as ``pcrypt recipient`` prints them."""
     out = []
-    for path in _paths(identity_files):
+    for path in paths(identity_files):
         with naming(path):
             try:
                 with _builtin_open(path) as f:
@@ -212,27 +213,31 @@ def recipients(identity_files):
 
 
 def open(path, mode="rb", *, keys=(), identities=(), recipients=(), recipient_files=(), passphrase=None,
-         chunk_size=DEFAULT_CHUNK_SIZE, threads=0, force=False, kdf_memory=None, kdf_ops=None, format="pcrypt"):
-    """Opens a local pcrypt file.
+         chunk_size=DEFAULT_CHUNK_SIZE, threads=0, force=False, kdf_memory=None, kdf_ops=None, format=None,
+         raw_key=None, context=None):
+    """Opens a local encrypted file.
 
     "rb": a seekable ``io.RawIOBase`` over the plaintext that reads only the records holding what is asked
-    (``keys``/``identities``/``passphrase``); the header is unlocked here, once.
+    (``keys``/``identities``/``passphrase``; a Cobblestone file's ``format``, ``raw_key`` and ``context``);
+    the header is unlocked here, once. pcrypt and age files are told by their first bytes.
     "wb": a writer that encrypts as it streams (``keys``/``recipients``/``recipient_files``/``passphrase``)
     into a file that appears at close, complete, or never (leaving a ``with`` block by an exception);
-    format="age" writes a binary age file (reading detects the format by itself).
+    format="age" writes a binary age file, "cobblestone-128"/"cobblestone-256" a C2SP chunked encryption
+    file under ``raw_key`` and ``context``; None or "pcrypt": a pcrypt file.
     """
     path = _os.fspath(path)
     if mode == "rb":
         source = LocalSource(path)
-        decryptor = unlock(source, _paths(keys), _paths(identities), passphrase)
+        decryptor = unlock(source, reading_arguments(keys, identities, passphrase, raw_key, context, format))
         return EncryptedReader(source, decryptor, threads)
     if mode == "wb":
-        _check_age_options(format, chunk_size, kdf_memory, kdf_ops)
+        format = format or "pcrypt"
+        check_format_options(format, chunk_size, kdf_memory, kdf_ops, DEFAULT_CHUNK_SIZE)
         with naming(path):
-            encryptor = _pcrypt.Encryptor(path, force=force, keys=_paths(keys), recipients=_paths(recipients),
-                                          recipient_files=_paths(recipient_files), passphrase=passphrase,
+            encryptor = _pcrypt.Encryptor(path, force=force, keys=paths(keys), recipients=paths(recipients),
+                                          recipient_files=paths(recipient_files), passphrase=passphrase,
                                           chunk_size=chunk_size, threads=threads, kdf_memory=kdf_memory,
-                                          kdf_ops=kdf_ops, format=format)
+                                          kdf_ops=kdf_ops, format=format, **raw_key_arguments(raw_key, context))
         return EncryptedWriter(encryptor, path)
     raise UsageError(f"mode {mode!r} is not supported", "use 'rb' or 'wb'")
 

@@ -23,7 +23,8 @@ def encrypt_one(src, dst, **options):
         pcrypt.encrypt(src, dst, **options)
         return dst
     writer_options = {k: v for k, v in options.items() if k in ("keys", "recipients", "recipient_files",
-                                                                   "passphrase", "chunk_size", "threads", "format")}
+                                                                   "passphrase", "chunk_size", "threads", "format",
+                                                                   "raw_key", "context")}
     with fsspec.open(src, "rb") as fin, fsspec.open("pcrypt::" + dst if not dst.startswith("pcrypt::") else dst,
                                                      "wb", pcrypt=writer_options) as fout:
         while True:

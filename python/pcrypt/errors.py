@@ -77,6 +77,8 @@ _LIBRARY_PHRASES = [
 # The CLI's words for what a Python caller passes as an argument (a flag not followed by a letter, digit or
 # dash: "-k" but not "-key" or "-----BEGIN").
 _PYTHON_WORDS = [
+    (r"pcrypt keygen --raw 16( -o [A-Z]+)?", "pcrypt.keygen(path, raw=16)"),
+    (r"pcrypt keygen --raw 32( -o [A-Z]+)?", "pcrypt.keygen(path, raw=32)"),
     (r"pcrypt keygen --identity( -o [A-Z]+)?", "pcrypt.keygen(path, identity=True)"),
     (r"pcrypt keygen( -o [A-Z]+)?", "pcrypt.keygen(path)"),
     (r"-r age1\.\.\.", 'recipients=["age1..."]'),
@@ -88,6 +90,10 @@ _PYTHON_WORDS = [
     (r"-f", "force=True"),
     (r"or -o to choose another name", "or choose another dst"),
     (r"-a|--armor", "armor=True"),
+    (r"--raw-key FILE|--raw-key", "raw_key="),
+    (r"--context TEXT|--context", "context="),
+    (r"--format cobblestone-128", 'format="cobblestone-128"'),
+    (r"--format cobblestone-256", 'format="cobblestone-256"'),
     (r"--format age", 'format="age"'),
     (r"--format pcrypt", 'format="pcrypt"'),
     (r"--format", "format="),

@@ -1,4 +1,4 @@
-"""File objects over pcrypt and age files: a seekable reader by ranges and a streaming writer.
+"""File objects over pcrypt, age and Cobblestone files: a seekable reader by ranges and a streaming writer.
 
 The reader is an ``io.RawIOBase`` whose ``readinto`` decrypts straight into the caller's buffer through
 libpcrypt's range reads (``pcrypt::File::read_at``): only the records that hold the bytes asked for are read
@@ -12,9 +12,62 @@ atomic output file, both in C++) or any fsspec filesystem (pcrypt.filesystem).
 """
 
 import io
+import os
 
 from . import _pcrypt
-from .errors import naming
+from .errors import UsageError, naming
+
+COBBLESTONE_FORMATS = ("cobblestone-128", "cobblestone-256")
+
+
+def paths(value):
+    """One path or several: "a.key" and ["a.key", "b.key"] alike."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)) or hasattr(value, "__fspath__"):
+        value = [value]
+    return [v if isinstance(v, str) else os.fsdecode(os.fspath(v)) for v in value]
+
+
+def raw_key_arguments(raw_key=None, context=None):
+    """The Cobblestone formats' key as _pcrypt takes it: ``raw_key`` is a path (str or os.PathLike) of a file
+    holding exactly the key, or the key's bytes (bytes, bytearray, memoryview); ``context`` is bytes, or
+    text taken as its UTF-8 bytes."""
+    out = {}
+    if raw_key is not None:
+        if isinstance(raw_key, (bytes, bytearray, memoryview)):
+            out["raw_key"] = bytes(raw_key)
+        else:
+            out["raw_key_file"] = os.fsdecode(os.fspath(raw_key))
+    if context is not None:
+        if isinstance(context, str):
+            out["context"] = context.encode("utf-8")
+        elif isinstance(context, (bytes, bytearray, memoryview)):
+            out["context"] = bytes(context)
+        else:
+            raise UsageError(f"context= is bytes or text, not {type(context).__name__}",
+                             "give the application's context as bytes (or text, taken as UTF-8)")
+    return out
+
+
+def reading_arguments(keys=(), identities=(), passphrase=None, raw_key=None, context=None, format=None):
+    """What opens a file for reading, as _pcrypt's readers take it: key files, identity files, a passphrase,
+    or for the Cobblestone formats (whose files cannot say what they are: ``format`` names one) a raw key
+    and its context. pcrypt and age files are told by their first bytes."""
+    out = {"keys": paths(keys), "identities": paths(identities), "passphrase": passphrase,
+           **raw_key_arguments(raw_key, context)}
+    if format is not None:
+        out["format"] = format
+    return out
+
+
+def check_format_options(format, chunk_size, kdf_memory, kdf_ops, default_chunk_size):
+    """What the age and Cobblestone formats fix themselves (their chunks; age's scrypt) cannot be chosen."""
+    if format in ("age", *COBBLESTONE_FORMATS) and (
+            chunk_size != default_chunk_size or kdf_memory is not None or kdf_ops is not None):
+        fixed = "64 KiB chunks and scrypt passphrases" if format == "age" else "16 KiB chunks and no passphrases"
+        raise UsageError("chunk_size, kdf_memory and kdf_ops are pcrypt-format options",
+                         f"{format} files have {fixed}")
 
 
 class LocalSource:
@@ -23,10 +76,10 @@ class LocalSource:
     def __init__(self, path):
         self.name = path
 
-    def unlock(self, keys=(), identities=(), passphrase=None):
-        """The file's header, unlocked (pcrypt.errors.HeaderError for wrong credentials)."""
-        return _pcrypt.Decryptor(self.name, keys=list(keys), identities=list(identities),
-                                 passphrase=passphrase)
+    def unlock(self, credentials):
+        """The file's header, unlocked with ``credentials`` (reading_arguments'): pcrypt.errors.HeaderError
+        for wrong ones."""
+        return _pcrypt.Decryptor(self.name, **credentials)
 
     def read_into(self, decryptor, offset, out, threads):
         return decryptor.read_into(offset, out, threads)
@@ -47,10 +100,9 @@ class FsspecSource:
     def _fetch(self, start, end):
         return self._fs.cat_file(self._path, start, end)
 
-    def unlock(self, keys=(), identities=(), passphrase=None):
+    def unlock(self, credentials):
         """The header, fetched (its first 16 KiB, more only for a large one) and unlocked."""
-        return _pcrypt.Decryptor.remote(self.size, self._fetch, keys=list(keys), identities=list(identities),
-                                        passphrase=passphrase)
+        return _pcrypt.Decryptor.remote(self.size, self._fetch, **credentials)
 
     def read_into(self, decryptor, offset, out, threads):
         begin, end = decryptor.covering(offset, len(out))
@@ -61,10 +113,10 @@ class FsspecSource:
         pass
 
 
-def unlock(source, keys=(), identities=(), passphrase=None):
-    """The source's header, unlocked; errors name the file."""
+def unlock(source, credentials):
+    """The source's header, unlocked with ``credentials`` (reading_arguments'); errors name the file."""
     with naming(source.name):
-        return source.unlock(keys, identities, passphrase)
+        return source.unlock(credentials)
 
 
 class EncryptedReader(io.RawIOBase):

@@ -10,7 +10,8 @@ once per filesystem instance (one per process and set of options: fsspec caches 
 worker unlocks a file once however many of its blocks it reads). ``size()`` and ``info()`` report the
 plaintext size. Writing ("wb") encrypts as it streams. Credentials come from the storage options
 (``keys``, ``identities``, ``passphrase`` to read; ``keys``, ``recipients``, ``recipient_files``,
-``passphrase`` to write), never from the URL.
+``passphrase`` to write; for C2SP chunked encryption, ``format="cobblestone-128"`` or ``"cobblestone-256"``
+with ``raw_key`` and ``context``, both ways), never from the URL.
 """
 
 import threading
@@ -20,7 +21,8 @@ from fsspec.spec import AbstractFileSystem
 
 from . import _pcrypt
 from .errors import naming
-from .files import EncryptedReader, EncryptedWriter, FsspecSink, FsspecSource, unlock
+from .files import (EncryptedReader, EncryptedWriter, FsspecSink, FsspecSource, check_format_options,
+                    raw_key_arguments, reading_arguments, unlock)
 
 
 def _list(value):
@@ -35,7 +37,7 @@ class PcryptFileSystem(AbstractFileSystem):
 
     def __init__(self, fo="", target_protocol=None, target_options=None, fs=None, keys=(), identities=(),
                  recipients=(), recipient_files=(), passphrase=None, chunk_size=1 << 20, threads=0,
-                 format="pcrypt", **kwargs):
+                 format="pcrypt", raw_key=None, context=None, **kwargs):
         super().__init__(**kwargs)
         if fs is None:
             fs = fsspec.filesystem(target_protocol or "file", **(target_options or {}))
@@ -48,7 +50,10 @@ class PcryptFileSystem(AbstractFileSystem):
         self._passphrase = passphrase
         self._chunk_size = chunk_size
         self._threads = threads
-        self._format = format  # of files written ("wb"); reading detects it
+        self._format = format  # of files written ("wb"); reading detects pcrypt and age, not Cobblestone
+        check_format_options(format, chunk_size, None, None, 1 << 20)
+        self._raw_key = raw_key_arguments(raw_key, context)
+        self._reading = reading_arguments(self._keys, self._identities, passphrase, raw_key, context, format)
         self._headers = {}  # target path -> (ciphertext size, unlocked header)
         self._lock = threading.Lock()
 
@@ -78,8 +83,7 @@ class PcryptFileSystem(AbstractFileSystem):
             cached = self._headers.get(path)
         if cached is not None and cached[0] == size:
             return cached[1]
-        decryptor = unlock(FsspecSource(self.target, path, size), self._keys, self._identities,
-                           self._passphrase)
+        decryptor = unlock(FsspecSource(self.target, path, size), self._reading)
         with self._lock:
             self._headers[path] = (size, decryptor)
         return decryptor
@@ -106,7 +110,7 @@ class PcryptFileSystem(AbstractFileSystem):
                 encryptor = _pcrypt.Encryptor(keys=self._keys, recipients=self._recipients,
                                               recipient_files=self._recipient_files, passphrase=self._passphrase,
                                               chunk_size=self._chunk_size, threads=self._threads,
-                                              format=self._format)
+                                              format=self._format, **self._raw_key)
             with self._lock:
                 self._headers.pop(p, None)
             return EncryptedWriter(encryptor, p, FsspecSink(self.target, p))

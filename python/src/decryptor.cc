@@ -133,7 +133,7 @@ Decryptor::Decryptor(std::uint64_t size, const std::shared_ptr<RemoteFile>& remo
 
 Decryptor::Decryptor(std::uint64_t size, std::shared_ptr<RemoteFile> remote, pcrypt::Source source,
                      const CredentialArgs& credentials, const std::string& name)
-    : file_size_(size), remote_(std::move(remote)), file_(pcrypt::File::open(std::move(source))) {
+    : file_size_(size), remote_(std::move(remote)), file_(open_file(std::move(source), credentials)) {
   if (file_.describe().armored)
     throw pcrypt::Error(
         PCRYPT_E_NOT_SEEKABLE, "an armored age file cannot be read by ranges",
@@ -149,11 +149,15 @@ Decryptor::Decryptor(std::uint64_t size, std::shared_ptr<RemoteFile> remote, pcr
 std::pair<std::uint64_t, std::uint64_t> Decryptor::covering(std::uint64_t offset,
                                                             std::uint64_t length) const {
   const std::uint64_t chunk = chunk_size();
-  const std::uint64_t record = chunk + 16;  // every record carries a 16-byte tag, in both formats
+  const std::uint64_t record = chunk + 16;  // every record carries a 16-byte tag, in every format
   const std::uint64_t end = std::min(plaintext_size_, offset + std::max<std::uint64_t>(length, 1));
   const std::uint64_t first = std::min(offset, plaintext_size_) / chunk;
   // The record holding the range's last byte (the final record, possibly empty, for a range at the end).
   const std::uint64_t last = end == 0 ? 0 : (end - 1) / chunk;
+  // A range reaching the plaintext's end takes the rest of the file: where the final chunk is always short
+  // (Cobblestone), a plaintext of whole chunks ends in an empty final record after the one holding its last
+  // byte, and reading to the end authenticates it.
+  if (end == plaintext_size_) return {header_bytes() + first * record, file_size_};
   return {header_bytes() + first * record, std::min(file_size_, header_bytes() + (last + 1) * record)};
 }
 

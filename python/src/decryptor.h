@@ -1,7 +1,7 @@
-// A pcrypt or binary age file opened for reading by ranges from Python (pcrypt.open, the fsspec filesystem):
-// a pcrypt::File (libpcrypt) unlocked once, then any number of range reads through File::read_at, which reads
-// and authenticates only the records holding a range, straight into the caller's buffer. Large reads are cut
-// into runs of whole records, read at once by a pool of threads.
+// A pcrypt, binary age or Cobblestone file opened for reading by ranges from Python (pcrypt.open, the fsspec
+// filesystem): a pcrypt::File (libpcrypt) unlocked once, then any number of range reads through
+// File::read_at, which reads and authenticates only the records holding a range, straight into the caller's
+// buffer. Large reads are cut into runs of whole records, read at once by a pool of threads.
 
 #pragma once
 

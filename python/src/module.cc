@@ -25,6 +25,15 @@ namespace {
 
 using Paths = std::vector<std::string>;
 using Passphrase = std::optional<std::string>;
+using Text = std::optional<std::string>;  // bytes or a path, maybe not given
+
+// The Cobblestone formats' arguments: raw_key_file= (a path) or raw_key= (the bytes; pcrypt.encrypt's
+// raw_key= is either, told apart in Python), context=, and format= when reading.
+struct RawKeyArgs {
+  Text raw_key_file;
+  Text raw_key;
+  Text context;
+};
 
 // A contiguous Python buffer (bytes, bytearray, memoryview, mmap, numpy array), held for the call.
 class Buffer {
@@ -57,28 +66,39 @@ void raise_pcrypt_error(const pcrypt::Error& e) {
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
 }
 
-CredentialArgs decryption_args(Paths keys, Paths identities, Passphrase passphrase) {
-  return CredentialArgs{std::move(keys), std::move(identities), {}, {}, std::move(passphrase)};
+CredentialArgs decryption_args(Paths keys, Paths identities, Passphrase passphrase, RawKeyArgs raw,
+                               Text format) {
+  return CredentialArgs{std::move(keys),
+                        std::move(identities),
+                        {},
+                        {},
+                        std::move(passphrase),
+                        std::move(raw.raw_key_file),
+                        std::move(raw.raw_key),
+                        std::move(raw.context),
+                        std::move(format)};
 }
 
-CredentialArgs encryption_args(Paths keys, Paths recipients, Paths recipient_files, Passphrase passphrase) {
-  return CredentialArgs{
-      std::move(keys), {}, std::move(recipients), std::move(recipient_files), std::move(passphrase)};
+CredentialArgs encryption_args(Paths keys, Paths recipients, Paths recipient_files, Passphrase passphrase,
+                               RawKeyArgs raw, const std::string& format) {
+  return CredentialArgs{std::move(keys),
+                        {},
+                        std::move(recipients),
+                        std::move(recipient_files),
+                        std::move(passphrase),
+                        std::move(raw.raw_key_file),
+                        std::move(raw.raw_key),
+                        std::move(raw.context),
+                        format};
 }
 
-// What pcrypt.encrypt and the streaming writer make: a file of `format` ("pcrypt" or "age"); age fixes its
-// own chunks and KDF.
+// What pcrypt.encrypt and the streaming writer make: a file of `format` ("pcrypt", "age", "cobblestone-128"
+// or "cobblestone-256"); age and Cobblestone fix their own chunks (and age its KDF).
 pcrypt::EncryptOptions encrypt_options(const std::string& format, std::size_t chunk_size, unsigned threads,
                                        std::optional<std::uint64_t> kdf_memory,
                                        std::optional<std::uint64_t> kdf_ops) {
   pcrypt::EncryptOptions options;
-  if (format == "age")
-    options.format = pcrypt::Format::age;
-  else if (format == "pcrypt")
-    options.format = pcrypt::Format::pcrypt;
-  else
-    throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "unknown format '" + format + "'",
-                        "use format=\"pcrypt\" or format=\"age\"");
+  options.format = format_named(format);
   options.chunk_size = chunk_size;
   options.threads = threads;
   if (kdf_memory) {
@@ -92,10 +112,11 @@ pcrypt::EncryptOptions encrypt_options(const std::string& format, std::size_t ch
   return options;
 }
 
-// `src`, opened and unlocked (either format, as the file says).
+// `src`, opened (as the file says, or as a Cobblestone format named) and unlocked.
 pcrypt::File open_unlocked(const std::string& src, const CredentialArgs& args) {
-  (void)decryption_credentials(args);  // the arguments' errors before the file's
-  pcrypt::File file = pcrypt::File::open(pcrypt::Source::path(src));
+  pcrypt::Keys checked;
+  (void)decryption_credentials(args, checked);  // the arguments' errors before the file's
+  pcrypt::File file = open_file(pcrypt::Source::path(src), args);
   unlock(file, args, src);
   return file;
 }
@@ -113,11 +134,13 @@ std::shared_ptr<py::object> held(py::object object) {
 // a sink in Python, into a buffer that write() and finish() hand back (so the library never calls Python).
 class StreamWriter {
  public:
-  StreamWriter(const std::optional<std::string>& path, bool force, const pcrypt::Recipients& to,
+  StreamWriter(const std::optional<std::string>& path, bool force, const CredentialArgs& credentials,
                const pcrypt::EncryptOptions& options)
       : out_(std::make_unique<std::vector<std::uint8_t>>()),
+        keys_(std::make_unique<pcrypt::Keys>()),
         encryptor_(std::make_unique<pcrypt::Encryptor>(
-            path ? pcrypt::Sink::path(*path, force) : pcrypt::Sink::memory(*out_), to, options)) {}
+            path ? pcrypt::Sink::path(*path, force) : pcrypt::Sink::memory(*out_),
+            encryption_recipients(credentials, options.format, *keys_), options)) {}
 
   // The encrypted bytes made since the last call (the header, then records); none for a path.
   std::vector<std::uint8_t> take() { return std::exchange(*out_, {}); }
@@ -133,6 +156,7 @@ class StreamWriter {
   }
 
   std::unique_ptr<std::vector<std::uint8_t>> out_;  // where a memory sink appends: a stable address
+  std::unique_ptr<pcrypt::Keys> keys_;              // a raw key, held while the encryptor may use it
   std::unique_ptr<pcrypt::Encryptor> encryptor_;
 };
 
@@ -154,6 +178,7 @@ PYBIND11_MODULE(_pcrypt, m) {
   const auto release = py::call_guard<py::gil_scoped_release>();
   const auto no_passphrase = Passphrase();
   const auto no_number = std::optional<std::uint64_t>();
+  const auto no_text = Text();
   m.attr("HEADER_PROBE_BYTES") = kHeaderProbeBytes;
   m.attr("DEFAULT_CHUNK_SIZE") = pcrypt::EncryptOptions{}.chunk_size;
   m.def("version", &pcrypt::version);
@@ -163,10 +188,14 @@ PYBIND11_MODULE(_pcrypt, m) {
       [](const std::string& src, const std::string& dst, Paths keys, Paths recipient_list,
          Paths recipient_files, Passphrase passphrase, std::size_t chunk_size, unsigned threads, bool force,
          std::optional<std::uint64_t> kdf_memory, std::optional<std::uint64_t> kdf_ops,
-         const std::string& format, bool armor) {
-        const pcrypt::Recipients to = encryption_recipients(encryption_args(
-            std::move(keys), std::move(recipient_list), std::move(recipient_files), std::move(passphrase)));
+         const std::string& format, bool armor, Text raw_key_file, Text raw_key, Text context) {
         pcrypt::EncryptOptions options = encrypt_options(format, chunk_size, threads, kdf_memory, kdf_ops);
+        pcrypt::Keys keys_read;
+        const pcrypt::Recipients to = encryption_recipients(
+            encryption_args(std::move(keys), std::move(recipient_list), std::move(recipient_files),
+                            std::move(passphrase),
+                            {std::move(raw_key_file), std::move(raw_key), std::move(context)}, format),
+            options.format, keys_read);
         if (armor && options.format != pcrypt::Format::age)
           throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "armor is for age files", "add format=\"age\"");
         options.armor = armor;
@@ -176,31 +205,54 @@ PYBIND11_MODULE(_pcrypt, m) {
       py::arg("recipients") = Paths(), py::arg("recipient_files") = Paths(),
       py::arg("passphrase") = no_passphrase, py::arg("chunk_size") = pcrypt::EncryptOptions{}.chunk_size,
       py::arg("threads") = 0u, py::arg("force") = false, py::arg("kdf_memory") = no_number,
-      py::arg("kdf_ops") = no_number, py::arg("format") = "pcrypt", py::arg("armor") = false, release);
+      py::arg("kdf_ops") = no_number, py::arg("format") = "pcrypt", py::arg("armor") = false,
+      py::arg("raw_key_file") = no_text, py::arg("raw_key") = no_text, py::arg("context") = no_text, release);
   m.def(
       "decrypt",
       [](const std::string& src, const std::string& dst, Paths keys, Paths identities, Passphrase passphrase,
-         unsigned threads, bool force) {
+         unsigned threads, bool force, Text raw_key_file, Text raw_key, Text context, Text format) {
         pcrypt::File file = open_unlocked(
-            src, decryption_args(std::move(keys), std::move(identities), std::move(passphrase)));
+            src, decryption_args(std::move(keys), std::move(identities), std::move(passphrase),
+                                 {std::move(raw_key_file), std::move(raw_key), std::move(context)},
+                                 std::move(format)));
         return file.decrypt(pcrypt::Sink::path(dst, force), threads).plaintext_bytes;
       },
       py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("keys") = Paths(),
       py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase, py::arg("threads") = 0u,
-      py::arg("force") = false, release);
+      py::arg("force") = false, py::arg("raw_key_file") = no_text, py::arg("raw_key") = no_text,
+      py::arg("context") = no_text, py::arg("format") = no_text, release);
   m.def(
       "verify",
-      [](const std::string& src, Paths keys, Paths identities, Passphrase passphrase, unsigned threads) {
+      [](const std::string& src, Paths keys, Paths identities, Passphrase passphrase, unsigned threads,
+         Text raw_key_file, Text raw_key, Text context, Text format) {
         pcrypt::File file = open_unlocked(
-            src, decryption_args(std::move(keys), std::move(identities), std::move(passphrase)));
+            src, decryption_args(std::move(keys), std::move(identities), std::move(passphrase),
+                                 {std::move(raw_key_file), std::move(raw_key), std::move(context)},
+                                 std::move(format)));
         return file.verify(threads).plaintext_bytes;
       },
       py::arg("src"), py::kw_only(), py::arg("keys") = Paths(), py::arg("identities") = Paths(),
-      py::arg("passphrase") = no_passphrase, py::arg("threads") = 0u, release);
+      py::arg("passphrase") = no_passphrase, py::arg("threads") = 0u, py::arg("raw_key_file") = no_text,
+      py::arg("raw_key") = no_text, py::arg("context") = no_text, py::arg("format") = no_text, release);
   m.def(
-      "info", [](const std::string& src) { return pcrypt::File::open(pcrypt::Source::path(src)).info(); },
-      py::arg("src"), release);
+      "info",
+      [](const std::string& src, Text format) {
+        CredentialArgs named;
+        named.format = std::move(format);
+        return open_file(pcrypt::Source::path(src), named).info();
+      },
+      py::arg("src"), py::arg("format") = no_text, release);
   m.def("generate_key_file", &pcrypt::generate_key_file, release);
+  m.def(
+      "generate_raw_key",
+      [](std::size_t bytes) {
+        const pcrypt::SecretBytes key = [&] {
+          const py::gil_scoped_release no_gil;
+          return pcrypt::generate_raw_key(bytes);
+        }();
+        return py::bytes(reinterpret_cast<const char*>(key.data()), key.size());
+      },
+      py::arg("bytes"));
   m.def(
       "generate_identity",
       [](bool post_quantum) {
@@ -213,17 +265,22 @@ PYBIND11_MODULE(_pcrypt, m) {
       py::arg("identity_file_text"), release);
 
   py::class_<Decryptor>(m, "Decryptor")
-      .def(py::init([](const std::string& path, Paths keys, Paths identities, Passphrase passphrase) {
+      .def(py::init([](const std::string& path, Paths keys, Paths identities, Passphrase passphrase,
+                       Text raw_key_file, Text raw_key, Text context, Text format) {
              const py::gil_scoped_release no_gil;  // Argon2id and scrypt run here
              return std::make_unique<Decryptor>(
-                 path, decryption_args(std::move(keys), std::move(identities), std::move(passphrase)));
+                 path, decryption_args(std::move(keys), std::move(identities), std::move(passphrase),
+                                       {std::move(raw_key_file), std::move(raw_key), std::move(context)},
+                                       std::move(format)));
            }),
            py::arg("path"), py::kw_only(), py::arg("keys") = Paths(), py::arg("identities") = Paths(),
-           py::arg("passphrase") = no_passphrase)
+           py::arg("passphrase") = no_passphrase, py::arg("raw_key_file") = no_text,
+           py::arg("raw_key") = no_text, py::arg("context") = no_text, py::arg("format") = no_text)
       // A file of `size` bytes elsewhere: fetch(offset, end) returns its bytes [offset, end).
       .def_static(
           "remote",
-          [](std::uint64_t size, py::object fetch, Paths keys, Paths identities, Passphrase passphrase) {
+          [](std::uint64_t size, py::object fetch, Paths keys, Paths identities, Passphrase passphrase,
+             Text raw_key_file, Text raw_key, Text context, Text format) {
             const std::shared_ptr<py::object> function = held(std::move(fetch));
             Decryptor::Fetch fetched = [function](std::uint64_t offset, std::span<std::uint8_t> out) {
               const py::gil_scoped_acquire gil;
@@ -236,10 +293,14 @@ PYBIND11_MODULE(_pcrypt, m) {
             const py::gil_scoped_release no_gil;
             return std::make_unique<Decryptor>(
                 size, std::move(fetched),
-                decryption_args(std::move(keys), std::move(identities), std::move(passphrase)));
+                decryption_args(std::move(keys), std::move(identities), std::move(passphrase),
+                                {std::move(raw_key_file), std::move(raw_key), std::move(context)},
+                                std::move(format)));
           },
           py::arg("size"), py::arg("fetch"), py::kw_only(), py::arg("keys") = Paths(),
-          py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase)
+          py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase,
+          py::arg("raw_key_file") = no_text, py::arg("raw_key") = no_text, py::arg("context") = no_text,
+          py::arg("format") = no_text)
       .def_property_readonly("header_bytes", &Decryptor::header_bytes)
       .def_property_readonly("chunk_size", &Decryptor::chunk_size)
       .def_property_readonly("plaintext_size", &Decryptor::plaintext_size)
@@ -269,19 +330,21 @@ PYBIND11_MODULE(_pcrypt, m) {
       .def(py::init([](std::optional<std::string> path, bool force, Paths keys, Paths recipient_list,
                        Paths recipient_files, Passphrase passphrase, std::size_t chunk_size, unsigned threads,
                        std::optional<std::uint64_t> kdf_memory, std::optional<std::uint64_t> kdf_ops,
-                       const std::string& format) {
+                       const std::string& format, Text raw_key_file, Text raw_key, Text context) {
              const py::gil_scoped_release no_gil;
              return std::make_unique<StreamWriter>(
                  path, force,
-                 encryption_recipients(encryption_args(std::move(keys), std::move(recipient_list),
-                                                       std::move(recipient_files), std::move(passphrase))),
+                 encryption_args(std::move(keys), std::move(recipient_list), std::move(recipient_files),
+                                 std::move(passphrase),
+                                 {std::move(raw_key_file), std::move(raw_key), std::move(context)}, format),
                  encrypt_options(format, chunk_size, threads, kdf_memory, kdf_ops));
            }),
            py::arg("path") = std::optional<std::string>(), py::kw_only(), py::arg("force") = false,
            py::arg("keys") = Paths(), py::arg("recipients") = Paths(), py::arg("recipient_files") = Paths(),
            py::arg("passphrase") = no_passphrase, py::arg("chunk_size") = pcrypt::EncryptOptions{}.chunk_size,
            py::arg("threads") = 0u, py::arg("kdf_memory") = no_number, py::arg("kdf_ops") = no_number,
-           py::arg("format") = "pcrypt")
+           py::arg("format") = "pcrypt", py::arg("raw_key_file") = no_text, py::arg("raw_key") = no_text,
+           py::arg("context") = no_text)
       .def("take", [](StreamWriter& w) { return as_bytes(w.take()); })
       .def(
           "write",
