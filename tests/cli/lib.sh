@@ -90,6 +90,31 @@ flip_byte() {
   printf -v flipped '\\%03o' $((byte ^ 1))
   printf "$flipped" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
+# random_identities N: prints N fresh X25519 identities (AGE-SECRET-KEY-1..., Bech32 of 32 random bytes, one a
+# line) from one process, for tests that need hundreds: a `pcrypt keygen --identity` each costs a process start
+# (400 of them were a third of cli_test_closed_stdout); `pcrypt recipient` derives their public keys in one run.
+random_identities() {
+  python3 - "$1" << 'EOF'
+import os, sys
+CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+def polymod(values):
+    chk = 1
+    for v in values:
+        top = chk >> 25
+        chk = (chk & 0x1FFFFFF) << 5 ^ v
+        for i, g in enumerate((0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)):
+            chk ^= g if (top >> i) & 1 else 0
+    return chk
+hrp = "age-secret-key-"
+expanded = [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp]
+for _ in range(int(sys.argv[1])):
+    bits = int.from_bytes(os.urandom(32), "big") << 4  # 256 bits padded to 52 groups of 5
+    data = [(bits >> (5 * (51 - i))) & 31 for i in range(52)]
+    pm = polymod(expanded + data + [0] * 6) ^ 1
+    data += [(pm >> (5 * (5 - i))) & 31 for i in range(6)]
+    print((hrp + "1" + "".join(CHARSET[d] for d in data)).upper())
+EOF
+}
 # personality NAME: makes ./NAME run pcrypt as age's NAME command (age-keygen, age-inspect). pcrypt picks
 # its personality by the name it runs under, so a link of that name; under an emulator (cross builds) $PCRYPT
 # is a wrapper script that a link would not name, so a script running `pcrypt NAME`, the subcommand spelling.
