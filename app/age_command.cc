@@ -333,8 +333,8 @@ void encrypt_to(const AgeArgs& a, AgeInput& in, Destination& out, unsigned threa
   if (a.passphrase) {
     keys.add_passphrase(passphrase_for_encryption());
   } else {
-    keys.add_recipients(a.recipients, a.recipient_files, in.opened && in.opened->is_stdin,
-                        a.identity_files());
+    refuse_recipients_from_data_input(a.recipient_files, in.opened && in.opened->is_stdin);
+    keys.add_recipients(a.recipients, a.recipient_files, a.identity_files());
     for (const std::string& plugin : a.plugins()) {
       try {
         keys.add_plugin_recipient(plugin);

@@ -313,6 +313,26 @@ void name_untyped_values(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) name_untyped_values(*sub);
 }
 
+std::string describe_engines(const std::optional<std::string>& chosen) {
+  // The chosen engine's own name ("" and "auto" choose the fastest), or Error(usage) as a Session says it.
+  const std::string chosen_name = chosen ? Session(*chosen).engine() : std::string();
+  const std::string fastest = Session().engine();
+  std::string table;
+  for (const AesEngine& e : aes_engines()) {
+    table += e.name;
+    table.append(e.name.size() < 10 ? 10 - e.name.size() : 1, ' ');
+    table += e.supported ? (e.name == chosen_name ? "selected   " : "supported  ") : "unsupported";
+    table += "  " + e.description + "\n";
+  }
+  table += "default: " + default_engine_reason() + "\n";
+  if (!chosen_name.empty() && chosen_name != fastest)
+    table += "(" + chosen_name + " selected by name: --engine or PCRYPT_ENGINE)\n";
+  table += "age payloads, ChaCha20-Poly1305:";
+  for (const std::string& backend : chacha20poly1305_backends()) table += " " + backend;
+  table += " (the first is used)\n";
+  return table;
+}
+
 std::string engine_table() {
   try {
     return describe_engines(requested_engine({}));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -128,7 +129,13 @@ Subcommands define_cli(CLI::App& app, ParsedArgs& args);
 // (bench's too) is defined.
 void name_untyped_values(CLI::App& app);
 
-// One line per AES engine and whether it is supported/selected (also when $PCRYPT_ENGINE is invalid).
+// The engines table of `pcrypt --version` and `info --engines`: one line per AES engine saying which this
+// machine runs and marking the one `chosen` names ("": the fastest; nullopt: none marked), the default and
+// why, a note when the chosen one is not it, then the ChaCha20-Poly1305 backends age payloads can use here.
+// Error(usage) for a chosen name that is unknown or that this machine cannot run.
+std::string describe_engines(const std::optional<std::string>& chosen);
+
+// describe_engines for the engine --engine or PCRYPT_ENGINE asks for (also when $PCRYPT_ENGINE is invalid).
 std::string engine_table();
 
 // The text `pcrypt --version` prints: version line plus the engine table.

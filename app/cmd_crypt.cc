@@ -20,6 +20,7 @@
 #include "app/report.h"
 #include "app/run_files.h"
 #include "app/run_summary.h"
+#include "app/size_arg.h"
 #include "app/unlocked_run.h"
 #include "io/fd_stream.h"
 #include "io/file_info.h"
@@ -160,9 +161,13 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
   const EncryptChoices choices = encrypt_choices(args);
   // The format's rules on credentials are checked before any file is touched or passphrase asked for.
   try {
-    check_recipients_for(choices.options.format, args.key_files.size(),
-                         args.recipients.size() + args.recipient_files.size() + args.identity_files.size(),
-                         wants_passphrase(args));
+    Recipients named;  // what the command line names, checked before anything is read
+    named.recipients = args.recipients;
+    named.recipient_files = args.recipient_files;
+    named.identity_files = args.identity_files;
+    named.key_files = args.key_files;
+    if (wants_passphrase(args)) named.passphrase.emplace();  // to be asked for
+    check_recipients(named, choices.options.format);
   } catch (const Error& e) {
     if (!args.format.empty() || choices.options.format != Format::age) throw;
     // The age format came from the output's name, not from --format: say so.

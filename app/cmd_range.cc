@@ -13,6 +13,7 @@
 #include "app/endpoints.h"
 #include "app/progress.h"
 #include "app/report.h"
+#include "app/size_arg.h"
 #include "app/unlocked_run.h"
 
 namespace pcrypt::app {

@@ -163,6 +163,8 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   io::AtomicFileWriter out(out_path, in_place || args.force, io::TempFile::unnamed_if_supported,
                            rewrite_permissions(in_place));
   const Description& before = opened.file().describe();
+  // What the format calls a slot, in the command line's messages: age's header holds stanzas.
+  const std::string slot_noun = before.format == Format::age ? "stanza" : "slot";
   ProgressLine progress("re-encrypting", input.size,
                         progress_wanted(verbosity == Verbosity::quiet || !args.new_file_key, false));
   open_choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
@@ -180,10 +182,10 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   if (args.new_file_key && replaces_all) {
     // The user listed everyone who keeps access: nothing to warn about; -v says what was replaced.
     spdlog::info("new file key: {} replaced by {} for the recipients and credentials given",
-                 counted(result.dropped.size(), "old " + before.slot_noun), result.slots_after);
+                 counted(result.dropped.size(), "old " + slot_noun), result.slots_after);
     spdlog::info("replaced: {}", listed(result.dropped, "none"));
     spdlog::info("re-encrypted {} under a new file key with {}", out_path,
-                 counted(result.slots_after, before.slot_noun));
+                 counted(result.slots_after, slot_noun));
   } else if (args.new_file_key) {
     // Who keeps access and who loses it: the point of a new file key. A few slots are named; many are
     // counted (a team of 250 would make one unreadable line), and -v names them all.
@@ -194,16 +196,15 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
       spdlog::warn(
           "new file key: kept {} (re-made for the credentials given); dropped {} (their "
           "holders lose access; -v lists them)",
-          counted(result.kept.size(), "old " + before.slot_noun), result.dropped.size());
+          counted(result.kept.size(), "old " + slot_noun), result.dropped.size());
     spdlog::info("kept: {}", listed(result.kept, "no old slot"));
     spdlog::info("dropped: {}", listed(result.dropped, "none"));
     spdlog::info("re-encrypted {} under a new file key with {}", out_path,
-                 counted(result.slots_after, before.slot_noun));
+                 counted(result.slots_after, slot_noun));
   } else {
     spdlog::info("rekeyed {}: {} -> {}, header {} -> {} bytes, {} after it copied unchanged", out_path,
-                 counted(result.slots_before, before.slot_noun),
-                 counted(result.slots_after, before.slot_noun), result.header_bytes_before,
-                 result.header_bytes_after, counted(result.copied_bytes, "byte"));
+                 counted(result.slots_before, slot_noun), counted(result.slots_after, slot_noun),
+                 result.header_bytes_before, result.header_bytes_after, counted(result.copied_bytes, "byte"));
   }
   spdlog::info("Argon2id runs: {}", open_choices.session->argon2id_runs());
   return 0;

@@ -13,6 +13,7 @@
 #include "app/report.h"
 #include "app/run_files.h"
 #include "app/run_summary.h"
+#include "app/size_arg.h"
 #include "app/unlocked_run.h"
 
 namespace pcrypt::app {

@@ -23,14 +23,14 @@ void add_key_files(Keys& keys, const std::vector<std::string>& key_files, Passph
   std::vector<std::string> paths;  // of the keys held, by index
   std::vector<bool> warned;
   for (const std::string& path : key_files) {
-    const std::optional<std::size_t> held = keys.add_key_file(path, purpose == PassphrasePurpose::encrypt);
-    if (!held) {
+    const Keys::Added held = keys.add_key_file(path, purpose == PassphrasePurpose::encrypt);
+    if (held.added) {
       paths.resize(keys.size());
       warned.resize(keys.size());
       paths.back() = path;
       continue;
     }
-    const std::size_t i = *held;
+    const std::size_t i = held.index;
     if (!warned[i] && path == paths[i])
       spdlog::warn("key file {} is given more than once; using it once", path);
     else if (!warned[i])
@@ -58,9 +58,10 @@ Keys gather_key_files(const CryptArgs& args, PassphrasePurpose purpose) {
   }
   add_key_files(keys, args.key_files, purpose);
   if (purpose == PassphrasePurpose::encrypt) {
-    if (!args.recipients.empty() || !args.recipient_files.empty() || !args.identity_files.empty())
-      keys.add_recipients(args.recipients, args.recipient_files, is_standard_stream(args.file),
-                          args.identity_files);
+    if (!args.recipients.empty() || !args.recipient_files.empty() || !args.identity_files.empty()) {
+      refuse_recipients_from_data_input(args.recipient_files, is_standard_stream(args.file));
+      keys.add_recipients(args.recipients, args.recipient_files, args.identity_files);
+    }
   } else {
     for (const std::string& path : args.identity_files) keys.add_identity_file(path);
     for (const std::string& name : args.plugin_names) keys.add_plugin(name);

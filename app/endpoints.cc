@@ -19,6 +19,14 @@
 #include "io/stream.h"
 
 namespace pcrypt::app {
+
+void refuse_recipients_from_data_input(const std::vector<std::string>& recipient_files,
+                                       bool data_from_stdin) {
+  for (const std::string& path : recipient_files)
+    if (path == "-" && data_from_stdin)
+      throw CliError(PCRYPT_E_BAD_ARGUMENT, "-R - reads recipients from standard input, which is the data",
+                     "give the data as FILE, or the recipients in a file");
+}
 namespace {
 
 // Path names the kernel resolves to whatever descriptor 0/1 is, so "same file?" also covers redirections.

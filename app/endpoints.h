@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "io/atomic_file.h"
 #include "io/stream.h"
@@ -16,6 +17,10 @@ namespace pcrypt::app {
 inline bool is_standard_stream(const std::string& path) {
   return path.empty() || path == "-";
 }
+
+// Error(usage) when a recipients file is "-" (standard input) while the data comes from standard input too:
+// one of them must be a file. Checked before any of them is read.
+void refuse_recipients_from_data_input(const std::vector<std::string>& recipient_files, bool data_from_stdin);
 
 // Output to standard output must not vanish: a standard output closed at start (`pcrypt info f >&-`) is
 // /dev/null by now (io/std_fds.h), so every command that prints checks this first (Error(io)).

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/size_arg.h"
+
 namespace pcrypt::app {
 namespace {
 

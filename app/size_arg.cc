@@ -7,6 +7,14 @@
 
 namespace pcrypt::app {
 
+std::uint64_t parse_size(std::string_view text, std::string_view option) {
+  try {
+    return io::parse_size(text, option);
+  } catch (const io::SizeSyntaxError& e) {
+    throw Error(PCRYPT_E_BAD_ARGUMENT, e.what(), e.hint());
+  }
+}
+
 std::uint64_t parse_count(std::string_view text, std::string_view option, std::uint64_t min,
                           std::uint64_t max) {
   std::uint64_t number = 0;

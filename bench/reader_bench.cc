@@ -6,6 +6,7 @@
 // Both print the plaintext bytes and the seconds from the first payload byte to the last (the header's
 // unlock, scrypt or Argon2id, is before the clock starts), and exit 0.
 #include <pcrypt/pcrypt.h>
+#include <pcrypt/reader.h>
 
 #include <chrono>
 #include <cstdio>
@@ -32,12 +33,13 @@ int main(int argc, char** argv) {
     std::uint64_t bytes = 0;
     const auto start = std::chrono::steady_clock::now();
     if (mode == "reader") {
-      pcrypt::Reader in(std::move(file), threads);
+      pcrypt::Reader in(std::move(file), pcrypt::RunOptions{threads, {}, nullptr});
       std::vector<std::uint8_t> buffer(buffer_bytes);
       while (const std::size_t n = in.read(buffer)) bytes += n;
     } else if (mode == "decrypt") {
-      bytes =
-          file.decrypt(pcrypt::Sink::callback([](std::span<const std::uint8_t>) {}), threads).plaintext_bytes;
+      bytes = file.decrypt(pcrypt::Sink::callback([](std::span<const std::uint8_t>) {}),
+                           pcrypt::RunOptions{threads, {}, nullptr})
+                  .plaintext_bytes;
     } else {
       std::fprintf(stderr, "reader_bench: unknown mode '%s'\n", mode.c_str());
       return 2;

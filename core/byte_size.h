@@ -1,24 +1,18 @@
-// Byte counts as text, one grammar and one spelling for the whole tool: every SIZE option (encrypt, decrypt,
-// bench) is read by parse_size, and every size a message, `pcrypt info`, -v, the progress line or a bench
-// table shows is written by format_bytes.
+// Byte counts as text in core's messages and for the bench's options: io/byte_size.h's one grammar and
+// spelling, with a size that does not parse as core's usage error.
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <string_view>
+
+#include "io/byte_size.h"
 
 namespace pcrypt::core {
 
-// The units of dd(1), as README "Usage" and pcrypt(1) "Sizes" document them: a whole number of bytes,
-// directly followed by an optional unit: K, KiB, M, MiB, G, GiB are powers of 1024; kB, MB, GB powers of
-// 1000; B is bytes. Units are case-insensitive ("k" = "K", "64kb" = "64kB" = 64000). Fractions, signs,
-// spaces, other units and overflow throw Error(usage) naming `option`, with a hint that teaches the grammar.
-std::uint64_t parse_size(std::string_view text, std::string_view option);
+using io::ByteStyle;
+using io::format_bytes;
 
-enum class ByteStyle {
-  readable,  // the largest binary unit that fits, one decimal if not whole: "17 B", "1 MiB", "5.9 KiB"
-  exact,     // the largest binary unit that divides it, never rounded: "64 KiB", "1536 B"
-};
-std::string format_bytes(std::uint64_t bytes, ByteStyle style = ByteStyle::readable);
+// io::parse_size, its refusal thrown as Error(usage) with the same message and hint.
+std::uint64_t parse_size(std::string_view text, std::string_view option);
 
 }  // namespace pcrypt::core

@@ -10,7 +10,7 @@ const aes::Engine& choose_engine(std::string_view name) {
   try {
     return aes::select_engine(name);
   } catch (const std::invalid_argument& e) {
-    throw Error(PCRYPT_E_UNKNOWN_ENGINE, e.what(), "describe_engines lists the engines this CPU supports");
+    throw Error(PCRYPT_E_UNKNOWN_ENGINE, e.what(), "aes_engines() lists the engines this CPU supports");
   }
 }
 

@@ -6,6 +6,7 @@
 //
 //   g++ -std=c++20 read_stream.cc $(pkg-config --cflags --libs pcrypt) -o read_stream
 #include <pcrypt/pcrypt.h>
+#include <pcrypt/reader.h>
 
 #include <array>
 #include <cstdint>

@@ -122,7 +122,7 @@ std::function<void(std::uint64_t)> progress_of(const pcrypt_options* options) {
 
 pcrypt::RunOptions run_options(const pcrypt_options* options) {
   pcrypt::RunOptions run;
-  if (options != nullptr) run.threads = options->threads;
+  if (options != nullptr) run.threads = options->encrypt.threads;
   run.progress = progress_of(options);
   return run;
 }
@@ -183,15 +183,7 @@ void add_raw_key_file(std::unique_ptr<pcrypt::Keys>& keys, const char* path, con
 }
 
 pcrypt::EncryptOptions encrypt_options(const pcrypt_options* options) {
-  pcrypt::EncryptOptions out;
-  if (options != nullptr) {
-    out.format = options->format;
-    out.armor = options->armor;
-    out.chunk_size = options->chunk_size;
-    out.threads = options->threads;
-    out.argon2id_memory_bytes = options->argon2id_memory_bytes;
-    out.argon2id_passes = options->argon2id_passes;
-  }
+  pcrypt::EncryptOptions out = options != nullptr ? options->encrypt : pcrypt::EncryptOptions{};
   out.progress = progress_of(options);
   return out;
 }
@@ -448,26 +440,26 @@ int pcrypt_options_set(pcrypt_options* options, pcrypt_option option, uint64_t v
     const auto raw = enum_bits(option);
     switch (raw) {
       case PCRYPT_OPTION_THREADS:
-        if (value > 4096) out_of_range("PCRYPT_OPTION_THREADS");
-        options->threads = static_cast<unsigned>(value);
+        if (value > pcrypt::limits::max_threads) out_of_range("PCRYPT_OPTION_THREADS");
+        options->encrypt.threads = static_cast<unsigned>(value);
         return;
       case PCRYPT_OPTION_FORMAT:
-        options->format = pcrypt::c_api::format_of(value, "PCRYPT_OPTION_FORMAT");
+        options->encrypt.format = pcrypt::c_api::format_of(value, "PCRYPT_OPTION_FORMAT");
         return;
       case PCRYPT_OPTION_ARMOR:
         if (value > 1) out_of_range("PCRYPT_OPTION_ARMOR");
-        options->armor = value == 1;
+        options->encrypt.armor = value == 1;
         return;
       case PCRYPT_OPTION_CHUNK_SIZE:
         if (value < pcrypt::limits::min_chunk_size || value > pcrypt::limits::max_chunk_size)
           out_of_range("PCRYPT_OPTION_CHUNK_SIZE");
-        options->chunk_size = static_cast<std::size_t>(value);
+        options->encrypt.chunk_size = static_cast<std::size_t>(value);
         return;
       case PCRYPT_OPTION_ARGON2ID_MEMORY:
-        options->argon2id_memory_bytes = value;
+        options->encrypt.argon2id_memory_bytes = value;
         return;
       case PCRYPT_OPTION_ARGON2ID_PASSES:
-        options->argon2id_passes = value;
+        options->encrypt.argon2id_passes = value;
         return;
     }
     throw pcrypt::Error(PCRYPT_E_BAD_ARGUMENT, "unknown option " + std::to_string(raw));

@@ -299,8 +299,8 @@ int pcrypt_file_rekey(pcrypt_file* file, const pcrypt_rekey* rekey, pcrypt_sink*
         pcrypt::RekeyRequest request = rekey->request;
         if (rekey->add_passphrase) request.add_passphrase = rekey->add_passphrase->text();
         if (options != nullptr) {
-          request.argon2id_memory_bytes = options->argon2id_memory_bytes;
-          request.argon2id_passes = options->argon2id_passes;
+          request.argon2id_memory_bytes = options->encrypt.argon2id_memory_bytes;
+          request.argon2id_passes = options->encrypt.argon2id_passes;
         }
         struct WipeAddedPassphrase {
           std::optional<std::string>& passphrase;

@@ -17,8 +17,10 @@
 #include <utility>
 #include <vector>
 
+#include "pcrypt/encryptor.h"
 #include "pcrypt/pcrypt.h"
 #include "pcrypt/pcrypt_c.h"
+#include "pcrypt/reader.h"
 
 // A callback's failure as its errno, recorded by the callback's adapter: whole-file calls report a callback's
 // exception as an io error of their own, without its errno, which the C layer then restores from here. Shared
@@ -73,13 +75,10 @@ struct pcrypt_sink {
   std::vector<std::uint8_t> memory;  // a memory sink's bytes (Sink::memory appends here)
 };
 
+// The C++ options themselves, so that their defaults are written once (EncryptOptions'); RunOptions are made
+// of the same fields.
 struct pcrypt_options {
-  unsigned threads = 0;
-  pcrypt::Format format = pcrypt::Format::age;
-  bool armor = false;
-  std::size_t chunk_size = std::size_t{1} << 20;
-  std::uint64_t argon2id_memory_bytes = 0;
-  std::uint64_t argon2id_passes = 0;
+  pcrypt::EncryptOptions encrypt;
   pcrypt_progress_fn progress = nullptr;
   void* progress_user = nullptr;
 };

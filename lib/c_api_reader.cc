@@ -11,8 +11,10 @@ int pcrypt_reader_new(pcrypt_reader** reader, pcrypt_file* file, const pcrypt_op
         require(reader, "the reader pointer");
         pcrypt::File taken = std::move(pcrypt::c_api::opened(file));
         file->file.reset();  // used up, as a source is, whether the reader is made or not
-        const unsigned threads = options != nullptr ? options->threads : 0;
-        *reader = new pcrypt_reader(pcrypt::Reader(std::move(taken), threads), file->source.callback_errno);
+        const unsigned threads = options != nullptr ? options->encrypt.threads : 0;
+        *reader =
+            new pcrypt_reader(pcrypt::Reader(std::move(taken), pcrypt::RunOptions{threads, {}, nullptr}),
+                              file->source.callback_errno);
       }),
       file != nullptr ? &file->source : nullptr, nullptr);
 }

@@ -7,9 +7,10 @@
 namespace pcrypt {
 inline namespace v1 {
 
-void check_recipients_for(Format format, std::size_t key_files, std::size_t recipients, bool passphrase) {
+void check_recipients(const Recipients& to, Format format) {
   detail::guarded(detail::Phase::other, [&] {
-    core::door::check_credentials_for(detail::core_format(format), key_files, recipients, passphrase);
+    const detail::RecipientCounts n = detail::counts_of(to);
+    core::door::check_credentials_for(detail::core_format(format), n.key_files, n.recipients, n.passphrase);
     return 0;
   });
 }
@@ -22,7 +23,8 @@ Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const Encryp
         const core::door::EncryptSettings settings = detail::encrypt_settings(options);
         const core::door::Transfer t = core::door::encrypt(
             *Access::of(plaintext).reader, *Access::of(sink).writer, credentials, settings,
-            core::door::RunOptions{options.threads, detail::kept_progress(options.progress, progress)});
+            core::door::RunOptions{detail::checked_threads(options.threads),
+                                   detail::kept_progress(options.progress, progress)});
         return detail::transfer_of(t);
       });
 }
@@ -59,30 +61,42 @@ Format public_format(core::Format format) {
   return Format::pcrypt;
 }
 
-std::vector<core::Credential> encryption_credentials(const Recipients& to, const EncryptOptions& options) {
-  const core::door::CredentialReading reading;
-  std::vector<core::Credential> credentials;
-  std::size_t read_key_files = 0, read_recipients = 0;
-  bool read_passphrase = false;
+RecipientCounts counts_of(const Recipients& to) {
+  RecipientCounts n;
   if (to.keys != nullptr)
     for (const core::Credential& c : Access::of(*to.keys).credentials) {
-      read_key_files += c.kind == core::Credential::Kind::key_file;
-      read_recipients += c.kind == core::Credential::Kind::recipient;
-      read_passphrase |= c.kind == core::Credential::Kind::passphrase;
-      credentials.push_back(core::copy_of(c));
+      n.key_files += c.kind == core::Credential::Kind::key_file;
+      n.recipients += c.kind == core::Credential::Kind::recipient;
+      n.passphrase |= c.kind == core::Credential::Kind::passphrase;
+      n.raw_keys += c.kind == core::Credential::Kind::raw_key;
     }
+  n.key_files += to.key_files.size();
+  n.recipients += to.recipients.size() + to.recipient_files.size() + to.identity_files.size();
+  n.passphrase |= to.passphrase.has_value();
+  return n;
+}
+
+std::vector<core::Credential> encryption_credentials(const Recipients& to, const EncryptOptions& options) {
+  const core::door::CredentialReading reading;
+  // The format's rules first, before a file is read or Argon2id run.
+  const RecipientCounts n = counts_of(to);
+  if (n.key_files == 0 && n.recipients == 0 && !n.passphrase && n.raw_keys == 0)
+    throw core::Error(PCRYPT_E_NO_CREDENTIAL, "no recipient given",
+                      "give recipients, recipient_files, identity_files, key_files or a passphrase");
+  core::door::check_credentials_for(core_format(options.format), n.key_files, n.recipients, n.passphrase);
+  std::vector<core::Credential> credentials;
+  if (to.keys != nullptr)
+    for (const core::Credential& c : Access::of(*to.keys).credentials)
+      credentials.push_back(core::copy_of(c));
   for (const std::string& path : to.key_files)
     credentials.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
   for (core::Credential& c :
-       core::door::gather_recipients(to.recipients, to.recipient_files, false, {}, reading))
+       core::door::gather_recipients(to.recipients, to.recipient_files, to.identity_files, reading))
     credentials.push_back(std::move(c));
   if (to.passphrase) credentials.push_back(passphrase_credential(*to.passphrase));
-  if (credentials.empty())
+  if (credentials.empty())  // recipients files that held none
     throw core::Error(PCRYPT_E_NO_CREDENTIAL, "no recipient given",
-                      "give recipients, recipient_files, key_files or a passphrase");
-  core::door::check_credentials_for(core_format(options.format), read_key_files + to.key_files.size(),
-                                    read_recipients + to.recipients.size() + to.recipient_files.size(),
-                                    read_passphrase || to.passphrase.has_value());
+                      "give recipients, recipient_files, identity_files, key_files or a passphrase");
   return credentials;
 }
 

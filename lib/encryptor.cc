@@ -28,7 +28,7 @@ std::size_t batch_records(std::size_t chunk_size, unsigned workers) {
 }
 
 // The encryptor's state and work, in this file's anonymous namespace: nothing of it (nor the threads'
-// lambdas) is exported, as Encryptor::Impl's own members would be.
+// lambdas) is exported, as detail::EncryptorImpl's own members would be.
 struct Stream {
   std::unique_ptr<io::Writer> sink;
   std::vector<std::uint8_t> header;
@@ -129,7 +129,7 @@ struct Stream {
 
 }  // namespace
 
-struct Encryptor::Impl final : Stream {
+struct detail::EncryptorImpl final : Stream {
   using Stream::Stream;
 };
 
@@ -142,7 +142,7 @@ Encryptor::Encryptor(Sink sink, const Recipients& to, const EncryptOptions& opti
     const std::vector<core::Credential> credentials = detail::encryption_credentials(to, options);
     std::unique_ptr<io::Writer> out = detail::take_writer(sink);
     impl_ = std::make_unique<Impl>(std::move(out), core::door::start_file(credentials, settings.file),
-                                   options.threads);
+                                   detail::checked_threads(options.threads));
     impl_->sink->write(impl_->header.data(), impl_->header.size());
     impl_->encrypted_bytes = impl_->header.size();
   } catch (...) {
@@ -156,9 +156,12 @@ Encryptor::~Encryptor() = default;  // an uncommitted path sink removes its temp
 
 namespace {
 
-void require_not_moved_from(const std::unique_ptr<Encryptor::Impl>& impl) {
-  if (!impl)
-    throw Error(PCRYPT_E_MOVED_FROM, "this Encryptor was moved from", "use the Encryptor it was moved to");
+// The one moved-from rule (lib/errors.cc), as a pcrypt::Error.
+void require_not_moved_from(const std::unique_ptr<detail::EncryptorImpl>& impl) {
+  detail::guarded(detail::Phase::other, [&] {
+    detail::require_not_moved_from(impl.get(), "Encryptor");
+    return 0;
+  });
 }
 
 }  // namespace

@@ -44,17 +44,16 @@ Description description_of(const core::door::FileDescription& d) {
                      d.chunk_size,
                      d.slots,
                      d.passphrase_slots,
-                     d.slots_in_words,
-                     d.slot_noun};
+                     d.slots_in_words};
 }
 
 }  // namespace
 
-void File::Impl::unlocked() const {
+void detail::FileImpl::unlocked() const {
   if (!is_unlocked) throw core::Error(PCRYPT_E_WRONG_ORDER, "the file is not unlocked: call unlock() first");
 }
 
-const File::Impl::RandomAccess& File::Impl::random_access() {
+const detail::FileImpl::RandomAccess& detail::FileImpl::random_access() {
   unlocked();
   if (const RandomAccess* made = random_access_ready.load(std::memory_order_acquire)) return *made;
   const std::lock_guard lock(random_access_mutex);
@@ -76,7 +75,7 @@ detail::CallbackFailure* Access::failure(const File& f) {
   return f.impl_ ? f.impl_->source.impl_->failure : nullptr;
 }
 
-File::Impl& Access::of(const File& f) {
+detail::FileImpl& Access::of(const File& f) {
   detail::require_not_moved_from(f.impl_.get(), "File");
   return *f.impl_;
 }
@@ -183,16 +182,11 @@ std::string File::unlock(const Credentials& given) {
 namespace {
 
 core::door::RunOptions run_options(const RunOptions& options, detail::CallbackFailure& progress_failure) {
-  return core::door::RunOptions{options.threads, detail::kept_progress(options.progress, progress_failure)};
+  return core::door::RunOptions{detail::checked_threads(options.threads),
+                                detail::kept_progress(options.progress, progress_failure)};
 }
 
 }  // namespace
-
-Transfer File::decrypt(Sink sink, unsigned threads) {
-  RunOptions options;
-  options.threads = threads;
-  return decrypt(std::move(sink), options);
-}
 
 Transfer File::decrypt(Sink sink, const RunOptions& options) {
   detail::CallbackFailure progress;
@@ -203,12 +197,6 @@ Transfer File::decrypt(Sink sink, const RunOptions& options) {
         return detail::transfer_of(
             impl.file->decrypt(*Access::of(sink).writer, run_options(options, progress)));
       });
-}
-
-Transfer File::verify(unsigned threads) {
-  RunOptions options;
-  options.threads = threads;
-  return verify(options);
 }
 
 Transfer File::verify(const RunOptions& options) {
@@ -259,10 +247,6 @@ std::uint64_t File::plaintext_size() const {
                          [&] { return Access::of(*this).random_access().size.plaintext_bytes; });
 }
 
-void File::rekey(const RekeyRequest& request, Sink sink) {
-  rekey(request, std::move(sink), RunOptions{});
-}
-
 RekeyResult File::rekey(const RekeyRequest& request, Sink sink, const RunOptions& options) {
   detail::CallbackFailure progress;
   return detail::guarded_calls(
@@ -285,8 +269,7 @@ RekeyResult File::rekey(const RekeyRequest& request, Sink sink, const RunOptions
             changes.remove_opened_by.push_back(core::copy_of(c));
         for (const std::string& path : request.add_key_files)
           changes.add.push_back(core::door::read_key_file(path, core::door::KeyFileUse::encrypt));
-        for (core::Credential& c :
-             core::door::gather_recipients(request.add_recipients, {}, false, {}, reading))
+        for (core::Credential& c : core::door::gather_recipients(request.add_recipients, {}, {}, reading))
           changes.add.push_back(std::move(c));
         if (request.add_passphrase)
           changes.add.push_back(detail::passphrase_credential(*request.add_passphrase));

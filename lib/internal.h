@@ -57,31 +57,31 @@ class CallbackFailure {
 // visibility otherwise), as is every std::shared_ptr instantiation (none is used here: lib/plugin_host.h).
 #define PCRYPT_HIDDEN __attribute__((visibility("hidden")))
 
-struct PCRYPT_HIDDEN Source::Impl {
-  explicit Impl(std::unique_ptr<io::Reader> r, detail::CallbackFailure* f = nullptr)
+struct PCRYPT_HIDDEN detail::SourceImpl {
+  explicit SourceImpl(std::unique_ptr<io::Reader> r, detail::CallbackFailure* f = nullptr)
       : reader(std::move(r)), failure(f) {}
   std::unique_ptr<io::Reader> reader;
   detail::CallbackFailure* failure;  // a callback source's, kept by its reader
 };
 
-struct PCRYPT_HIDDEN Sink::Impl {
-  explicit Impl(std::unique_ptr<io::Writer> w, detail::CallbackFailure* f = nullptr)
+struct PCRYPT_HIDDEN detail::SinkImpl {
+  explicit SinkImpl(std::unique_ptr<io::Writer> w, detail::CallbackFailure* f = nullptr)
       : writer(std::move(w)), failure(f) {}
   std::unique_ptr<io::Writer> writer;
   detail::CallbackFailure* failure;  // a callback sink's, kept by its writer (valid while the sink has it)
 };
 
-struct PCRYPT_HIDDEN Session::Impl {
+struct PCRYPT_HIDDEN detail::SessionImpl {
   const aes::Engine* engine = nullptr;
   core::door::RunCache cache;
 };
 
-struct PCRYPT_HIDDEN Keys::Impl {
+struct PCRYPT_HIDDEN detail::KeysImpl {
   std::vector<core::Credential> credentials;
 };
 
-struct PCRYPT_HIDDEN File::Impl {
-  explicit Impl(Source s) : source(std::move(s)) {}
+struct PCRYPT_HIDDEN detail::FileImpl {
+  explicit FileImpl(Source s) : source(std::move(s)) {}
   Source source;
   std::unique_ptr<core::door::EncryptedFile> file;
   Description description;
@@ -105,20 +105,23 @@ struct PCRYPT_HIDDEN File::Impl {
   const RandomAccess& random_access();
 };
 
-// The library's own way into the public classes' hidden parts. A moved-from object has none: every call on
-// one is ErrorKind::usage (as core::Error, so it is thrown inside guarded()).
-struct Access {
-  static Source::Impl& of(Source& s);
-  static Sink::Impl& of(Sink& s);
-  static Session::Impl& of(const Session& s);
-  static const Keys::Impl& of(const Keys& k);
-  static Keys::Impl& of(Keys& k);
-  static File::Impl& of(const File& f);
+// The library's own way into the public classes' hidden parts (the friend the public headers name). A
+// moved-from object has none: every call on one is ErrorKind::usage (as core::Error, so it is thrown inside
+// guarded()).
+struct detail::LibraryAccess {
+  static detail::SourceImpl& of(Source& s);
+  static detail::SinkImpl& of(Sink& s);
+  static detail::SessionImpl& of(const Session& s);
+  static const detail::KeysImpl& of(const Keys& k);
+  static detail::KeysImpl& of(Keys& k);
+  static detail::FileImpl& of(const File& f);
   // The callback failures of a source, a file's source, a sink (nullptr where none, or moved from).
   static detail::CallbackFailure* failure(Source& s);
   static detail::CallbackFailure* failure(const File& f);
   static detail::CallbackFailure* failure(Sink& s);  // const: read_at() makes the keyed payload on first use
 };
+
+using Access = detail::LibraryAccess;
 
 namespace detail {
 
@@ -157,6 +160,9 @@ auto guarded_calls(Phase phase, std::initializer_list<CallbackFailure*> failures
   }
 }
 
+// `threads` (RunOptions::threads, EncryptOptions::threads), or core::Error(usage) above limits::max_threads.
+unsigned checked_threads(unsigned threads);
+
 // A progress callback whose exceptions are kept in `failure`.
 std::function<void(std::uint64_t)> kept_progress(const std::function<void(std::uint64_t)>& progress,
                                                  CallbackFailure& failure);
@@ -183,6 +189,14 @@ class WipedAnswer {
 // A passphrase as the door's credential (core::Error(usage) when empty).
 core::Credential passphrase_credential(std::string_view text);
 SecretBytes secret_of(std::string_view text);
+
+// What `to` names, counted without reading a file (core::door::check_credentials_for's counts).
+struct RecipientCounts {
+  std::size_t key_files = 0, recipients = 0;
+  bool passphrase = false;
+  std::size_t raw_keys = 0;  // Cobblestone's (Keys::add_raw_key), held by Recipients::keys only
+};
+RecipientCounts counts_of(const Recipients& to);
 
 // What pcrypt::encrypt makes a new file with: the credentials `to` names, checked against the format's rules
 // (ErrorKind::usage as core::Error), and the door's settings for `options`.

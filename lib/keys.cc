@@ -45,12 +45,12 @@ bool same_secret(const core::Credential& a, const core::Credential& b) {
 
 }  // namespace
 
-const Keys::Impl& Access::of(const Keys& k) {
+const detail::KeysImpl& Access::of(const Keys& k) {
   detail::require_not_moved_from(k.impl_.get(), "Keys");
   return *k.impl_;
 }
 
-Keys::Impl& Access::of(Keys& k) {
+detail::KeysImpl& Access::of(Keys& k) {
   detail::require_not_moved_from(k.impl_.get(), "Keys");
   return *k.impl_;
 }
@@ -77,25 +77,25 @@ core::door::CredentialReading reading_of(const Keys& keys) {
 
 }  // namespace
 
-std::optional<std::size_t> Keys::add_key_file(const std::string& path, bool encrypting) {
-  return detail::guarded(detail::Phase::other, [&]() -> std::optional<std::size_t> {
+Keys::Added Keys::add_key_file(const std::string& path, bool encrypting) {
+  return detail::guarded(detail::Phase::other, [&]() -> Added {
     core::Credential key = core::door::read_key_file(
         path, encrypting ? core::door::KeyFileUse::encrypt : core::door::KeyFileUse::decrypt);
     for (std::size_t i = 0; i < Access::of(*this).credentials.size(); ++i)
       if (Access::of(*this).credentials[i].kind == core::Credential::Kind::key_file &&
           same_secret(Access::of(*this).credentials[i], key))
-        return i;
+        return Added{i, false};
     Access::of(*this).credentials.push_back(std::move(key));
-    return std::nullopt;
+    return Added{Access::of(*this).credentials.size() - 1, true};
   });
 }
 
 void Keys::add_recipients(const std::vector<std::string>& recipients,
-                          const std::vector<std::string>& recipient_files, bool data_from_stdin,
+                          const std::vector<std::string>& recipient_files,
                           const std::vector<std::string>& identity_files) {
   detail::guarded(detail::Phase::other, [&] {
-    for (core::Credential& c : core::door::gather_recipients(recipients, recipient_files, data_from_stdin,
-                                                             identity_files, reading_of(*this)))
+    for (core::Credential& c :
+         core::door::gather_recipients(recipients, recipient_files, identity_files, reading_of(*this)))
       Access::of(*this).credentials.push_back(std::move(c));
     return 0;
   });

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -121,14 +122,19 @@ class HandOff final : public io::Writer {
 };
 
 // The reader's state and its thread, in this file's anonymous namespace: nothing of it (nor the thread's
-// lambda) is exported, as Reader::Impl's own members would be.
+// lambda) is exported, as detail::ReaderImpl's own members would be.
 struct PullStream {
-  PullStream(File f, unsigned threads) : file(std::move(f)), description(file.describe()) {
-    File::Impl& opened = Access::of(file);
+  PullStream(File f, const RunOptions& options)
+      : file(std::move(f)),
+        description(file.describe()),
+        callers_progress(options.progress),
+        progress(detail::kept_progress(callers_progress, progress_failure)) {
+    detail::FileImpl& opened = Access::of(file);
     opened.unlocked();
-    producer = std::thread([this, &opened, threads] {
+    producer = std::thread([this, &opened, threads = detail::checked_threads(options.threads)] {
       try {
-        const core::door::Transfer t = opened.file->decrypt(hand_off, core::door::RunOptions{threads, {}});
+        const core::door::Transfer t =
+            opened.file->decrypt(hand_off, core::door::RunOptions{threads, progress});
         hand_off.end(nullptr, detail::transfer_of(t));
       } catch (...) {
         hand_off.end(error_in_flight(), Transfer{});
@@ -146,6 +152,7 @@ struct PullStream {
   std::exception_ptr error_in_flight() {
     if (detail::CallbackFailure* source = Access::failure(file))
       if (std::exception_ptr first = source->first()) return first;
+    if (std::exception_ptr first = progress_failure.first()) return first;
     try {
       detail::rethrow_as_public();
     } catch (...) {
@@ -155,6 +162,9 @@ struct PullStream {
 
   File file;
   Description description;
+  detail::CallbackFailure progress_failure;             // what the caller's progress callback threw
+  std::function<void(std::uint64_t)> callers_progress;  // a copy: the RunOptions given may not outlive us
+  std::function<void(std::uint64_t)> progress;          // callers_progress, its exceptions kept
   HandOff hand_off;
   std::uint64_t position = 0;
   bool at_end = false;
@@ -163,22 +173,26 @@ struct PullStream {
 
 }  // namespace
 
-struct PCRYPT_HIDDEN Reader::Impl final : PullStream {
+struct PCRYPT_HIDDEN detail::ReaderImpl final : PullStream {
   using PullStream::PullStream;
 };
 
 namespace {
 
-Reader::Impl& checked(const std::unique_ptr<Reader::Impl>& impl) {
-  if (!impl) throw Error(PCRYPT_E_MOVED_FROM, "this Reader was moved from", "use the Reader it was moved to");
+// The one moved-from rule (lib/errors.cc), as a pcrypt::Error.
+detail::ReaderImpl& checked(const std::unique_ptr<detail::ReaderImpl>& impl) {
+  detail::guarded(detail::Phase::other, [&] {
+    detail::require_not_moved_from(impl.get(), "Reader");
+    return 0;
+  });
   return *impl;
 }
 
 }  // namespace
 
-Reader::Reader(File file, unsigned threads)
+Reader::Reader(File file, const RunOptions& options)
     : impl_(detail::guarded(detail::Phase::other,
-                            [&] { return std::make_unique<Impl>(std::move(file), threads); })) {}
+                            [&] { return std::make_unique<Impl>(std::move(file), options); })) {}
 Reader::Reader(Reader&&) noexcept = default;
 Reader& Reader::operator=(Reader&&) noexcept = default;
 Reader::~Reader() = default;

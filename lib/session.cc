@@ -1,8 +1,7 @@
 // What runs a call and what the library says of itself: pcrypt::Session (the engine, the Argon2id cache of a
-// run), the worker count, the engines table, sizes in pcrypt's grammar, the limits and the version.
+// run), the worker count, the engines, the limits and the version.
 #define PCRYPT_BUILDING_LIBRARY
 #include "core/aes/engine.h"
-#include "core/byte_size.h"
 #include "core/chacha/chacha20poly1305.h"
 #include "core/door/limits.h"
 #include "core/engine_choice.h"
@@ -12,7 +11,7 @@
 namespace pcrypt {
 inline namespace v1 {
 
-Session::Impl& Access::of(const Session& s) {
+detail::SessionImpl& Access::of(const Session& s) {
   detail::require_not_moved_from(s.impl_.get(), "Session");
   return *s.impl_;
 }
@@ -39,6 +38,17 @@ unsigned worker_threads(unsigned threads) {
   return core::pipeline_workers(threads);
 }
 
+namespace detail {
+
+unsigned checked_threads(unsigned threads) {
+  if (threads > limits::max_threads)
+    throw core::Error(PCRYPT_E_BAD_ARGUMENT, "threads " + std::to_string(threads) + " is out of range (0.." +
+                                                 std::to_string(limits::max_threads) + ")");
+  return threads;
+}
+
+}  // namespace detail
+
 static_assert(limits::min_chunk_size == core::door::kMinChunkSize &&
               limits::max_chunk_size == core::door::kMaxChunkSize);
 static_assert(limits::min_argon2id_passes == core::door::kMinKdfOps &&
@@ -48,25 +58,22 @@ static_assert(limits::min_argon2id_memory_kib == core::door::kMinKdfMemoryKib &&
 static_assert(limits::max_slots == core::door::kMaxSlots &&
               limits::max_scrypt_log2 == core::door::kMaxScryptLog2);
 
-std::uint64_t parse_size(std::string_view text, std::string_view option) {
-  return detail::guarded(detail::Phase::other, [&] { return core::parse_size(text, option); });
+std::vector<AesEngine> aes_engines() {
+  std::vector<AesEngine> engines;
+  for (const aes::Engine& e : aes::all_engines())
+    engines.push_back(AesEngine{std::string(e.name), std::string(e.description), e.supported()});
+  return engines;
 }
 
-std::string format_bytes(std::uint64_t bytes) {
-  return detail::guarded(detail::Phase::other, [&] { return core::format_bytes(bytes); });
+std::string default_engine_reason() {
+  return aes::best_engine_reason();
 }
 
-std::string describe_engines(const std::optional<std::string>& chosen) {
-  return detail::guarded(detail::Phase::other, [&] {
-    std::string table = aes::describe_engines(chosen ? &core::choose_engine(*chosen) : nullptr);
-    table += "age payloads, ChaCha20-Poly1305:";
-    for (const chacha::ChaChaBackend backend : chacha::available_chacha_backends()) {
-      table += ' ';
-      table += chacha::backend_name(backend);
-    }
-    table += " (the first is used)\n";
-    return table;
-  });
+std::vector<std::string> chacha20poly1305_backends() {
+  std::vector<std::string> names;
+  for (const chacha::ChaChaBackend backend : chacha::available_chacha_backends())
+    names.emplace_back(chacha::backend_name(backend));
+  return names;
 }
 
 std::string version() {

@@ -188,7 +188,7 @@ class UnpublishedFileWriter final : public io::Writer, public io::PositionalWrit
 
 }  // namespace
 
-Source::Impl& Access::of(Source& s) {
+detail::SourceImpl& Access::of(Source& s) {
   detail::require_not_moved_from(s.impl_.get(), "Source");
   return *s.impl_;
 }
@@ -201,7 +201,7 @@ detail::CallbackFailure* Access::failure(Source& s) {
   return s.impl_ ? s.impl_->failure : nullptr;
 }
 
-Sink::Impl& Access::of(Sink& s) {
+detail::SinkImpl& Access::of(Sink& s) {
   detail::require_not_moved_from(s.impl_.get(), "Sink");
   return *s.impl_;
 }

@@ -1,5 +1,6 @@
 // CPU feature detection (x86-64: CPUID) and the run-time choice of engine. The AArch64 side (HWCAP) is in
 // test_aes_cpu_arm64.cc.
+#include <pcrypt/pcrypt.h>
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "app/cli.h"
 #include "core/aes/engine.h"
 #if defined(PCRYPT_ENGINES_X86_64)
 #include "core/aes/cpu.h"
@@ -168,7 +170,8 @@ TEST_CASE("the default engine is the first supported and preferred one, fastest 
   else if (engine("armce").supported())
     CHECK(first->name == "armce");
 
-  const std::string table = pcrypt::aes::describe_engines(first);
+  // The table `pcrypt --version` prints (app/cli.h), from the library's list of the same engines.
+  const std::string table = pcrypt::app::describe_engines(std::string(first->name));
   CHECK(table.find("selected") == table.rfind("selected"));  // exactly one...
   CHECK(table.find(std::string(first->name) + std::string(10 - first->name.size(), ' ') + "selected") !=
         std::string::npos);
@@ -192,6 +195,16 @@ TEST_CASE("an engine name chooses that engine, and unknown or unsupported names 
   }
   CHECK_THROWS_AS(pcrypt::aes::select_engine("rot13"), std::invalid_argument);
   if (engine("sodium").supported()) CHECK(pcrypt::aes::select_engine("sodium").name == "sodium");
-  const std::string unmarked = pcrypt::aes::describe_engines(nullptr);
+  const std::string unmarked = pcrypt::app::describe_engines(std::nullopt);
   CHECK(unmarked.find("selected") == std::string::npos);
+  // age's payload cipher is listed too, OpenSSL's among its backends on every CPU; an unknown name is the
+  // Session's usage error.
+  CHECK(unmarked.find("age payloads, ChaCha20-Poly1305:") != std::string::npos);
+  CHECK(unmarked.find(" openssl") != std::string::npos);
+  try {
+    (void)pcrypt::app::describe_engines(std::string("no-such-engine"));
+    FAIL("an unknown engine was described");
+  } catch (const pcrypt::Error& e) {
+    CHECK(e.code() == PCRYPT_E_UNKNOWN_ENGINE);
+  }
 }

@@ -53,7 +53,16 @@ std::string stderr_of(F&& f) {
 
 }  // namespace
 
-// Sizes (every SIZE option, app and bench alike) are core/byte_size.h: tests/test_sizes.cc.
+// Sizes (every SIZE option, app and bench alike) are io/byte_size.h: tests/test_sizes.cc has the grammar.
+
+TEST_CASE("parse_size and format_bytes: the command line's sizes, a bad one a usage error naming its option",
+          "[app]") {
+  CHECK(app::parse_size("64KiB", "--chunk-size") == 64 * 1024);
+  CHECK(app::parse_size("1MB", "--length") == 1'000'000);
+  const std::string bad_size = usage_error_of([] { app::parse_size("1.5G", "--offset"); });
+  CHECK(bad_size.find("--offset") != std::string::npos);
+  CHECK(app::format_bytes(1 << 20) == "1 MiB");
+}
 
 TEST_CASE("parse_count: digits only, inside the range", "[app]") {
   CHECK(app::parse_count("1", "-j", 1, 256) == 1);

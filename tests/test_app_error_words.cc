@@ -83,7 +83,7 @@ bool names_cli_flag(std::string text) {
   return std::regex_search(text, flag) || std::regex_search(text, command);
 }
 
-// Whether `text` names a parameter or type of the API ("a key file (key_files)", "describe_engines lists",
+// Whether `text` names a parameter or type of the API ("a key file (key_files)", "aes_engines() lists",
 // "Format::age"), as the library's hints do for its callers.
 bool names_api(const std::string& text) {
   static const std::regex api(R"(\b[a-z]+_[a-z_]+\b|Format::|\(passphrase\))");
@@ -163,8 +163,17 @@ std::vector<pcrypt::Error> library_failures(const Scratch& scratch) {
     unlock(pcrypt_passphrase, by);
   }));
   // What a new file can be made with.
-  out.push_back(failure([] { pcrypt::check_recipients_for(pcrypt::Format::age, 1, 0, false); }));
-  out.push_back(failure([] { pcrypt::check_recipients_for(pcrypt::Format::age, 0, 1, true); }));
+  out.push_back(failure([] {
+    pcrypt::Recipients key_file;
+    key_file.key_files = {"k.key"};
+    pcrypt::check_recipients(key_file, pcrypt::Format::age);
+  }));
+  out.push_back(failure([] {
+    pcrypt::Recipients passphrase_beside;
+    passphrase_beside.recipients = {"age1..."};
+    passphrase_beside.passphrase = "p";
+    pcrypt::check_recipients(passphrase_beside, pcrypt::Format::age);
+  }));
   std::vector<std::string> many;
   many.reserve(256);
   for (int i = 0; i < 256; ++i) many.push_back(pcrypt::generate_identity().recipient);
@@ -205,7 +214,6 @@ std::vector<pcrypt::Error> library_failures(const Scratch& scratch) {
   out.push_back(failure([&] { pcrypt::Keys().add_identity_file(scratch.dir + "/missing.txt"); }));
   const std::string pcrypt_file = scratch.write("file.pcrypt", pcrypt_four);
   out.push_back(failure([&] { pcrypt::Keys().add_key_file(pcrypt_file); }));
-  out.push_back(failure([&] { pcrypt::Keys().add_recipients({}, {"-"}, true); }));
   out.push_back(failure([&] { pcrypt::Keys().add_identity_file(key); }));
   out.push_back(failure([&] { pcrypt::Keys().add_key_file(scratch.write("garbage.key", "not a key\n")); }));
   out.push_back(failure([&] { pcrypt::File::open(pcrypt::Source::path(key)); }));
@@ -414,7 +422,7 @@ TEST_CASE(
     "error words: a failure the CLI found itself keeps its hint; others without CLI words keep theirs") {
   const pcrypt::app::CliError own(PCRYPT_E_NO_CREDENTIAL, "no key given", "decrypt it with -k KEYFILE");
   CHECK(pcrypt::app::hint_for(own) == "decrypt it with -k KEYFILE");
-  const pcrypt::Error library(PCRYPT_E_UNKNOWN_ENGINE, "unknown engine", "describe_engines lists them");
+  const pcrypt::Error library(PCRYPT_E_UNKNOWN_ENGINE, "unknown engine", "aes_engines() lists them");
   CHECK(pcrypt::app::hint_for(library) == "'pcrypt --version' lists the engines this CPU supports");
   const pcrypt::Error plain(PCRYPT_E_TRUNCATED, "truncated payload", "the file was cut short");
   CHECK_FALSE(cli_hint(plain).has_value());

@@ -4,6 +4,7 @@
 // that reaches them with no byte of them returned, and a reader dropped mid-stream. Named test_pipeline_* so
 // that CI's TSan stage runs it: the reader is a thread handing buffers to another.
 #include <pcrypt/pcrypt.h>
+#include <pcrypt/reader.h>
 
 #include <catch2/catch.hpp>
 
@@ -56,7 +57,7 @@ std::vector<std::uint8_t> encrypted(const Case& c, const std::vector<std::uint8_
 pcrypt::Reader reader_of(pcrypt::Source source, unsigned threads) {
   pcrypt::File file = pcrypt::File::open(std::move(source));
   file.unlock(credentials());
-  return pcrypt::Reader(std::move(file), threads);
+  return pcrypt::Reader(std::move(file), pcrypt::RunOptions{threads, {}, nullptr});
 }
 
 // Every byte `in` gives, read through a buffer of `buffer_size`; checks that each read fills its buffer
@@ -127,7 +128,7 @@ struct Scratch {
   }
   ~Scratch() { std::system(("rm -rf '" + dir + "'").c_str()); }
   std::string write(const std::string& name, const std::vector<std::uint8_t>& bytes) const {
-    const std::string path = dir + "/" + name;
+    std::string path = dir + "/" + name;
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     return path;
@@ -332,4 +333,38 @@ TEST_CASE("Reader: needs an unlocked file; the transfer is known at the end") {
   CHECK_FALSE(in.at_end());
   CHECK(read_all(in, 300) == plain);
   CHECK(in.transfer().encrypted_bytes == file.size());
+}
+
+TEST_CASE(
+    "Reader: RunOptions' progress, as File::decrypt gives it; what the callback throws, read() throws") {
+  const std::vector<std::uint8_t> plain = random_bytes(5 * kChunk + 123, 17);
+  for (const Case& c : kCases) {
+    INFO(c.name);
+    const std::vector<std::uint8_t> file = encrypted(c, plain);
+    std::vector<std::uint64_t> seen;  // from the read-ahead's thread, read here only after the end
+    pcrypt::RunOptions options;
+    options.threads = 2;
+    options.progress = [&seen](std::uint64_t bytes) { seen.push_back(bytes); };
+    pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(file));
+    opened.unlock(credentials());
+    pcrypt::Reader in(std::move(opened), options);
+    CHECK(read_all(in, 4096) == plain);
+    REQUIRE_FALSE(seen.empty());
+    CHECK(std::is_sorted(seen.begin(), seen.end()));
+    CHECK(seen.back() == plain.size());
+
+    struct Stop {};
+    pcrypt::RunOptions stopping;
+    stopping.progress = [](std::uint64_t) { throw Stop{}; };
+    pcrypt::File again = pcrypt::File::open(pcrypt::Source::memory(file));
+    again.unlock(credentials());
+    pcrypt::Reader stopped(std::move(again), stopping);
+    std::vector<std::uint8_t> buffer(plain.size() + 1);
+    CHECK_THROWS_AS(
+        [&] {
+          while (stopped.read(buffer) != 0) {
+          }
+        }(),
+        Stop);
+  }
 }

@@ -142,25 +142,4 @@ const Engine& select_engine(std::string_view requested) {
   return *e;
 }
 
-std::string describe_engines(const Engine* chosen) {
-  std::string out;
-  for (const Engine& e : kEngines) {
-    out += std::string(e.name);
-    out.append(e.name.size() < 10 ? 10 - e.name.size() : 1, ' ');
-    out += e.supported() ? (&e == chosen ? "selected   " : "supported  ") : "unsupported";
-    out += "  ";
-    out += e.description;
-    out += '\n';
-  }
-  out += "default: ";
-  out += best_engine_reason();
-  out += '\n';
-  if (chosen != nullptr && chosen != &best_engine()) {
-    out += '(';
-    out += chosen->name;
-    out += " selected by name: --engine or PCRYPT_ENGINE)\n";
-  }
-  return out;
-}
-
 }  // namespace pcrypt::aes

@@ -83,8 +83,5 @@ std::unique_ptr<Gcm> make_gcm_any(const Engine& e, std::span<const std::uint8_t>
 // message if the name is unknown or unsupported on this CPU. (Where the name comes from -- an option, the
 // environment -- is the CLI's business: see core/engine_choice.h.)
 const Engine& select_engine(std::string_view name = {});
-// One line per engine: "vaes      selected     <description>" etc., marking `chosen` (none if nullptr), then
-// "default: " + best_engine_reason(), and a note when `chosen` is not the default.
-std::string describe_engines(const Engine* chosen);
 
 }  // namespace pcrypt::aes

@@ -151,17 +151,12 @@ std::vector<Credential> read_key_or_identity_file(const std::string& path, const
 
 std::vector<core::Credential> gather_recipients(const std::vector<std::string>& recipients,
                                                 const std::vector<std::string>& recipient_files,
-                                                bool data_from_stdin,
                                                 const std::vector<std::string>& identity_files,
                                                 const CredentialReading& reading) {
   std::vector<core::Recipient> all;
   all.reserve(recipients.size());
   for (const std::string& text : recipients) all.push_back(core::parse_recipient(text));
   for (const std::string& path : recipient_files) {
-    if (path == "-" && data_from_stdin)
-      throw core::Error(PCRYPT_E_BAD_ARGUMENT,
-                        "the recipients file \"-\" reads recipients from standard input, which is the data",
-                        "give the data as FILE, or the recipients in a file");
     SecretBytes buf(kTextFileLimit);
     const std::size_t len = read_secret_file(source_path(path), "recipients file", buf.data(), buf.size());
     const std::string name = path == "-" ? std::string("standard input") : path;

@@ -41,13 +41,11 @@ Credential read_raw_key_file(const std::string& path, std::vector<std::uint8_t> 
 // (`rekey --remove-key`, `info -k`).
 std::vector<Credential> read_key_or_identity_file(const std::string& path, const CredentialReading& reading);
 
-// Recipients from -r strings, then -R files ("-" = standard input, refused when `data_from_stdin`), then the
-// recipient of every identity in `identity_files` (encrypt -i: to oneself, as `age -e -i`), each a
-// Credential of kind recipient. Throws Error(usage) naming a malformed recipient, (io) for an unreadable
-// file. Repeats of the same public key are kept once.
+// Recipient strings, then recipients files ("-" = standard input), then the recipient of every identity in
+// `identity_files` (to oneself, as age's -e -i), each a Credential of kind recipient. Throws Error(usage)
+// naming a malformed recipient, (io) for an unreadable file. Repeats of the same public key are kept once.
 std::vector<Credential> gather_recipients(const std::vector<std::string>& recipients,
                                           const std::vector<std::string>& recipient_files,
-                                          bool data_from_stdin,
                                           const std::vector<std::string>& identity_files,
                                           const CredentialReading& reading);
 

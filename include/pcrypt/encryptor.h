@@ -1,4 +1,4 @@
-// libpcrypt's streaming encryptor (included by <pcrypt/pcrypt.h>; docs/LIBRARY.md): a new encrypted file
+// libpcrypt's streaming encryptor (docs/LIBRARY.md): a new encrypted file
 // made from plaintext pushed in pieces, for callers that do not have their plaintext as one stream to
 // hand to pcrypt::encrypt -- a Python file object, a network receiver, a program producing its output.
 // The model is libzstd's ZSTD_compressStream: create with a sink, recipients and options; write() any
@@ -20,6 +20,9 @@
 
 namespace pcrypt {
 inline namespace v1 {
+namespace detail {
+struct EncryptorImpl;  // the hidden part, defined inside the library only
+}  // namespace detail
 
 // Not copyable, moveable; one thread at a time.
 class PCRYPT_API Encryptor {
@@ -44,9 +47,8 @@ class PCRYPT_API Encryptor {
   // Plaintext bytes written so far.
   std::uint64_t plaintext_bytes() const noexcept;
 
-  struct Impl;
-
  private:
+  using Impl = detail::EncryptorImpl;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -115,7 +115,16 @@ class PCRYPT_API Error : public std::runtime_error {
   ErrorFields fields_;
 };
 
-struct Access;  // the library's own way into the classes below
+// The classes' hidden parts, defined inside the library only (lib/internal.h): opaque here, and nothing a
+// caller names or defines.
+namespace detail {
+struct SourceImpl;
+struct SinkImpl;
+struct SessionImpl;
+struct KeysImpl;
+struct FileImpl;
+struct LibraryAccess;  // the library's own way into the classes below
+}  // namespace detail
 
 // cobblestone_128 / cobblestone_256: C2SP chunked encryption (https://c2sp.org/chunked-encryption) with
 // SHA-512 and AES-128-GCM / AES-256-GCM, opened by one raw key (Keys::add_raw_key) and its context. Such
@@ -146,12 +155,12 @@ class PCRYPT_API Source {
   Source(Source&&) noexcept;
   Source& operator=(Source&&) noexcept;
   ~Source();
-  struct Impl;
 
  private:
+  using Impl = detail::SourceImpl;
   explicit Source(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
-  friend struct Access;
+  friend struct detail::LibraryAccess;
 };
 
 // Where bytes go. A sink is complete only when the operation writing it returns: a path sink's file appears
@@ -180,12 +189,12 @@ class PCRYPT_API Sink {
   Sink(Sink&&) noexcept;
   Sink& operator=(Sink&&) noexcept;
   ~Sink();
-  struct Impl;
 
  private:
+  using Impl = detail::SinkImpl;
   explicit Sink(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
-  friend struct Access;
+  friend struct detail::LibraryAccess;
 };
 
 // What the calls of one run over several files share: the AES engine a pcrypt payload uses, and the
@@ -203,11 +212,11 @@ class PCRYPT_API Session {
   std::string engine() const;
   // Argon2id runs so far by the calls given this session.
   std::size_t argon2id_runs() const;
-  struct Impl;
 
  private:
+  using Impl = detail::SessionImpl;
   std::unique_ptr<Impl> impl_;
-  friend struct Access;
+  friend struct detail::LibraryAccess;
 };
 
 // How a whole-file operation runs.
@@ -238,14 +247,18 @@ class PCRYPT_API Keys {
   std::function<void(const std::string& line)> warn;
 
   // A pcrypt key file. When the same key (by its bytes, whatever the path) is held already, it is not added
-  // again and the index of the one held is returned. `encrypting`: read to make a slot (the hint for a
-  // missing file then says how to make one).
-  std::optional<std::size_t> add_key_file(const std::string& path, bool encrypting = false);
+  // again. Returns the key's index among the keys held (in the order added) and whether it was added.
+  // `encrypting`: read to make a slot (the hint for a missing file then says how to make one).
+  struct Added {
+    std::size_t index = 0;
+    bool added = false;  // false: the same key was held already, at `index`
+  };
+  Added add_key_file(const std::string& path, bool encrypting = false);
   // Recipients to encrypt to (Recipients' fields): recipient strings, then recipients files ("-": standard
-  // input, refused when `data_from_stdin`), then the recipient of each identity in `identity_files` (to
-  // oneself, as `age -e -i`); a key repeated among them is kept once.
+  // input), then the recipient of each identity in `identity_files` (to oneself, as age's -e -i); a key
+  // repeated among them is kept once.
   void add_recipients(const std::vector<std::string>& recipients,
-                      const std::vector<std::string>& recipient_files, bool data_from_stdin = false,
+                      const std::vector<std::string>& recipient_files,
                       const std::vector<std::string>& identity_files = {});
   // Every identity of an identity file (age, pcrypt, OpenSSH private keys), in order; returns how many.
   std::size_t add_identity_file(const std::string& path);
@@ -274,11 +287,11 @@ class PCRYPT_API Keys {
   std::vector<std::string> recipients() const;
   // How many keys are held.
   std::size_t size() const;
-  struct Impl;
 
  private:
+  using Impl = detail::KeysImpl;
   std::unique_ptr<Impl> impl_;
-  friend struct Access;
+  friend struct detail::LibraryAccess;
 };
 
 // The age plugins' host, for the whole process (thread-safe; plugins started afterwards use it): where to
@@ -373,7 +386,6 @@ struct Description {
   std::size_t slots = 0;           // key slots (pcrypt) or stanzas (age)
   std::size_t passphrase_slots = 0;
   std::string slots_in_words;  // "1 X25519 stanza", "2 key-file slots and 1 passphrase slot"
-  std::string slot_noun;       // "slot" (pcrypt) or "stanza" (age), for messages
 };
 
 // What a file's length says of it, without a key (File::measure()).
@@ -477,12 +489,10 @@ class PCRYPT_API File {
   // opened it in words ("slot 2 (key-file)"), or "" where the format does not say (age).
   std::string unlock(const Credentials& credentials);
 
-  // The whole plaintext into `sink`, records decrypted on `threads` workers (0 = one per core).
-  Transfer decrypt(Sink sink, unsigned threads = 0);
-  Transfer decrypt(Sink sink, const RunOptions& options);
+  // The whole plaintext into `sink`, records decrypted on `options.threads` workers (0 = one per core).
+  Transfer decrypt(Sink sink, const RunOptions& options = {});
   // decrypt() into nothing: every record authenticated.
-  Transfer verify(unsigned threads = 0);
-  Transfer verify(const RunOptions& options);
+  Transfer verify(const RunOptions& options = {});
   // Plaintext bytes [offset, offset + length) (to the end without a length) into `sink`: only the records
   // that hold them are read and authenticated, in place where the source allows positional reads (not an
   // armored file: then the source is read in order up to them, the records before unauthenticated). An
@@ -500,23 +510,22 @@ class PCRYPT_API File {
   std::uint64_t plaintext_size() const;
 
   // A new header (or with new_file_key, a re-encrypted file) into `sink`: the kept slots, then the added
-  // ones. The same request gets the same answer on both formats. An armored file stays armored.
-  void rekey(const RekeyRequest& request, Sink sink);
-  // The same, with a progress callback for new_file_key's pass and a session (engine, Argon2id cache); a
-  // regular file's payload is copied by the kernel into an unpublished-file sink (copy_file_range).
-  RekeyResult rekey(const RekeyRequest& request, Sink sink, const RunOptions& options);
-
-  struct Impl;
+  // ones. The same request gets the same answer on both formats. An armored file stays armored. `options`:
+  // the workers and progress of new_file_key's pass, and a session (engine, Argon2id cache); a regular
+  // file's payload is copied by the kernel into an unpublished-file sink (copy_file_range).
+  RekeyResult rekey(const RekeyRequest& request, Sink sink, const RunOptions& options = {});
 
  private:
+  using Impl = detail::FileImpl;
   explicit File(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
-  friend struct Access;
+  friend struct detail::LibraryAccess;
 };
 
 struct Recipients {
   std::vector<std::string> recipients;  // "age1…", "age1pq1…", "ssh-ed25519 …", "ssh-rsa …", plugins'
   std::vector<std::string> recipient_files;  // files of such lines
+  std::vector<std::string> identity_files;   // the recipient of each identity in them: to oneself (age -e -i)
   std::vector<std::string> key_files;        // pcrypt key files (pcrypt's format only)
   std::optional<std::string> passphrase;     // a passphrase slot (age: the only stanza)
   // Key files and recipients read beforehand (Keys: add_key_file(path, true), add_recipients), before the
@@ -546,10 +555,11 @@ struct EncryptOptions {
 // A new encrypted file of the plaintext from `plaintext` (read in order) into `sink`. ErrorKind::usage for
 // what the format forbids (age: key files, a passphrase beside recipients; pcrypt: more than 255 slots).
 PCRYPT_API Transfer encrypt(Source plaintext, Sink sink, const Recipients& to, const EncryptOptions& options);
-// ErrorKind::usage when credentials of these counts cannot make a file of `format` (age: a key file, a
-// passphrase beside anything else). Cheap: for checking before any file is read or a passphrase asked for.
-PCRYPT_API void check_recipients_for(Format format, std::size_t key_files, std::size_t recipients,
-                                     bool passphrase);
+// ErrorKind::usage when `to` cannot make a file of `format`, as encrypt() would refuse it (none at all; age:
+// a key file, a passphrase beside anything else), judged by what `to` names, without reading a file: for
+// checking before any file is read or a passphrase asked for (a passphrase to come counts when set, even
+// to "").
+PCRYPT_API void check_recipients(const Recipients& to, Format format);
 
 // A new identity: its file text ("# public key: age1…" and the secret line) and its recipient. With
 // `post_quantum`, ML-KEM-768 + X25519 (age1pq1…, age 1.3).
@@ -577,25 +587,24 @@ inline constexpr std::uint64_t min_argon2id_memory_kib = 8;
 inline constexpr std::uint64_t max_argon2id_memory_kib = UINT32_MAX;
 inline constexpr std::size_t max_slots = 255;    // slots of one file
 inline constexpr unsigned max_scrypt_log2 = 40;  // the most age scrypt work ever run
+inline constexpr unsigned max_threads = 4096;    // workers a call may be given (RunOptions, EncryptOptions)
 }  // namespace limits
 
-// Sizes in pcrypt's one grammar and spelling (the units of dd(1): "64KiB", "1MB", "3g"; pcrypt(1) "Sizes").
-// parse_size: ErrorKind::usage naming `option` for anything else. format_bytes: "17 B", "1 MiB", "5.9 KiB".
-PCRYPT_API std::uint64_t parse_size(std::string_view text, std::string_view option);
-PCRYPT_API std::string format_bytes(std::uint64_t bytes);
-
-// The AES engines this build has, one line each, saying which this machine runs and marking the one
-// `chosen` names ("" : the fastest; nullopt: none marked), then one line naming the ChaCha20-Poly1305
-// backends age payloads can use here, the one used first. ErrorKind::usage for an unknown chosen name.
-PCRYPT_API std::string describe_engines(const std::optional<std::string>& chosen);
+// The AES engines this build has (a Session's names), fastest first, and whether this machine runs each.
+struct AesEngine {
+  std::string name;         // "vaes512", "aesni", "portable", ...
+  std::string description;  // one line
+  bool supported = false;   // this machine runs it
+};
+PCRYPT_API std::vector<AesEngine> aes_engines();
+// The engine "" or "auto" chooses here, and why the faster ones were passed over: "vaes (vaes512 not
+// supported on this CPU)".
+PCRYPT_API std::string default_engine_reason();
+// The ChaCha20-Poly1305 backends age payloads can use here, the one used first first ("sodium", "openssl").
+PCRYPT_API std::vector<std::string> chacha20poly1305_backends();
 
 // The library's version, "0.1.0".
 PCRYPT_API std::string version();
 
 }  // namespace v1
 }  // namespace pcrypt
-
-// The streaming encryptor (write plaintext in pieces) and the pull-style decryptor (read plaintext in
-// pieces), each in its own header.
-#include <pcrypt/encryptor.h>  // IWYU pragma: export
-#include <pcrypt/reader.h>     // IWYU pragma: export

@@ -1,4 +1,4 @@
-// libpcrypt's pull-style decryptor (included by <pcrypt/pcrypt.h>; docs/LIBRARY.md, "Reading as a stream"):
+// libpcrypt's pull-style decryptor (docs/LIBRARY.md, "Reading as a stream"):
 // the plaintext of an unlocked File handed out by read() calls, for a program that streams it into a parser,
 // a socket or a compressor rather than into a sink. The model is Go's age.Decrypt, which returns a reader,
 // and libzstd's ZSTD_decompressStream.
@@ -21,15 +21,20 @@
 
 namespace pcrypt {
 inline namespace v1 {
+namespace detail {
+struct ReaderImpl;  // the hidden part, defined inside the library only
+}  // namespace detail
 
 // Not copyable, moveable; one thread at a time. Any call on a moved-from Reader is ErrorKind::usage.
 class PCRYPT_API Reader {
  public:
   // Takes an unlocked File (ErrorKind::usage when it is not unlocked, or moved from) and starts reading its
-  // records ahead on `threads` workers (0 = one per core this process may use). A source that can only be
-  // read in order (a pipe, armor) must not have been decrypted or verified already: the first read() then
-  // says so (ErrorKind::usage).
-  explicit Reader(File file, unsigned threads = 0);
+  // records ahead on `options.threads` workers (0 = one per core this process may use), as File::decrypt
+  // takes them. `options.progress` is called with the plaintext bytes authenticated so far, from the
+  // read-ahead's thread (an exception it throws ends the read-ahead: the next read() throws it). A source
+  // that can only be read in order (a pipe, armor) must not have been decrypted or verified already: the
+  // first read() then says so (ErrorKind::usage).
+  explicit Reader(File file, const RunOptions& options = {});
   Reader(Reader&&) noexcept;
   Reader& operator=(Reader&&) noexcept;
   // Stops the read-ahead and waits for its threads (a read of the source in progress, a pipe's, returns
@@ -52,9 +57,8 @@ class PCRYPT_API Reader {
   // The file's description, as File::describe.
   const Description& describe() const;
 
-  struct Impl;
-
  private:
+  using Impl = detail::ReaderImpl;
   std::unique_ptr<Impl> impl_;
 };
 

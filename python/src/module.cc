@@ -3,6 +3,7 @@
 // or streamed), key generation, each called with the GIL released, and every pcrypt::Error becomes a
 // pcrypt.errors exception carrying the CLI's message, hint and exit code. The Python modules beside it
 // (python/pcrypt/) build the file objects and the fsspec filesystem.
+#include <pcrypt/encryptor.h>
 #include <pcrypt/pcrypt.h>
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
@@ -215,7 +216,8 @@ PYBIND11_MODULE(_pcrypt, m) {
             src, decryption_args(std::move(keys), std::move(identities), std::move(passphrase),
                                  {std::move(raw_key_file), std::move(raw_key), std::move(context)},
                                  std::move(format)));
-        return file.decrypt(pcrypt::Sink::path(dst, force), threads).plaintext_bytes;
+        return file.decrypt(pcrypt::Sink::path(dst, force), pcrypt::RunOptions{threads, {}, nullptr})
+            .plaintext_bytes;
       },
       py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("keys") = Paths(),
       py::arg("identities") = Paths(), py::arg("passphrase") = no_passphrase, py::arg("threads") = 0u,
@@ -229,7 +231,7 @@ PYBIND11_MODULE(_pcrypt, m) {
             src, decryption_args(std::move(keys), std::move(identities), std::move(passphrase),
                                  {std::move(raw_key_file), std::move(raw_key), std::move(context)},
                                  std::move(format)));
-        return file.verify(threads).plaintext_bytes;
+        return file.verify(pcrypt::RunOptions{threads, {}, nullptr}).plaintext_bytes;
       },
       py::arg("src"), py::kw_only(), py::arg("keys") = Paths(), py::arg("identities") = Paths(),
       py::arg("passphrase") = no_passphrase, py::arg("threads") = 0u, py::arg("raw_key_file") = no_text,

@@ -84,7 +84,7 @@ expect_one_error "public.txt"
 
 check "-R - is refused when the data also comes from standard input, allowed otherwise"
 expect 2 "$PCRYPT" encrypt -R - -o out < plain
-expect_one_error "standard input"
+expect_one_error "-R - reads recipients from standard input, which is the data"
 printf '%s\n' "$me" | "$PCRYPT" encrypt -R - plain -o stdin-r.pcrypt
 "$PCRYPT" decrypt -i me.key stdin-r.pcrypt -o stdin-r.out
 same stdin-r.out plain

@@ -1,7 +1,9 @@
 // libpcrypt through its public header only (this file includes nothing of pcrypt's but <pcrypt/pcrypt.h>, and
 // its target links only the shared library): both formats, every source and sink kind, ranges from 8 threads
 // on one opened file, every error kind, rekey.
+#include <pcrypt/encryptor.h>
 #include <pcrypt/pcrypt.h>
+#include <pcrypt/reader.h>
 
 #include <catch2/catch.hpp>
 
@@ -278,12 +280,16 @@ TEST_CASE("libpcrypt: what a command-line client needs: keys read once, a sessio
 
   // Keys: one key file named twice (a copy) is held once; the second name says which one it is.
   pcrypt::Keys keys;
-  CHECK_FALSE(keys.add_key_file(scratch.path("a.key")).has_value());
-  CHECK(keys.add_key_file(scratch.path("same.key")) == std::optional<std::size_t>(0));
+  const pcrypt::Keys::Added first = keys.add_key_file(scratch.path("a.key"));
+  CHECK(first.added);
+  CHECK(first.index == 0);
+  const pcrypt::Keys::Added same = keys.add_key_file(scratch.path("same.key"));
+  CHECK_FALSE(same.added);
+  CHECK(same.index == 0);
   CHECK(keys.size() == 1);
 
   pcrypt::File opened = pcrypt::File::open(pcrypt::Source::memory(files[0]));
-  CHECK(opened.describe().slot_noun == "slot");
+  CHECK(opened.describe().format == pcrypt::Format::pcrypt);  // whose slots the command line calls "slots"
   CHECK(opened.slots_opened_by(keys, {}) == std::vector<std::vector<std::string>>{{"slot 1 (key-file)"}});
   pcrypt::Credentials by;
   by.keys = &keys;
@@ -378,19 +384,18 @@ TEST_CASE("libpcrypt: an armored age file rekeyed after unlock stays armored (it
 
 TEST_CASE("libpcrypt: sizes, limits, engines, recipients read once, as the CLI uses them") {
   Scratch scratch;
-  CHECK(pcrypt::parse_size("64KiB", "--chunk-size") == 64 * 1024);
-  CHECK(pcrypt::parse_size("1MB", "--length") == 1'000'000);
-  const pcrypt::Error bad_size = error_of([] { pcrypt::parse_size("1.5G", "--offset"); });
-  CHECK(bad_size.kind() == pcrypt::ErrorKind::usage);
-  CHECK_THAT(bad_size.what(), Catch::Contains("--offset"));
-  CHECK(pcrypt::format_bytes(1 << 20) == "1 MiB");
+  // (Sizes in pcrypt's grammar are the command line's: tests/test_app_args.cc.)
   CHECK(pcrypt::limits::min_chunk_size == 4096);
-  CHECK(pcrypt::describe_engines("").find("portable") != std::string::npos);
-  // age's payload cipher is listed too, OpenSSL's among its backends on every CPU.
-  const std::string engines = pcrypt::describe_engines(std::nullopt);
-  CHECK(engines.find("age payloads, ChaCha20-Poly1305:") != std::string::npos);
-  CHECK(engines.find(" openssl") != std::string::npos);
-  CHECK(error_of([] { pcrypt::describe_engines("no-such-engine"); }).kind() == pcrypt::ErrorKind::usage);
+  // The engines as data, the command line's table made of them (tests/test_aes_cpu.cc): the portable one
+  // everywhere, exactly one default.
+  const std::vector<pcrypt::AesEngine> engines = pcrypt::aes_engines();
+  CHECK(std::any_of(engines.begin(), engines.end(),
+                    [](const pcrypt::AesEngine& e) { return e.name == "portable" && e.supported; }));
+  CHECK(pcrypt::default_engine_reason().rfind(pcrypt::Session().engine() + " (", 0) == 0);
+  // age's payload cipher's backends, OpenSSL's among them on every CPU.
+  const std::vector<std::string> backends = pcrypt::chacha20poly1305_backends();
+  CHECK(std::find(backends.begin(), backends.end(), "openssl") != backends.end());
+  CHECK(error_of([] { pcrypt::Session("no-such-engine"); }).kind() == pcrypt::ErrorKind::usage);
 
   // Recipients read once, a repeated one kept once; an identity file's recipients; age forbids a passphrase
   // beside recipients, before anything is read.
@@ -398,14 +403,32 @@ TEST_CASE("libpcrypt: sizes, limits, engines, recipients read once, as the CLI u
   scratch.write("id.txt", id.file_text);
   scratch.write("recipients.txt", "# a comment\n" + id.recipient + "\n");
   pcrypt::Keys to_keys;
-  to_keys.add_recipients({id.recipient}, {scratch.path("recipients.txt")}, false, {scratch.path("id.txt")});
+  to_keys.add_recipients({id.recipient}, {scratch.path("recipients.txt")}, {scratch.path("id.txt")});
   CHECK(to_keys.size() == 1);
   pcrypt::Keys identities;
   CHECK(identities.add_identity_file(scratch.path("id.txt")) == 1);
   CHECK(identities.recipients() == std::vector<std::string>{id.recipient});
-  CHECK(error_of([] { pcrypt::check_recipients_for(pcrypt::Format::age, 0, 1, true); }).kind() ==
+  // Judged by what is named, nothing read: the files named need not exist.
+  pcrypt::Recipients passphrase_beside;
+  passphrase_beside.recipient_files = {scratch.path("missing.txt")};
+  passphrase_beside.passphrase = "";
+  CHECK(error_of([&] { pcrypt::check_recipients(passphrase_beside, pcrypt::Format::age); }).kind() ==
         pcrypt::ErrorKind::usage);
-  CHECK_NOTHROW(pcrypt::check_recipients_for(pcrypt::Format::pcrypt, 1, 1, true));
+  passphrase_beside.key_files = {scratch.path("missing.key")};
+  CHECK_NOTHROW(pcrypt::check_recipients(passphrase_beside, pcrypt::Format::pcrypt));
+  // An identity's recipient, to oneself: the file opens with the identity.
+  pcrypt::Recipients to_self;
+  to_self.identity_files = {scratch.path("id.txt")};
+  std::vector<std::uint8_t> for_self;
+  const std::vector<std::uint8_t> self_plain = random_bytes(100, 3);
+  pcrypt::encrypt(pcrypt::Source::memory(self_plain), pcrypt::Sink::memory(for_self), to_self, {});
+  pcrypt::File self_file = pcrypt::File::open(pcrypt::Source::memory(for_self));
+  pcrypt::Credentials by_self;
+  by_self.identity_files = {scratch.path("id.txt")};
+  self_file.unlock(by_self);
+  std::vector<std::uint8_t> self_back;
+  self_file.decrypt(pcrypt::Sink::memory(self_back));
+  CHECK(self_back == self_plain);
 
   const std::vector<std::uint8_t> plain = random_bytes(10'000, 8);
   std::vector<std::uint8_t> file;
@@ -685,9 +708,9 @@ TEST_CASE("libpcrypt: read_range stays positional after decrypt() and verify() o
       pcrypt::File opened = pcrypt::File::open(store.source());
       opened.unlock(identity_credentials(id));
       if (whole_first) {
-        opened.verify(2);
+        opened.verify(pcrypt::RunOptions{2, {}, nullptr});
         std::vector<std::uint8_t> all;
-        opened.decrypt(pcrypt::Sink::memory(all), 2);
+        opened.decrypt(pcrypt::Sink::memory(all), pcrypt::RunOptions{2, {}, nullptr});
         CHECK(all == plain);
       }
       store.reset();
@@ -724,9 +747,9 @@ TEST_CASE("libpcrypt: Source::fd starts the file where the descriptor stands, fo
     std::vector<std::uint8_t> part(1000);
     CHECK(opened.read_at(200'000, part) == part.size());
     CHECK(std::equal(part.begin(), part.end(), plain.begin() + 200'000));
-    CHECK(opened.verify(2).plaintext_bytes == plain.size());
+    CHECK(opened.verify(pcrypt::RunOptions{2, {}, nullptr}).plaintext_bytes == plain.size());
     std::vector<std::uint8_t> all;
-    const pcrypt::Transfer t = opened.decrypt(pcrypt::Sink::memory(all), 2);
+    const pcrypt::Transfer t = opened.decrypt(pcrypt::Sink::memory(all), pcrypt::RunOptions{2, {}, nullptr});
     CHECK(all == plain);
     CHECK(t.encrypted_bytes == file.size());
     std::vector<std::uint8_t> range;
@@ -838,13 +861,15 @@ TEST_CASE("libpcrypt: an exception a callback throws reaches the caller unchange
   for (const unsigned threads : {1u, 3u}) {
     pcrypt::File opened = pcrypt::File::open(failing_source(1'000'000));
     opened.unlock(identity_credentials(id));
-    CHECK(code_of([&] { opened.verify(threads); }) == 7);
+    CHECK(code_of([&] { opened.verify(pcrypt::RunOptions{threads, {}, nullptr}); }) == 7);
     std::vector<std::uint8_t> out;
-    CHECK(code_of([&] { opened.decrypt(pcrypt::Sink::memory(out), threads); }) == 7);
+    CHECK(code_of([&] {
+            opened.decrypt(pcrypt::Sink::memory(out), pcrypt::RunOptions{threads, {}, nullptr});
+          }) == 7);
     CHECK(code_of([&] { opened.read_range(2'000'000, 10, pcrypt::Sink::memory(out)); }) == 7);
     std::vector<std::uint8_t> buf(10);
     CHECK(code_of([&] { (void)opened.read_at(2'000'000, buf); }) == 7);
-    pcrypt::Reader in(std::move(opened), threads);
+    pcrypt::Reader in(std::move(opened), pcrypt::RunOptions{threads, {}, nullptr});
     std::vector<std::uint8_t> all(plain.size());
     CHECK(code_of([&] {
             while (in.read(all) != 0) {
@@ -856,7 +881,7 @@ TEST_CASE("libpcrypt: an exception a callback throws reaches the caller unchange
   opened.unlock(identity_credentials(id));
   CHECK(code_of([&] {
           opened.decrypt(pcrypt::Sink::callback([](std::span<const std::uint8_t>) { throw CallersOwn{8}; }),
-                         2);
+                         pcrypt::RunOptions{2, {}, nullptr});
         }) == 8);
   pcrypt::RunOptions options;
   options.threads = 2;
@@ -897,7 +922,7 @@ TEST_CASE("libpcrypt: an object store is asked once for a long range, at most th
     CHECK(store.bytes <= part.size() + 200'000);
     store.reset();
     // A whole-file pass asks for an item of records (about 1 MiB) at a time, not a record at a time.
-    opened.verify(2);
+    opened.verify(pcrypt::RunOptions{2, {}, nullptr});
     CHECK(store.requests <= 16);
   }
 }
