@@ -168,10 +168,15 @@ std::string File::unlock(const Credentials& given) {
     if (impl.description.passphrase_slots > 0 && given.passphrase)
       if (const detail::WipedAnswer passphrase([&] { return given.passphrase(); }); passphrase.get())
         credentials.push_back(detail::passphrase_credential(*passphrase.get()));
-    if (credentials.empty())
-      throw core::Error(PCRYPT_E_NO_CREDENTIAL,
-                        "no credential given: the file has " + impl.description.slots_in_words,
-                        "give identity_files, identities, key_files or a passphrase callback");
+    if (credentials.empty()) {
+      const bool raw_key = impl.description.format == Format::cobblestone_128 ||
+                           impl.description.format == Format::cobblestone_256;
+      throw core::Error(
+          PCRYPT_E_NO_CREDENTIAL, "no credential given: the file has " + impl.description.slots_in_words,
+          raw_key ? "give the raw key it was encrypted with in keys (Keys::add_raw_key), with its "
+                    "context"
+                  : "give identity_files, identities, key_files or a passphrase callback");
+    }
     impl.credentials = std::move(credentials);
     std::string opened_by = impl.file->unlock(impl.credentials, limits_for(given));
     impl.is_unlocked = true;

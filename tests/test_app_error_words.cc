@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 #include <regex>
+#include <span>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -286,6 +287,42 @@ std::vector<pcrypt::Error> library_failures(const Scratch& scratch) {
     request.new_file_key = true;
     rekey(pcrypt_four, by_key, request);
   }));
+  // C2SP chunked encryption: one raw key and its context, and nothing else.
+  const pcrypt::SecretBytes raw16 = pcrypt::generate_raw_key(16);
+  const std::string context = "app v1";
+  const std::span<const std::uint8_t> context_bytes(reinterpret_cast<const std::uint8_t*>(context.data()),
+                                                    context.size());
+  pcrypt::Keys raw;
+  raw.add_raw_key(raw16, context_bytes);
+  pcrypt::Recipients to_raw;
+  to_raw.keys = &raw;
+  const std::vector<std::uint8_t> cobblestone = encrypted(to_raw, pcrypt::Format::cobblestone_128);
+  const auto open_cobblestone = [&](const pcrypt::Credentials& by) {
+    pcrypt::File opened =
+        pcrypt::File::open(pcrypt::Source::memory(cobblestone), pcrypt::Format::cobblestone_128);
+    opened.unlock(by);
+  };
+  out.push_back(failure([&] {
+    pcrypt::Keys no_context;
+    no_context.add_raw_key(raw16);
+    pcrypt::Credentials by;
+    by.keys = &no_context;
+    open_cobblestone(by);
+  }));
+  out.push_back(failure([&] { open_cobblestone(by_key); }));
+  out.push_back(failure([&] { open_cobblestone(pcrypt::Credentials{}); }));
+  out.push_back(failure([&] {
+    pcrypt::Keys long_key;
+    long_key.add_raw_key(pcrypt::generate_raw_key(32));
+    pcrypt::Recipients to;
+    to.keys = &long_key;
+    encrypted(to, pcrypt::Format::cobblestone_128);
+  }));
+  out.push_back(failure([&] {
+    pcrypt::Recipients to;
+    to.key_files = {key};
+    encrypted(to, pcrypt::Format::cobblestone_256);
+  }));
   return out;
 }
 
@@ -405,6 +442,11 @@ TEST_CASE("error words: hints carry the failure's data, for each personality") {
   CHECK(cli_hint(code(PCRYPT_E_TOO_MANY_PASSPHRASES))->find("--remove-slot") != std::string::npos);
   CHECK(cli_hint(code(PCRYPT_E_NOT_IN_FILE))->find("pcrypt info") != std::string::npos);
   CHECK(cli_hint(code(PCRYPT_E_UNKNOWN_ENGINE)) == "'pcrypt --version' lists the engines this CPU supports");
+  // A Cobblestone file opened with the wrong context: the CLI names its two options.
+  const std::optional<std::string> commitment = cli_hint(code(PCRYPT_E_COMMITMENT_MISMATCH));
+  REQUIRE(commitment.has_value());
+  CHECK(commitment->find("--raw-key") != std::string::npos);
+  CHECK(commitment->find("--context") != std::string::npos);
   // An age file no identity opens: age's personality in its own words, by the stanza types.
   for (const pcrypt::Error& e : failures)
     if (e.code() == PCRYPT_E_NO_IDENTITY_MATCHED || e.code() == PCRYPT_E_UNHANDLED_STANZA) {

@@ -43,7 +43,8 @@ void check_key(const Instantiation& instantiation, std::span<const std::uint8_t>
         PCRYPT_E_BAD_ARGUMENT,
         std::string(instantiation.name) + " needs a key of exactly " +
             std::to_string(instantiation.key_bytes) + " bytes, not " + std::to_string(input_key.size()),
-        "make one with `pcrypt keygen --raw " + std::to_string(instantiation.key_bytes) + " -o FILE`");
+        "a " + std::string(instantiation.name) + " key is " + std::to_string(instantiation.key_bytes) +
+            " random bytes; the other Cobblestone format takes the other size");
 }
 
 KeyedPayload keyed(const Instantiation& instantiation, const Derived& derived, const aes::Engine& engine) {
@@ -52,7 +53,7 @@ KeyedPayload keyed(const Instantiation& instantiation, const Derived& derived, c
     gcm = aes::make_gcm_any(engine, derived.key.span());
   } catch (const std::invalid_argument& e) {
     throw Error(PCRYPT_E_UNKNOWN_ENGINE, std::string(instantiation.name) + ": " + e.what(),
-                "choose another engine (--engine), or leave the choice to pcrypt");
+                "choose another engine, or leave the choice to the library");
   }
   return KeyedPayload{payload_layout(),
                       ChunkCipher(gcm_aead(std::move(gcm)), XorNonce{derived.base_nonce, kMaxChunks})};
@@ -90,7 +91,7 @@ KeyedPayload open_payload(const Instantiation& instantiation, std::span<const st
     throw Error(PCRYPT_E_COMMITMENT_MISMATCH,
                 "the key commitment does not match: wrong key or wrong context, or the file's first 56 bytes "
                 "were modified",
-                "check --raw-key and --context (both must be the ones the file was encrypted with)");
+                "the raw key and the context must both be the ones the file was encrypted with");
   return keyed(instantiation, d, engine);
 }
 

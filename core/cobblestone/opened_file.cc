@@ -29,14 +29,14 @@ const Credential& raw_key_of(const std::vector<Credential>& credentials, const I
       throw Error(PCRYPT_E_CREDENTIAL_MIX,
                   std::string(inst.name) +
                       " has no recipients, passphrases or key files: it is encrypted with one raw key",
-                  "give the key with --raw-key FILE (and the context with --context, if one was used)");
+                  "give the raw key alone (and the context, if one was used)");
     if (found != nullptr)
       throw Error(PCRYPT_E_CREDENTIAL_MIX, std::string(inst.name) + " takes exactly one raw key");
     found = &c;
   }
   if (found == nullptr)
     throw Error(PCRYPT_E_NO_CREDENTIAL, std::string(inst.name) + " needs a raw key",
-                "give the key with --raw-key FILE (and the context with --context, if one was used)");
+                "give the raw key the file was encrypted with (and the context, if one was used)");
   return *found;
 }
 

@@ -66,12 +66,13 @@ std::vector<core::Identity> encrypted_identity_file(std::span<const std::uint8_t
   io::MemoryReader in(bytes);
   EncryptedFile file(in);
   if (file.description().format != Format::age || file.description().passphrase_slots == 0)
-    throw Error(PCRYPT_E_NOT_AN_IDENTITY,
-                path +
-                    " is an age-encrypted file, not an identity (an identity file may be an age file only "
-                    "when encrypted with a passphrase, age -p)",
-                "give it as the FILE to 'pcrypt decrypt' (pcrypt reads age files)",
-                ErrorFields().at_path(path));
+    throw Error(
+        PCRYPT_E_NOT_AN_IDENTITY,
+        path +
+            " is an age-encrypted file, not an identity (an identity file may be an age file only "
+            "when encrypted with a passphrase, age -p)",
+        "it is an encrypted file: decrypt it with an identity that opens it",
+        ErrorFields().at_path(path).taken_as(PCRYPT_FILE_IDENTITY).found_to_be(PCRYPT_FILE_AGE_ENCRYPTED));
   Credential passphrase;
   passphrase.kind = Credential::Kind::passphrase;
   passphrase.secret = ssh_passphrase_source(reading)(path);

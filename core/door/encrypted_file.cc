@@ -397,7 +397,7 @@ void check_credentials_for(Format format, std::size_t key_files, std::size_t rec
                 format_name(format) +
                     " has no recipients, passphrases or key files: it is encrypted with one "
                     "raw key",
-                "give the key with --raw-key FILE (and --context TEXT if the application uses one)");
+                "give the raw key alone (and the application's context, if it uses one)");
 }
 
 NewFile start_file(const std::vector<Credential>& credentials, const NewFileSettings& settings) {

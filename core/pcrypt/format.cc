@@ -10,7 +10,7 @@
 namespace pcrypt::core {
 namespace {
 
-constexpr const char* kNotPcryptHint = "pcrypt decrypts only files written by `pcrypt encrypt`";
+constexpr const char* kNotPcryptHint = "this reader takes only the pcrypt format";
 constexpr const char* kCorruptHint = "the file is damaged or was not written by a compatible pcrypt";
 
 void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
