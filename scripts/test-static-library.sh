@@ -60,7 +60,7 @@ cmake --build "$scratch/proj/build" > "$scratch/proj.log" 2>&1 || { cat "$scratc
 
 echo "check: the static program decrypts a range of an age file"
 cat > "$scratch/make_file.cc" << 'CC'
-#include <pcrypt/pcrypt.h>
+#include <pcrypt/encryptor.h>  // the streaming encryptor (it includes pcrypt.h)
 #include <fstream>
 int main() {
   const pcrypt::NewIdentity id = pcrypt::generate_identity();
