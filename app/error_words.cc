@@ -137,9 +137,7 @@ std::optional<std::string> pcrypt_hint(const Error& e) {
     case PCRYPT_E_NO_CREDENTIAL:
       return "'pcrypt info FILE' lists the file's key slots";
     case PCRYPT_E_COMMITMENT_MISMATCH:
-      return "check --raw-key and --context (or --context-file): both must be the ones the file was "
-             "encrypted "
-             "with";
+      return "check --raw-key and --context (or --context-file): both must be the ones it was encrypted with";
     case PCRYPT_E_UNHANDLED_STANZA:
     case PCRYPT_E_NO_IDENTITY_MATCHED: {
       // An age file's post-quantum stanzas: the identity's own prefix says which file to look for.
