@@ -1,10 +1,11 @@
 // libpcrypt's public entry points (include/pcrypt/pcrypt.h) on hostile bytes, as a program using the library
 // calls them: File::open from memory, describe, info, measure (its sizes must add up), unlock with a fixed
 // identity (cheap scrypt only), read_at at a few offsets and past the end, verify, then the pull reader
-// (pcrypt::Reader) through a buffer whose size the input picks. Every input either throws pcrypt::Error or
-// behaves; nothing else escapes, and the reader returns exactly the plaintext verify() accepted, or nothing
-// past a failure it reports.
+// (pcrypt::Reader, <pcrypt/reader.h>) through a buffer whose size the input picks. Every input either throws
+// pcrypt::Error or behaves; nothing else escapes, and the reader returns exactly the plaintext verify()
+// accepted, or nothing past a failure it reports.
 #include <pcrypt/pcrypt.h>
+#include <pcrypt/reader.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -42,14 +43,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       } catch (const pcrypt::Error&) {
       }
     }
-    const pcrypt::Transfer verified = file.verify(1);
+    const pcrypt::Transfer verified = file.verify(pcrypt::RunOptions{1, {}, nullptr});
     try {
       if (file.read_at(file.plaintext_size(), buffer) != 0) std::abort();  // at the end: 0, as pread
     } catch (const pcrypt::Error&) {
     }
     pcrypt::File again = pcrypt::File::open(pcrypt::Source::memory({data, size}));
     again.unlock(by);
-    pcrypt::Reader reader(std::move(again), 1 + size % 3);
+    pcrypt::Reader reader(std::move(again),
+                          pcrypt::RunOptions{1 + static_cast<unsigned>(size % 3), {}, nullptr});
     std::vector<std::uint8_t> piece(1 + (size > 0 ? data[size - 1] : 0) * 97);
     std::uint64_t total = 0;
     while (const std::size_t n = reader.read(piece)) {
