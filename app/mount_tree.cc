@@ -95,7 +95,16 @@ SourceFile::SourceFile(std::string path, std::string name, const struct stat& st
 
 SourceFile::Held SourceFile::hold() {
   const std::lock_guard lock(mutex_);
-  if (Held held = held_.lock()) return held;
+  if (Held held = held_.lock()) {
+    // Held by another open: it is still checked, by its descriptor (changed in place) and by its path
+    // (replaced or removed), since the kernel keeps what was read before for this open (keep_cache).
+    struct stat now {};
+    if (::fstat(held->fd, &now) != 0 || !same_file(now, identity_) || ::stat(path_.c_str(), &now) != 0 ||
+        !same_file(now, identity_))
+      throw descriptor_error(ESTALE, name_ + " changed since it was mounted: it is not read",
+                             "mount again to see the files as they are now");
+    return held;
+  }
   if (!budget_.take())
     throw descriptor_error(
         EMFILE,

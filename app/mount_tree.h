@@ -54,8 +54,10 @@ class DescriptorBudget {
 };
 
 // An encrypted file of SOURCE, open only while held: on the first open(2) of it through the mount, closed
-// when the last handle is released (Held), one descriptor however many handles. Opened again, it must still
-// be the file unlocked at mount time (same device, inode, size and modification time), else ESTALE.
+// when the last handle is released (Held), one descriptor however many handles. At every open(2) it must
+// still be the file unlocked at mount time (same device, inode, size and modification time, by its path and,
+// when already held, by its descriptor), else ESTALE: so what the kernel keeps of it in its page cache from
+// earlier opens (keep_cache) is the same file's.
 class SourceFile {
  public:
   struct Descriptor;
