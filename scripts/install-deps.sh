@@ -25,6 +25,9 @@ test_pkgs=(catch2
   python3 # CLI tests: an encrypt over one socket (test_hardening), the bench's JSON checks (test_bench)
   python3-dev pybind11-dev python3-pybind11 # the Python module (python/, docs/PYTHON.md)
   python3-pytest python3-fsspec python3-pandas python3-dask python3-distributed # its tests: fsspec, Dask
+  # python/tests/test_http.py: nginx serves encrypted CSVs to Dask through fsspec's HTTP filesystem, which
+  # needs aiohttp and requests (the test starts its own nginx on 127.0.0.1; the package's service is not used)
+  nginx python3-aiohttp python3-requests
   python3-matplotlib # bench/scripts/plots.py draws docs/BENCHMARKS.md's plots (tests/cli/test_plots.sh)
   python3-cryptography # tests/cobblestone_ref.py: C2SP chunked encryption from the spec, the interop peer
   golang-go) # tests/cli/test_go_binding.sh: examples/go binds the C API with cgo (no modules)

@@ -15,7 +15,7 @@ import io
 import os
 
 from . import _pcrypt
-from .errors import UsageError, naming
+from .errors import PcryptError, UsageError, naming
 
 COBBLESTONE_FORMATS = ("cobblestone-128", "cobblestone-256")
 
@@ -98,7 +98,16 @@ class FsspecSource:
         self.size = fs.size(path) if size is None else size
 
     def _fetch(self, start, end):
-        return self._fs.cat_file(self._path, start, end)
+        """Bytes [start, end) of the file, all of them: a target that returns fewer or more (a short range; a
+        server that ignores the range and sends the whole file) is an I/O error, never bytes taken as
+        others."""
+        got = self._fs.cat_file(self._path, start, end)
+        if len(got) != end - start:
+            raise PcryptError(f"asked {self.name} for bytes {start}-{end - 1} ({end - start} bytes) and got "
+                              f"{len(got)} bytes",
+                              "the file changed while it was read, or its server does not serve byte ranges",
+                              path=self.name, code=100, code_name="PCRYPT_E_IO")
+        return got
 
     def unlock(self, credentials):
         """The header, fetched (its first 16 KiB, more only for a large one) and unlocked."""

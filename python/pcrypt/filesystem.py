@@ -55,7 +55,13 @@ class PcryptFileSystem(AbstractFileSystem):
         self._raw_key = raw_key_arguments(raw_key, context)
         self._reading = reading_arguments(self._keys, self._identities, passphrase, raw_key, context, format)
         self._headers = {}  # target path -> (ciphertext size, unlocked header)
+        self._unlocking = {}  # target path -> the lock held while its header is fetched and unlocked
         self._lock = threading.Lock()
+        # fsspec strips a chained URL's outer part ("pcrypt::") to an empty path and, for a glob, globs only
+        # what that leaves; through the instance the empty path is the target's URL (``fo``), so that
+        # "pcrypt::http://host/data-*.csv.pcrypt" globs the target's files (fsspec calls the class's
+        # _strip_protocol while it takes a URL apart, and the instance's on the paths it then uses).
+        self._strip_protocol = self._strip_chained_protocol
 
     @classmethod
     def _strip_protocol(cls, path):
@@ -65,13 +71,20 @@ class PcryptFileSystem(AbstractFileSystem):
                 path = path[len(prefix):]
         return path
 
+    def _strip_chained_protocol(self, path):
+        path = type(self)._strip_protocol(path)
+        if path in ("", "/") and self.fo and isinstance(self.fo, str):
+            path = self.fo
+        return path
+
     def _target_path(self, path):
         """The target's path: the chained URL's own (``fo``) for the empty path fsspec hands us for
         "pcrypt::file:///x", else the path given."""
-        path = self._strip_protocol(path)
-        if path in ("", "/") and self.fo:
-            path = self.fo
-        return self.target._strip_protocol(path)
+        return self.target._strip_protocol(self._strip_chained_protocol(path))
+
+    def glob(self, path, **kwargs):
+        """The target's files matching ``path`` (its glob: for HTTP, the links of the directory's page)."""
+        return self.target.glob(self._target_path(path), **kwargs)
 
     def _parent(self, path):
         # An instance method (fsspec's is a classmethod): the parent of a chained URL's file is the target
@@ -79,14 +92,19 @@ class PcryptFileSystem(AbstractFileSystem):
         return self.target._parent(self._target_path(path))
 
     def _unlocked(self, path, size):
+        """The file's header, fetched and unlocked once however many threads open the file at once (each
+        unlocking costs the target two requests, and a passphrase an Argon2id run)."""
         with self._lock:
-            cached = self._headers.get(path)
-        if cached is not None and cached[0] == size:
-            return cached[1]
-        decryptor = unlock(FsspecSource(self.target, path, size), self._reading)
-        with self._lock:
-            self._headers[path] = (size, decryptor)
-        return decryptor
+            unlocking = self._unlocking.setdefault(path, threading.Lock())
+        with unlocking:
+            with self._lock:
+                cached = self._headers.get(path)
+            if cached is not None and cached[0] == size:
+                return cached[1]
+            decryptor = unlock(FsspecSource(self.target, path, size), self._reading)
+            with self._lock:
+                self._headers[path] = (size, decryptor)
+            return decryptor
 
     def info(self, path, **kwargs):
         p = self._target_path(path)

@@ -32,6 +32,9 @@ struct RemoteFile {
   std::mutex mu;
   std::uint64_t fetched_begin = 0;
   std::vector<std::uint8_t> fetched;
+  // Once unlocked, a read without a window is fetched as asked: the library sizes its requests itself
+  // (docs/LIBRARY.md, "Object stores"), and the header's growing read-ahead would fetch more than it needs.
+  bool opened = false;
 
   std::size_t read_at(std::uint64_t offset, std::span<std::uint8_t> out) {
     if (offset >= size) return 0;
@@ -43,7 +46,11 @@ struct RemoteFile {
       std::memcpy(out.data(), w.bytes.data() + (offset - w.begin), out.size());
       return out.size();
     }
-    const std::lock_guard lock(mu);
+    std::unique_lock lock(mu);
+    if (opened) {
+      lock.unlock();
+      return fetch(offset, out);
+    }
     if (offset < fetched_begin || offset + out.size() > fetched_begin + fetched.size()) {
       // At least a probe's worth, and twice the last fetch: a large header takes a few requests, not many.
       const std::uint64_t want = std::max<std::uint64_t>({out.size(), kHeaderProbeBytes, 2 * fetched.size()});
@@ -143,6 +150,7 @@ Decryptor::Decryptor(std::uint64_t size, std::shared_ptr<RemoteFile> remote, pcr
   if (remote_) {  // the header's bytes are no longer needed
     const std::lock_guard lock(remote_->mu);
     remote_->fetched = {};
+    remote_->opened = true;
   }
 }
 

@@ -62,7 +62,8 @@ class Decryptor {
   // A local file, read with pread.
   Decryptor(const std::string& path, const CredentialArgs& credentials);
   // A file of `size` bytes elsewhere: its header is read through `fetch` (in pieces of at least
-  // kHeaderProbeBytes), its records from the windows the caller fetches for each read.
+  // kHeaderProbeBytes), its records from the windows the caller fetches for each read, or without a window
+  // through `fetch`, each request as libpcrypt sizes it.
   Decryptor(std::uint64_t size, Fetch fetch, const CredentialArgs& credentials);
 
   std::uint64_t header_bytes() const { return file_.describe().header_bytes; }

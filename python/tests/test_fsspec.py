@@ -140,3 +140,45 @@ def test_a_cut_file_has_no_size_and_no_bytes(pcrypt, key, encrypted):
         fs.size("/c/cut.pcrypt")
     with pytest.raises(pcrypt.AuthenticationError):
         fs.cat_file("/c/cut.pcrypt")
+
+
+def test_a_chained_glob_names_the_targets_files(pcrypt, key, tmp_path):
+    # "pcrypt::file:///d/*.pcrypt" (as dd.read_csv takes it): fsspec hands pcrypt's filesystem an empty path
+    # and the glob as the target's; the glob is the target's, its matches read as plaintext.
+    for i in range(3):
+        (tmp_path / f"p{i}.bin").write_bytes(pseudo_random(1000 + i, seed=i))
+        pcrypt.encrypt(tmp_path / f"p{i}.bin", tmp_path / f"p{i}.bin.pcrypt", keys=key, chunk_size=4096)
+    fs, _, paths = fsspec.get_fs_token_paths(f"pcrypt::file://{tmp_path}/p*.bin.pcrypt",
+                                             storage_options={"pcrypt": {"keys": [key]}})
+    assert paths == [str(tmp_path / f"p{i}.bin.pcrypt") for i in range(3)]
+    assert [fs.cat_file(p) for p in paths] == [pseudo_random(1000 + i, seed=i) for i in range(3)]
+    assert [fs.size(p) for p in paths] == [1000, 1001, 1002]
+
+
+def test_threads_opening_one_file_at_once_unlock_it_once(pcrypt, key, encrypted):
+    # 8 threads open the same file of a fresh filesystem together, over a slow target: its header is fetched
+    # and unlocked once (2 requests: the header and the final record), not once per thread.
+    import concurrent.futures
+    import time
+    data, path = encrypted
+
+    class SlowCountingMemoryFileSystem(CountingMemoryFileSystem):
+        protocol = "slowcountingmemory"
+
+        def cat_file(self, path, start=None, end=None, **kwargs):
+            time.sleep(0.05)
+            return super().cat_file(path, start=start, end=end, **kwargs)
+
+    mem = SlowCountingMemoryFileSystem()
+    mem.pipe("/c/once.pcrypt", open(path, "rb").read())
+    mem.requests.clear()
+    fs = fsspec.filesystem("pcrypt", fs=mem, keys=[key], skip_instance_cache=True)
+
+    def first_bytes(_):
+        with fs.open("/c/once.pcrypt", "rb") as f:
+            return f.read(10)
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(first_bytes, range(8))) == [data[:10]] * 8
+    # One header read-ahead (from byte 0), one final record, and each thread's first record.
+    assert sum(start == 0 for start, _ in mem.requests) == 1 and len(mem.requests) == 2 + 8, mem.requests
