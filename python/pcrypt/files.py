@@ -2,8 +2,9 @@
 
 The reader is an ``io.RawIOBase`` whose ``readinto`` decrypts straight into the caller's buffer through
 libpcrypt's range reads (``pcrypt::File::read_at``): only the records that hold the bytes asked for are read
-and authenticated. Reads smaller than a record go through a one-record plaintext cache, so that reading a file
-in small pieces (pandas, Dask's delimiter search) opens each record once. The writer hands what it is given
+and authenticated. Reads smaller than a record go through a cache of the last two records they opened, so that reading
+a file in small pieces (pandas, Dask's delimiter search) opens each record once, and a large read takes its
+first and last records from that cache when they are there. The writer hands what it is given
 to libpcrypt's streaming encryptor (``pcrypt::Encryptor``), which seals records several at a time on every
 core and writes them after the header.
 
@@ -18,6 +19,7 @@ from . import _pcrypt
 from .errors import PcryptError, UsageError, naming
 
 COBBLESTONE_FORMATS = ("cobblestone-128", "cobblestone-256")
+CACHED_RECORDS = 2  # a reader's cache of records opened by small reads (EncryptedReader)
 
 
 def paths(value):
@@ -139,9 +141,11 @@ class EncryptedReader(io.RawIOBase):
         self._size = decryptor.plaintext_size
         self._pos = 0
         self._chunk = decryptor.chunk_size
-        self._cache = bytearray(self._chunk)
-        self._cache_start = -1  # plaintext offset of the record in _cache, -1: none
-        self._cache_len = 0
+        # The last records small reads opened: plaintext offset -> (its plaintext, its length), at most
+        # CACHED_RECORDS, oldest first. Two, because a Dask block is read as a small read at its start (the
+        # search for a line's end), one at its end, then the block whole: the whole read takes both ends
+        # from here and fetches only the records between.
+        self._cache = {}
         self.name = source.name
 
     @property
@@ -183,26 +187,55 @@ class EncryptedReader(io.RawIOBase):
             return 0
         with naming(self.name):
             if want >= self._chunk:  # large: straight into the caller's buffer, every core at work
-                got = self._source.read_into(self._decryptor, self._pos, out[:want], self._threads)
+                got = self._read_large(out[:want])
             else:
                 got = self._read_small(out[:want])
         self._pos += got
         return got
 
+    def _cached(self, pos, out):
+        """Copies what the cached record holding ``pos`` has of [pos, pos + len(out)) into ``out``; how many
+        bytes (0 when that record is not cached)."""
+        start = pos - pos % self._chunk
+        cached = self._cache.get(start)
+        if cached is None:
+            return 0
+        record, length = cached
+        take = max(0, min(len(out), length - (pos - start)))
+        out[:take] = memoryview(record)[pos - start:pos - start + take]
+        return take
+
+    def _read_large(self, out):
+        pos, end = self._pos, self._pos + len(out)
+        head = self._cached(pos, out)
+        if head == len(out):
+            return head
+        # The records after the head, but the last one if it is cached (then the read reaches its start).
+        last = end - 1 - (end - 1) % self._chunk
+        middle_end = last if last > pos + head and last in self._cache else end
+        got = 0
+        if middle_end > pos + head:
+            got = self._source.read_into(self._decryptor, pos + head, out[head:middle_end - pos], self._threads)
+            if got < middle_end - pos - head:  # the plaintext ended
+                return head + got
+        return head + got + self._cached(middle_end, out[middle_end - pos:])
+
     def _read_small(self, out):
         done = 0
         while done < len(out):
             pos = self._pos + done
-            start = pos - pos % self._chunk
-            if start != self._cache_start:
-                n = min(self._chunk, self._size - start)
-                self._cache_start = -1
-                self._cache_len = self._source.read_into(self._decryptor, start,
-                                                         memoryview(self._cache)[:n], 1)
-                self._cache_start = start
-            at = pos - start
-            take = min(len(out) - done, self._cache_len - at)
-            out[done:done + take] = memoryview(self._cache)[at:at + take]
+            take = self._cached(pos, out[done:])
+            if take == 0:
+                start = pos - pos % self._chunk
+                record = bytearray(self._chunk)
+                if len(self._cache) >= CACHED_RECORDS:
+                    record = self._cache.pop(next(iter(self._cache)))[0]  # the oldest's buffer, reused
+                length = self._source.read_into(self._decryptor, start,
+                                                memoryview(record)[:min(self._chunk, self._size - start)], 1)
+                self._cache[start] = (record, length)
+                take = self._cached(pos, out[done:])
+                if take == 0:
+                    break
             done += take
         return done
 

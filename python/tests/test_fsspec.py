@@ -182,3 +182,40 @@ def test_threads_opening_one_file_at_once_unlock_it_once(pcrypt, key, encrypted)
         assert list(pool.map(first_bytes, range(8))) == [data[:10]] * 8
     # One header read-ahead (from byte 0), one final record, and each thread's first record.
     assert sum(start == 0 for start, _ in mem.requests) == 1 and len(mem.requests) == 2 + 8, mem.requests
+
+
+def test_a_dask_block_read_takes_both_ends_from_the_cache(pcrypt, key, encrypted):
+    # How Dask reads a block of a CSV (fsspec.utils.read_block): a small read at its start (the search for a
+    # line's end), one at its end, then the block whole. The whole read takes its first and last records from
+    # the two the small reads opened, and asks the target only for those between.
+    data, path = encrypted
+    mem = CountingMemoryFileSystem()
+    mem.pipe("/c/block.pcrypt", open(path, "rb").read())
+    fs = fsspec.filesystem("pcrypt", fs=mem, keys=[key])
+    with fs.open("/c/block.pcrypt", "rb") as f:
+        mem.requests.clear()
+        start, end = 10 * CHUNK + 500, 20 * CHUNK + 700
+        f.seek(start)
+        assert f.read(100) == data[start:start + 100]
+        f.seek(end)
+        assert f.read(100) == data[end:end + 100]
+        assert len(mem.requests) == 2
+        f.seek(start)
+        assert f.read(end + 100 - start) == data[start:end + 100]
+    assert len(mem.requests) == 3
+    begin, stop = mem.requests[2]
+    assert stop - begin == 9 * (CHUNK + 16)  # records 11 to 19
+
+
+def test_one_reader_serves_any_mix_of_small_and_large_reads(pcrypt, key, encrypted):
+    import random
+    data, path = encrypted
+    fs = fsspec.filesystem("pcrypt", target_protocol="file", keys=[key])
+    rng = random.Random(46)
+    with fs.open(path, "rb") as f:
+        for _ in range(400):
+            pos = rng.choice([rng.randrange(len(data) + 10), rng.randrange(50) * CHUNK + rng.choice([0, -1, 1])])
+            pos = max(0, pos)
+            length = rng.choice([1, 100, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 17, 12 * CHUNK])
+            f.seek(pos)
+            assert f.read(length) == data[pos:pos + length], (pos, length)
