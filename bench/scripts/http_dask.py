@@ -119,16 +119,18 @@ def main():
               f"blocksize {args.blocksize} MiB, threaded scheduler with {args.workers} workers, "
               f"{args.rounds} rounds alternating; medians")
         plain_total = statistics.median(a + b for a, b in zip(*times["plaintext"]))
-        print("| variant | partitions | graph (s) | compute (s) | total (s) | vs plaintext | GET | HEAD | "
-              "other | body MB | sent MB |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("| variant | partitions | graph (s) | compute (s) | total (s) | total min-max (s) | vs plaintext | "
+              "GET | HEAD | other | body MB | sent MB |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for name in variants:
             graph, compute = (statistics.median(t) for t in times[name])
-            total = statistics.median(a + b for a, b in zip(*times[name]))
+            totals = [a + b for a, b in zip(*times[name])]
+            total = statistics.median(totals)
             log = logs[name]
             gets = sum(r.method == "GET" and bool(r.span) for r in log)
             heads = sum(r.method == "HEAD" for r in log)
             print(f"| {name} | {partitions[name]} | {graph:.3f} | {compute:.3f} | {total:.3f} | "
+                  f"{min(totals):.2f}-{max(totals):.2f} | "
                   f"{total / plain_total:.2f}x | {gets} | {heads} | {len(log) - gets - heads} | "
                   f"{sum(r.body_bytes for r in log) / 1e6:.2f} | {sum(r.bytes_sent for r in log) / 1e6:.2f} |")
     finally:
