@@ -2,9 +2,13 @@
 //
 // Design
 // ------
-// One reader thread, N worker threads and one writer (the calling thread) pass items along a ring of jobs:
+// One reader thread, N workers and one writer (the calling thread) pass items along a ring of jobs:
 //
 //   reader --(job seq published)--> workers --(job seq done)--> writer --(buffer freed)--> reader
+//
+// With N >= 2 the writer is also the N-th worker (N - 1 threads are started for the others): between writes,
+// with nothing to write yet, it claims and processes the next job itself. A separate writer made N + 1 busy
+// threads on N cores, and its wake-up for every item took a core from a worker in the middle of one.
 //
 // The unit of work: the codec works on records (for the payload: chunk_size plaintext bytes when sealing,
 // chunk_size + 16 ciphertext bytes when opening), but the pipeline reads, hands on and writes items of G
@@ -46,10 +50,11 @@
 //    count them: the stats and the progress callback cover the prefix of items written, so progress only
 //    moves forward.
 //
-// With both, each worker reads, processes and writes its own records and the calling thread only keeps
-// count; with neither, it is the design above. Both paths give the same bytes: the record plan is the same
-// (the sequential reader's peek finds the last record where the size says it is) and so are the offsets.
-// Afterwards both streams are left where sequential reading and writing would have left them.
+// With both, each worker reads, processes and writes its own records and the calling thread keeps count
+// (and, with N >= 2, works too); with neither, it is the design above. Both paths give the same bytes: the
+// record plan is the same (the sequential reader's peek finds the last record where the size says it is) and
+// so are the offsets. Afterwards both streams are left where sequential reading and writing would have left
+// them.
 //
 // Ownership of a buffer: free pool (nobody) -> reader (or, reading positionally, the claiming worker) while
 // the record is read into it -> published job, owned by whichever worker claimed it -> done job, owned by the
@@ -253,9 +258,11 @@ class Pipeline {
     std::vector<std::thread> threads;
     if (fail_seq_ == kNoFailure) {
       try {
-        threads.reserve(workers_ + 1);
+        threads.reserve(workers_);
         if (positional_in_ == nullptr) threads.emplace_back([this] { read_loop(); });
-        for (unsigned i = 0; i < workers_; ++i) threads.emplace_back([this] { work_loop(); });
+        // With two workers or more, the calling thread is the last of them (write_loop).
+        for (unsigned i = writer_works_ ? 1 : 0; i < workers_; ++i)
+          threads.emplace_back([this] { work_loop(); });
       } catch (...) {
         std::lock_guard lock(mu_);
         const std::string why = current_error("").what();
@@ -449,11 +456,13 @@ class Pipeline {
         fail_locked(seq * group_ + whole, std::move(e));
         return;
       }
+      bool writer_waiting;
       {
         std::lock_guard lock(mu_);
         jobs_[seq & mask_] = Job{.buf = buf, .len = filled, .last = last};
         published_ = seq + 1;
         input_ended_ = last;
+        writer_waiting = writer_works_ && writer_waiting_;
       }
       if (last) {
         job_published_.notify_all();  // idle workers can now exit
@@ -461,69 +470,75 @@ class Pipeline {
         return;
       }
       job_published_.notify_one();
+      if (writer_waiting) job_done_.notify_one();  // it works too (write_loop)
     }
   }
 
-  // --- worker threads ------------------------------------------------------------------------------------
+  // --- workers (the threads started for them, and the calling thread between writes) --------------------
   void work_loop() {
+    std::unique_lock lock(mu_);
     for (;;) {
-      std::uint64_t seq;
-      Job* job;
-      {
-        std::unique_lock lock(mu_);
-        job_published_.wait(
-            lock, [&] { return claimed_ >= fail_seq_ || all_claimed_locked() || claimable_locked(); });
-        if (claimed_ >= fail_seq_ || all_claimed_locked()) return;
-        seq = claimed_++;
-        job = &jobs_[seq & mask_];
-        if (positional_in_ != nullptr) {
-          *job = Job{.buf = pool_.take(),
-                     .len = seq + 1 == published_ ? last_len_ : item_in_,
-                     .last = seq + 1 == published_};
-          if (all_claimed_locked()) job_published_.notify_all();  // idle workers can now exit
-        }
-      }
-      // The job is this worker's alone until it is marked done: reading, the codec and a positional write
-      // all work on the buffer without a lock. A failure at one of the item's records (a read or the codec)
-      // leaves the records before it, accepted and in job->buf[0..len): the job is still done with them,
-      // written like any other, and the run stops right after them (see fail_locked).
-      std::optional<ItemFailure> failure;
-      if (positional_in_ != nullptr) {
-        failure = read_item_at(seq, *job);
-        if (failure && failure->whole > 0) {  // the records before the one that could not be read
-          job->len = failure->whole * record_in_;
-          job->last = false;
-        }
-      }
-      if (!failure || failure->whole > 0) {
-        // The codec's failure, if any, is at or before the read's: it is the one that counts.
-        if (std::optional<StreamError> bad = process_item(seq, *job))
-          failure = ItemFailure{std::move(*bad), job->records};
-      }
-      const bool keeps_prefix = failure && failure->whole > 0;
-      // Only records the codec accepted are written: when opening, only authenticated plaintext.
-      if ((!failure || keeps_prefix) && positional_out_ != nullptr) {
-        if (std::optional<StreamError> bad_write = write_item_at(seq, *job))
-          failure = ItemFailure{std::move(*bad_write), 0};  // before any record of the item, in stream order
-      }
-      bool wake_writer;
-      {
-        std::lock_guard lock(mu_);
-        if (positional_out_ != nullptr || (failure && failure->whole == 0 && positional_in_ != nullptr)) {
-          pool_.give_back(job->buf);  // written already, or never to be: the buffer is free
-          job->buf = nullptr;
-          room_freed_locked();
-        }
-        if (failure) {
-          if (failure->whole > 0) job->done = true;  // the writer takes the prefix, then stops
-          fail_locked(seq * group_ + failure->whole, std::move(failure->error));
-          continue;  // fail_locked woke everyone
-        }
-        job->done = true;
-        wake_writer = seq == written_;
-      }
-      if (wake_writer) job_done_.notify_one();
+      job_published_.wait(
+          lock, [&] { return claimed_ >= fail_seq_ || all_claimed_locked() || claimable_locked(); });
+      if (claimed_ >= fail_seq_ || all_claimed_locked()) return;
+      work_on_next_locked(lock);
     }
+  }
+
+  // Is there a job the caller of work_on_next_locked() may claim now? Caller holds mu_.
+  bool may_claim_locked() const {
+    return claimed_ < fail_seq_ && !all_claimed_locked() && claimable_locked();
+  }
+
+  // Claims the next job (may_claim_locked() must hold), then reads (positionally), processes and
+  // (positionally) writes it without the lock, and marks it done under the lock again; `lock` holds mu_ on
+  // entry and on return.
+  void work_on_next_locked(std::unique_lock<std::mutex>& lock) {
+    const std::uint64_t seq = claimed_++;
+    Job* const job = &jobs_[seq & mask_];
+    if (positional_in_ != nullptr) {
+      *job = Job{.buf = pool_.take(),
+                 .len = seq + 1 == published_ ? last_len_ : item_in_,
+                 .last = seq + 1 == published_};
+      if (all_claimed_locked()) job_published_.notify_all();  // idle workers can now exit
+    }
+    lock.unlock();
+    // The job is this worker's alone until it is marked done: reading, the codec and a positional write
+    // all work on the buffer without a lock. A failure at one of the item's records (a read or the codec)
+    // leaves the records before it, accepted and in job->buf[0..len): the job is still done with them,
+    // written like any other, and the run stops right after them (see fail_locked).
+    std::optional<ItemFailure> failure;
+    if (positional_in_ != nullptr) {
+      failure = read_item_at(seq, *job);
+      if (failure && failure->whole > 0) {  // the records before the one that could not be read
+        job->len = failure->whole * record_in_;
+        job->last = false;
+      }
+    }
+    if (!failure || failure->whole > 0) {
+      // The codec's failure, if any, is at or before the read's: it is the one that counts.
+      if (std::optional<StreamError> bad = process_item(seq, *job))
+        failure = ItemFailure{std::move(*bad), job->records};
+    }
+    const bool keeps_prefix = failure && failure->whole > 0;
+    // Only records the codec accepted are written: when opening, only authenticated plaintext.
+    if ((!failure || keeps_prefix) && positional_out_ != nullptr) {
+      if (std::optional<StreamError> bad_write = write_item_at(seq, *job))
+        failure = ItemFailure{std::move(*bad_write), 0};  // before any record of the item, in stream order
+    }
+    lock.lock();
+    if (positional_out_ != nullptr || (failure && failure->whole == 0 && positional_in_ != nullptr)) {
+      pool_.give_back(job->buf);  // written already, or never to be: the buffer is free
+      job->buf = nullptr;
+      room_freed_locked();
+    }
+    if (failure) {
+      if (failure->whole > 0) job->done = true;  // the writer takes the prefix, then stops
+      fail_locked(seq * group_ + failure->whole, std::move(failure->error));  // wakes everyone
+      return;
+    }
+    job->done = true;
+    if (seq == written_ && writer_waiting_) job_done_.notify_one();
   }
 
   // Has the codec process item `seq`'s records, each in its own stride_-byte slot of the buffer (a record
@@ -583,14 +598,29 @@ class Pipeline {
   // --- writer (the calling thread) -----------------------------------------------------------------------
   // Takes the records in order: writes each one (unless a worker already wrote it at its offset), counts it
   // in the stats and reports progress, so that both only ever move forward, over a prefix of the output.
+  // With two workers or more, it is one of them between writes: with nothing to write yet, it claims and
+  // processes the next job itself, and sleeps only when there is neither. So -jN runs N threads that compute
+  // (N - 1 started ones and this one), not N + 1 on N cores, where the writer's wake-up for every item took a
+  // core from a worker in the middle of its item. With one worker, the writer only writes: a worker of its
+  // own keeps computing while a slow output blocks the write.
   void write_loop() {
     std::unique_lock lock(mu_);
     for (;;) {
-      job_done_.wait(lock, [&] {
-        return written_ >= fail_seq_ || jobs_[written_ & mask_].done ||
-               (input_ended_ && written_ == published_);
-      });
-      if (written_ >= fail_seq_ || !jobs_[written_ & mask_].done) return;
+      if (written_ >= fail_seq_) return;
+      if (!jobs_[written_ & mask_].done) {
+        if (input_ended_ && written_ == published_) return;
+        if (writer_works_ && may_claim_locked()) {
+          work_on_next_locked(lock);
+          continue;
+        }
+        writer_waiting_ = true;
+        job_done_.wait(lock, [&] {
+          return written_ >= fail_seq_ || jobs_[written_ & mask_].done ||
+                 (input_ended_ && written_ == published_) || (writer_works_ && may_claim_locked());
+        });
+        writer_waiting_ = false;
+        continue;
+      }
       Job& job = jobs_[written_ & mask_];
       lock.unlock();
       try {
@@ -636,10 +666,12 @@ class Pipeline {
   // A buffer or a place in the ring came free: the reader, or the workers when they read for themselves,
   // may go on.
   void room_freed_locked() {
-    if (positional_in_ != nullptr)
+    if (positional_in_ != nullptr) {
       job_published_.notify_all();
-    else
+      if (writer_works_ && writer_waiting_) job_done_.notify_one();  // it works too (write_loop)
+    } else {
       room_.notify_one();
+    }
   }
 
   // Records a failure at record `record` (the output stops before it) unless an earlier one is already
@@ -670,6 +702,7 @@ class Pipeline {
   const std::size_t group_;       // records per item
   const std::size_t item_in_;     // input bytes of every item but the last
   const unsigned workers_;
+  const bool writer_works_ = workers_ >= 2;  // the calling thread is one of the workers (write_loop)
   const std::size_t buffers_;
 
   // Set by run() before any thread starts, read-only afterwards. read_at() and write_at() are called by
@@ -693,6 +726,7 @@ class Pipeline {
   bool input_ended_ = false;     // written by the reader once it published the last job
   std::uint64_t claimed_ = 0;    // written and read by workers: next job to claim
   std::uint64_t written_ = 0;    // written by the writer; read by the others (room, whom to wake)
+  bool writer_waiting_ = false;  // the writer sleeps on job_done_ (it is woken for a job to claim too)
   std::uint64_t fail_seq_ =
       kNoFailure;  // first job not to publish, claim or write; via fail_locked, read by all
   std::uint64_t fail_record_ = kNoFailure;  // record of the first failure (see fail_locked); via fail_locked
