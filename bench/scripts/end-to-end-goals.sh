@@ -10,10 +10,12 @@
 #   `age -r`; pcrypt decrypt and `age -d` of one age-made file; the age-format pair again at -j1; and the
 #   machine's own limits beside them (issue 46): two `cat`s of two copies at once (the two-core page-cache copy
 #   rate), `dd bs=1M` (a read at pcrypt's item size), and two `pcrypt encrypt -j1` and two `pcrypt decrypt -j1`
-#   of two copies at once (how far two processes of pcrypt's own work scale on this machine).
+#   of two copies at once (how far two processes of pcrypt's own work scale on this machine); and Cobblestone-128
+#   (C2SP chunked encryption, 16 KiB chunks) encrypt and decrypt at -j2 and -j1 (issue 43).
 # Prints, per command, the median wall time and the median CPU time (user + system, bash's `time`), then the
 # goals' ratios from the medians: pcrypt/cat (goal <= 0.80), pcrypt age/age (encrypt <= 0.25, decrypt <= 0.20)
-# and -j1/-j2 wall (goal >= 1.8, or within 10 % of the two-process scaling, 2 x (-j1) / (two -j1 at once)).
+# and -j1/-j2 wall (goal >= 1.8, or within 10 % of the two-process scaling, 2 x (-j1) / (two -j1 at once)),
+# and Cobblestone-128/pcrypt format (goal <= 1.25).
 # Wall figures need a quiet machine (the load is printed); CPU figures less so.
 set -euo pipefail
 TIMEFORMAT='%3R %3U %3S'
@@ -27,15 +29,17 @@ head -c "$size" /dev/urandom >"$w/head"
 dd if="$w/head" of="$w/dd1m" bs=1M status=none
 dd if="$w/head" of="$w/dd1m-b" bs=1M status=none
 "$pc" keygen -o "$w/key" >/dev/null
+"$pc" keygen --raw 16 -o "$w/raw16"
 age-keygen -o "$w/id" 2>/dev/null
 r=$(age-keygen -y "$w/id")
 "$pc" encrypt -q -k "$w/key" -o "$w/in.pcrypt" "$w/dd1m"
 cp "$w/in.pcrypt" "$w/in-b.pcrypt"
+"$pc" encrypt -q --format cobblestone-128 --raw-key "$w/raw16" -o "$w/in.cobblestone" "$w/dd1m"
 age -r "$r" -o "$w/in.age" "$w/dd1m"
 
 names=(cat "pcrypt enc -j2" "pcrypt dec -j2" "pcrypt enc -j1" "pcrypt dec -j1" "age-fmt enc -j2" "age -r"
   "age-fmt dec -j2" "age -d" "age-fmt enc -j1" "age-fmt dec -j1" "two cats" "dd bs=1M" "two enc -j1"
-  "two dec -j1")
+  "two dec -j1" "cob128 enc -j2" "cob128 dec -j2" "cob128 enc -j1" "cob128 dec -j1")
 commands() { # the command strings for plaintext file $1
   cmds=("cat '$1'"
     "'$pc' encrypt -q -f -j2 -k '$w/key' -o /dev/null '$1'"
@@ -51,7 +55,11 @@ commands() { # the command strings for plaintext file $1
     "cat '$1' & cat '$w/dd1m-b'; wait"
     "dd if='$1' of=/dev/null bs=1M"
     "'$pc' encrypt -q -f -j1 -k '$w/key' -o /dev/null '$1' & '$pc' encrypt -q -f -j1 -k '$w/key' -o /dev/null '$w/dd1m-b'; wait"
-    "'$pc' decrypt -q -f -j1 -k '$w/key' -o /dev/null '$w/in.pcrypt' & '$pc' decrypt -q -f -j1 -k '$w/key' -o /dev/null '$w/in-b.pcrypt'; wait")
+    "'$pc' decrypt -q -f -j1 -k '$w/key' -o /dev/null '$w/in.pcrypt' & '$pc' decrypt -q -f -j1 -k '$w/key' -o /dev/null '$w/in-b.pcrypt'; wait"
+    "'$pc' encrypt -q -f -j2 --format cobblestone-128 --raw-key '$w/raw16' -o /dev/null '$1'"
+    "'$pc' decrypt -q -f -j2 --format cobblestone-128 --raw-key '$w/raw16' -o /dev/null '$w/in.cobblestone'"
+    "'$pc' encrypt -q -f -j1 --format cobblestone-128 --raw-key '$w/raw16' -o /dev/null '$1'"
+    "'$pc' decrypt -q -f -j1 --format cobblestone-128 --raw-key '$w/raw16' -o /dev/null '$w/in.cobblestone'")
 }
 
 # median FILE COLUMN: the median of a column of numbers (the mean of the middle two for an even count).
@@ -62,7 +70,7 @@ median() {
 
 for kind in head dd1m; do
   commands "$w/$kind"
-  cat "$w/$kind" "$w/dd1m-b" "$w/in.pcrypt" "$w/in-b.pcrypt" "$w/in.age" >/dev/null # page-cached before the warm-up
+  cat "$w/$kind" "$w/dd1m-b" "$w/in.pcrypt" "$w/in-b.pcrypt" "$w/in.age" "$w/in.cobblestone" >/dev/null # page-cached before the warm-up
   rm -f "$w"/t*
   for ((i = 0; i <= runs; i++)); do
     for j in "${!cmds[@]}"; do
@@ -90,4 +98,7 @@ for kind in head dd1m; do
   echo "the machine: two cats at once scale $(ratio "$(echo "2 * ${wall[0]}" | bc -l)" "${wall[11]}")x," \
     "two pcrypt enc -j1 $(ratio "$(echo "2 * ${wall[3]}" | bc -l)" "${wall[13]}")x," \
     "two pcrypt dec -j1 $(ratio "$(echo "2 * ${wall[4]}" | bc -l)" "${wall[14]}")x; dd bs=1M/cat $(ratio "${wall[12]}" "${wall[0]}")"
+  echo "cobblestone-128/pcrypt format: encrypt $(ratio "${wall[15]}" "${wall[1]}"), decrypt" \
+    "$(ratio "${wall[16]}" "${wall[2]}") (goal <= 1.25); -j1 -> -j2: encrypt $(ratio "${wall[17]}" "${wall[15]}")," \
+    "decrypt $(ratio "${wall[18]}" "${wall[16]}") (goal >= 1.8)"
 done
