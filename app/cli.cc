@@ -122,9 +122,9 @@ void add_raw_key(CLI::App& cmd, CryptArgs& a) {
       ->type_name("FILE")
       ->check(kNonEmpty);
   cmd.add_option("--context", a.context,
-                 "cobblestone formats: the context, as the UTF-8 bytes of TEXT (default: empty); the same "
+                 "cobblestone formats: the context, as the UTF-8 bytes of WORDS (default: empty); the same "
                  "when decrypting")
-      ->type_name("TEXT")
+      ->type_name("WORDS")
       ->each([&a](const std::string&) { a.context_given = true; });
   cmd.add_option("--context-file", a.context_file,
                  "cobblestone formats: the context as FILE's bytes, exactly (any bytes, NUL included)")
@@ -299,8 +299,7 @@ constexpr const char* kMountDescription =
 
 void name_untyped_values(CLI::App& app) {
   for (CLI::Option* opt : app.get_options()) {
-    // TEXT is CLI11's name for any string; --context's value is text in the spec's sense, so it keeps it.
-    if (opt->get_type_name() != "TEXT" || opt->check_lname("context")) continue;
+    if (opt->get_type_name() != "TEXT") continue;
     if (opt->get_positional()) {
       opt->type_name("");
     } else if (!opt->get_lnames().empty()) {
