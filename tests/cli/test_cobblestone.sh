@@ -124,11 +124,16 @@ for bits in 128 256; do
 done
 rm -r i128 i256
 
-check "--context TEXT is the UTF-8 bytes as given; the same as --context-file"
+check "--context WORDS is the UTF-8 bytes as given; the same as --context-file"
 head -c 50000 /dev/urandom > p
 "$PCRYPT" encrypt -q --format cobblestone-128 --raw-key k16 --context "héllo" p -o c1
 printf 'héllo' > ctx2
 python3 "$REF" decrypt 128 k16 ctx2 c1 back && same p back
+# --help names the value as USAGE.md and pcrypt(1) do
+[[ $("$PCRYPT" encrypt --help) == *"--context WORDS "* ]] || fail "encrypt --help: not '--context WORDS'"
+for doc in docs/USAGE.md man/pcrypt.1; do
+  finds -E 'context.{1,4}WORDS' < "$SOURCE_DIR/$doc" || fail "$doc: --context's value is not named WORDS"
+done
 
 check "ranges, pipes, default names, several files"
 head -c 200000 /dev/urandom > big
