@@ -19,12 +19,13 @@ libpcrypt encrypts, decrypts or does I/O. docs/PYTHON.md has the rest, including
 
 import fcntl as _fcntl
 import os as _os
+import re as _re
 import secrets as _secrets
 
 from . import _pcrypt
 from .errors import AuthenticationError, HeaderError, PcryptError, UsageError, naming
-from .files import (EncryptedReader, EncryptedWriter, LocalSource, check_format_options, paths, raw_key_arguments,
-                    reading_arguments, unlock)
+from .files import (EncryptedReader, EncryptedWriter, FsspecSource, LocalSource, check_format_options, paths,
+                    raw_key_arguments, reading_arguments, unlock)
 
 __all__ = ["encrypt", "decrypt", "verify", "info", "open", "keygen", "recipients", "PcryptError",
            "UsageError", "HeaderError", "AuthenticationError", "DEFAULT_CHUNK_SIZE", "__version__"]
@@ -35,6 +36,7 @@ DEFAULT_CHUNK_SIZE = _pcrypt.DEFAULT_CHUNK_SIZE
 
 
 _builtin_open = open  # pcrypt.open below shadows it
+_URL = _re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # "http://", "s3://": opened through fsspec
 
 
 def encrypt(src, dst, *, keys=(), recipients=(), recipient_files=(), passphrase=None,
@@ -214,18 +216,31 @@ def recipients(identity_files):
 
 def open(path, mode="rb", *, keys=(), identities=(), recipients=(), recipient_files=(), passphrase=None,
          chunk_size=DEFAULT_CHUNK_SIZE, threads=0, force=False, kdf_memory=None, kdf_ops=None, format=None,
-         raw_key=None, context=None):
-    """Opens a local encrypted file.
+         raw_key=None, context=None, storage_options=None):
+    """Opens an encrypted file: a local path, or to read, a URL fsspec knows ("http://...", "s3://...").
 
     "rb": a seekable ``io.RawIOBase`` over the plaintext that reads only the records holding what is asked
     (``keys``/``identities``/``passphrase``; a Cobblestone file's ``format``, ``raw_key`` and ``context``);
-    the header is unlocked here, once. pcrypt and age files are told by their first bytes.
+    the header is unlocked here, once. pcrypt and age files are told by their first bytes. A URL's file is
+    read through fsspec (``storage_options``: its filesystem's options), one request for the records under
+    each read, as the ``pcrypt::`` filesystem reads it.
     "wb": a writer that encrypts as it streams (``keys``/``recipients``/``recipient_files``/``passphrase``)
     into a file that appears at close, complete, or never (leaving a ``with`` block by an exception);
     format="age" writes a binary age file, "cobblestone-128"/"cobblestone-256" a C2SP chunked encryption
     file under ``raw_key`` and ``context``; None or "pcrypt": a pcrypt file.
     """
     path = _os.fspath(path)
+    if isinstance(path, str) and _URL.match(path):
+        if mode != "rb":
+            raise UsageError(f"pcrypt.open writes local files, not {path}",
+                             'write through fsspec: fsspec.open("pcrypt::" + url, "wb", pcrypt={...})')
+        import fsspec
+        fs, target = fsspec.core.url_to_fs(path, **(storage_options or {}))
+        with naming(path):
+            source = FsspecSource(fs, target)
+        source.name = path  # errors name the URL given
+        decryptor = unlock(source, reading_arguments(keys, identities, passphrase, raw_key, context, format))
+        return EncryptedReader(source, decryptor, threads)
     if mode == "rb":
         source = LocalSource(path)
         decryptor = unlock(source, reading_arguments(keys, identities, passphrase, raw_key, context, format))

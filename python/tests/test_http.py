@@ -191,15 +191,20 @@ def big(pcrypt, site):
     return data
 
 
+@pytest.mark.parametrize("opener", ["pcrypt.open", "fsspec.open"])
 @pytest.mark.parametrize("fmt", ["pcrypt", "age"])
-def test_a_4_mib_range_over_http_is_one_request(pcrypt, site, big, fmt):
+def test_a_4_mib_range_over_http_is_one_request(pcrypt, site, big, fmt, opener):
     d, www, server = site
     suffix, options = formats(d)[fmt]
     name = f"big{suffix}"
     header, chunk, plaintext, size, records = layout(www, name, options)
     offset, length = 1_000_003, 4 << 20
     mark = server.mark()
-    with fsspec.open("pcrypt::" + server.url(name), "rb", pcrypt=options) as f:
+    if opener == "pcrypt.open":
+        opened_file = pcrypt.open(server.url(name), **options)
+    else:
+        opened_file = fsspec.open("pcrypt::" + server.url(name), "rb", pcrypt=options).open()
+    with opened_file as f:
         opened = server.requests_since(mark)
         mark = server.mark()
         f.seek(offset)
@@ -372,3 +377,18 @@ def test_nginx_serving_a_truncated_copy_has_no_size_and_no_bytes(pcrypt, site, f
     assert caught.value.code_name == expected and server.url(name) in str(caught.value)
     with pytest.raises(pcrypt.AuthenticationError):  # Dask asks the size while it makes the graph
         compute(read_csv("pcrypt::" + server.url(name), pcrypt=options))
+
+
+def test_pcrypt_open_of_a_url_reads_only_and_names_the_url(pcrypt, site):
+    d, www, server = site
+    suffix, options = formats(d)["pcrypt"]
+    with pytest.raises(pcrypt.UsageError):
+        pcrypt.open(server.url("new.pcrypt"), "wb", keys=options["keys"])
+    bad = bytearray((www / "data-0.csv.pcrypt").read_bytes())
+    bad[-5] ^= 1  # the final record's tag: unlocking the file (which reads it) fails
+    (www / "bad-tag.csv.pcrypt").write_bytes(bad)
+    with pytest.raises(pcrypt.AuthenticationError) as caught:
+        pcrypt.open(server.url("bad-tag.csv.pcrypt"), **options)
+    assert caught.value.path == server.url("bad-tag.csv.pcrypt")
+    with pcrypt.open(server.url("data-0.csv" + suffix), **options) as f:
+        assert f.read() == (www / "data-0.csv").read_bytes()
