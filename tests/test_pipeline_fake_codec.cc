@@ -86,6 +86,7 @@ class FakeCodec final : public core::RecordCodec {
       max_ahead_ = std::max(max_ahead_, index + 1 - std::min(index + 1, out_.records()));
       in_use_.insert(buf);
       if (!in_flight_.insert(buf).second) shared_buffer_ = true;  // two workers holding one buffer
+      threads_.insert(std::this_thread::get_id());
     }
     // Uneven work, so that with several workers records finish out of order.
     std::this_thread::sleep_for(std::chrono::microseconds((index * 7919) % 5 * 50));
@@ -124,6 +125,7 @@ class FakeCodec final : public core::RecordCodec {
   std::uint64_t max_ahead() const { return max_ahead_; }
   std::size_t buffers_used() const { return in_use_.size(); }
   bool shared_buffer() const { return shared_buffer_; }
+  std::set<std::thread::id> threads() const { return threads_; }
 
  private:
   const CountingWriter& out_;
@@ -135,6 +137,7 @@ class FakeCodec final : public core::RecordCodec {
   mutable std::set<const std::uint8_t*> in_use_;
   mutable std::set<const std::uint8_t*> in_flight_;
   mutable bool shared_buffer_ = false;
+  mutable std::set<std::thread::id> threads_;  // that ran process()
   mutable std::condition_variable later_failure_;
   mutable bool later_failure_reported_ = false;
 };
@@ -195,6 +198,28 @@ TEST_CASE("records reach the codec with index, length and last flag, and come ou
           REQUIRE(stats.ciphertext_bytes == size + records * kFrameHeader);
         }
       }
+    }
+  }
+}
+
+TEST_CASE("N workers compute on N threads, the calling thread among them from two on") {
+  // N + 1 busy threads on N cores (the writer woken for every item, a worker pushed off its core) made -j2
+  // 1.35x -j1 where two processes scaled 1.6-1.75x; the writer is the N-th worker between its writes. With
+  // one worker it only writes, so that a slow output still overlaps the computing.
+  const Bytes input = test::random_bytes(40 * kRecordBytes);
+  for (const test::Paths paths : test::kAllPaths) {
+    for (unsigned threads = 1; threads <= 4; ++threads) {
+      INFO(threads << " threads, " << paths);
+      io::MemoryReader in(input, paths.in);
+      CountingWriter out(paths.out);
+      const FakeCodec codec(out);
+      const std::thread::id caller = test::within_deadline([&] {
+        core::run_pipeline(codec, in, out, test::config(threads, 0));  // one record per item
+        return std::this_thread::get_id();
+      });
+      REQUIRE(out.data() == expected_frames(input, 40));
+      CHECK(codec.threads().size() <= threads);
+      CHECK(codec.threads().count(caller) == (threads >= 2 ? 1u : 0u));
     }
   }
 }
