@@ -6,9 +6,10 @@
 //
 //   reader --(job seq published)--> workers --(job seq done)--> writer --(buffer freed)--> reader
 //
-// With N >= 2 the writer is also the N-th worker (N - 1 threads are started for the others): between writes,
-// with nothing to write yet, it claims and processes the next job itself. A separate writer made N + 1 busy
-// threads on N cores, and its wake-up for every item took a core from a worker in the middle of one.
+// With N >= 2, or an output the workers write positionally (below), the writer is also the N-th worker (N - 1
+// threads are started for the others): between writes, with nothing to write yet, it claims and processes the
+// next job itself. A separate writer made N + 1 busy threads on N cores, and its wake-up for every item took
+// a core from a worker in the middle of one.
 //
 // The unit of work: the codec works on records (for the payload: chunk_size plaintext bytes when sealing,
 // chunk_size + 16 ciphertext bytes when opening), but the pipeline reads, hands on and writes items of G
@@ -255,12 +256,15 @@ class Pipeline {
       std::lock_guard lock(mu_);
       fail_locked(0, current_error(in_.name()));
     }
+    // A positional output is written by the workers, so a writer that works never delays a write.
+    writer_works_ = workers_ >= 2 || positional_out_ != nullptr;
     std::vector<std::thread> threads;
     if (fail_seq_ == kNoFailure) {
       try {
         threads.reserve(workers_);
         if (positional_in_ == nullptr) threads.emplace_back([this] { read_loop(); });
-        // With two workers or more, the calling thread is the last of them (write_loop).
+        // With two workers or more, or with a positional output, the calling thread is the last worker
+        // (write_loop): -j1 from file to file starts no worker thread.
         for (unsigned i = writer_works_ ? 1 : 0; i < workers_; ++i)
           threads.emplace_back([this] { work_loop(); });
       } catch (...) {
@@ -601,8 +605,10 @@ class Pipeline {
   // With two workers or more, it is one of them between writes: with nothing to write yet, it claims and
   // processes the next job itself, and sleeps only when there is neither. So -jN runs N threads that compute
   // (N - 1 started ones and this one), not N + 1 on N cores, where the writer's wake-up for every item took a
-  // core from a worker in the middle of its item. With one worker, the writer only writes: a worker of its
-  // own keeps computing while a slow output blocks the write.
+  // core from a worker in the middle of its item. With one worker and a sequential output (a pipe), the
+  // writer only writes: a worker of its own keeps computing while a slow output blocks the write. With one
+  // worker and a positional output, which the worker writes itself, the writer is that worker: nothing is
+  // handed over.
   void write_loop() {
     std::unique_lock lock(mu_);
     for (;;) {
@@ -702,7 +708,7 @@ class Pipeline {
   const std::size_t group_;       // records per item
   const std::size_t item_in_;     // input bytes of every item but the last
   const unsigned workers_;
-  const bool writer_works_ = workers_ >= 2;  // the calling thread is one of the workers (write_loop)
+  bool writer_works_ = false;  // the calling thread is one of the workers (write_loop); set by run()
   const std::size_t buffers_;
 
   // Set by run() before any thread starts, read-only afterwards. read_at() and write_at() are called by
