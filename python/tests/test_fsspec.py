@@ -27,6 +27,15 @@ class CountingMemoryFileSystem(MemoryFileSystem):
         return super().cat_file(path, start=start, end=end, **kwargs)
 
 
+def counting_target(key, path, contents, target=CountingMemoryFileSystem):
+    """`contents` at `path` of a counting memory target, and the pcrypt filesystem over it. The count starts
+    empty: fsspec hands out one cached instance per class, so its list outlives each test."""
+    mem = target()
+    mem.pipe(path, contents)
+    mem.requests.clear()
+    return mem, fsspec.filesystem("pcrypt", fs=mem, keys=[key])
+
+
 @pytest.fixture()
 def encrypted(pcrypt, key, tmp_path):
     data = pseudo_random(50 * CHUNK + 321, seed=7)
@@ -54,9 +63,7 @@ def test_credentials_come_from_storage_options_only(pcrypt, encrypted):
 
 def test_random_4k_read_asks_the_target_for_one_record(pcrypt, key, encrypted):
     data, path = encrypted
-    mem = CountingMemoryFileSystem()
-    mem.pipe("/c/d.pcrypt", open(path, "rb").read())
-    fs = fsspec.filesystem("pcrypt", fs=mem, keys=[key])
+    mem, fs = counting_target(key, "/c/d.pcrypt", open(path, "rb").read())
     with fs.open("/c/d.pcrypt", "rb") as f:
         header_requests = list(mem.requests)
         # The header, once, and the final record, which authenticates the size reported.
@@ -133,9 +140,7 @@ def test_a_cut_file_has_no_size_and_no_bytes(pcrypt, key, encrypted):
     data, path = encrypted
     raw = open(path, "rb").read()
     header = len(raw) - 51 * 16 - len(data)
-    mem = CountingMemoryFileSystem()
-    mem.pipe("/c/cut.pcrypt", raw[:header + 16])
-    fs = fsspec.filesystem("pcrypt", fs=mem, keys=[key])
+    _, fs = counting_target(key, "/c/cut.pcrypt", raw[:header + 16])
     with pytest.raises(pcrypt.AuthenticationError):
         fs.size("/c/cut.pcrypt")
     with pytest.raises(pcrypt.AuthenticationError):
@@ -189,9 +194,7 @@ def test_a_dask_block_read_takes_both_ends_from_the_cache(pcrypt, key, encrypted
     # line's end), one at its end, then the block whole. The whole read takes its first and last records from
     # the two the small reads opened, and asks the target only for those between.
     data, path = encrypted
-    mem = CountingMemoryFileSystem()
-    mem.pipe("/c/block.pcrypt", open(path, "rb").read())
-    fs = fsspec.filesystem("pcrypt", fs=mem, keys=[key])
+    mem, fs = counting_target(key, "/c/block.pcrypt", open(path, "rb").read())
     with fs.open("/c/block.pcrypt", "rb") as f:
         mem.requests.clear()
         start, end = 10 * CHUNK + 500, 20 * CHUNK + 700
