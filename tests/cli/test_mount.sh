@@ -28,16 +28,27 @@ recipient=$("$PCRYPT" recipient id)
 
 # mount_pid MOUNTPOINT: the process serving it (a `pcrypt mount` whose last argument it is: give the mount
 # point as an absolute path, so that no other mount's process is taken for it).
+# (Read by the shell itself: a few processes per /proc entry made this most of the test's time.)
 mount_pid() {
-  local p
+  local p args
   for p in /proc/[0-9]*; do
     # (A process may end between the listing and the read.)
-    { tr '\0' '\n' < "$p/cmdline" | tail -1 | finds -xF "$1"; } 2> /dev/null || continue
-    { tr '\0' ' ' < "$p/cmdline" | finds ' mount '; } 2> /dev/null && { echo "${p#/proc/}"; return 0; }
+    mapfile -d '' args < "$p/cmdline" 2> /dev/null || continue
+    ((${#args[@]} > 1)) && [[ ${args[-1]} == "$1" ]] || continue
+    [[ " ${args[*]:1} " == *" mount "* ]] && { echo "${p#/proc/}"; return 0; }
   done
   return 1
 }
-gone() { ! kill -0 "$1" 2> /dev/null; }
+# gone PID: the process has ended: it is no longer there, or it is a zombie not yet reaped (the mount's process
+# is a daemon, reaped by init, which here takes a second or more to do so; waiting for that was 5 s of the test).
+gone() {
+  local key value
+  kill -0 "$1" 2> /dev/null || return 0
+  while read -r key value _; do
+    [[ $key == State: ]] && { [[ $value == Z ]]; return; }
+  done 2> /dev/null < "/proc/$1/status"
+  ! kill -0 "$1" 2> /dev/null
+}
 not_mounted() { ! mountpoint -q "$1"; }
 
 mkdir -p src/sub src/deeper/still mnt
