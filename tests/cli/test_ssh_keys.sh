@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # SSH keys as they come (FORMAT.md §10.5, §10.7, §10.8): teams of many recipients, GitHub-style key lists
 # with types pcrypt skips, authorized_keys options, ssh-rsa recipients and identities, and
-# passphrase-protected OpenSSH keys asked for on a terminal. Keys are made by the real ssh-keygen.
+# passphrase-protected OpenSSH keys asked for on a terminal. Keys are made by the real ssh-keygen (the
+# 3072-bit one once, committed).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 head -c 70000 /dev/urandom > plain
 
 check "a team of 50 recipients (-R team.txt): members open the file; 255 recipients work, 256 are refused"
-for i in $(seq 1 256); do "$PCRYPT" keygen --identity 2> /dev/null; done | grep '^AGE-SECRET-KEY-1' > all.key
+# From one process (lib.sh): 256 `pcrypt keygen --identity` runs were a third of this test, and what is checked
+# here is how many recipients a file takes, not keygen (tests/cli/test_age_keygen.sh).
+random_identities 256 > all.key
 "$PCRYPT" recipient all.key > all.txt
 [[ $(sort -u all.txt | wc -l) == 256 ]] || fail "expected 256 distinct recipients"
 member() { sed -n "${1}p" all.key > "m$1.key"; }
@@ -36,8 +39,15 @@ if ! command -v ssh-keygen > /dev/null; then
   exit 0
 fi
 
+# Passphrase-protected keys are made with one bcrypt round (-a 1): the default 16 cost ssh-keygen and each of
+# the ~25 pcrypt runs opening such a key a tenth of a second of CPU, and the rounds are not what these checks are
+# about (tests/vectors/files/protected_*.test open keys at ssh-keygen's default; test_recipients_ssh_keys
+# checks the rounds' limits).
 ssh-keygen -q -t ed25519 -N '' -C 'ed@host' -f id_ed25519
-ssh-keygen -q -t rsa -b 3072 -N '' -C 'rsa@host' -f id_rsa
+# A 3072-bit RSA key made once by ssh-keygen (tests/vectors/recipients/README.md): making it took 1-2 s.
+cp "$SOURCE_DIR/tests/vectors/recipients/ssh_rsa3072.key" id_rsa
+cp "$SOURCE_DIR/tests/vectors/recipients/ssh_rsa3072.key.pub" id_rsa.pub
+chmod 600 id_rsa
 ssh-keygen -q -t ecdsa -N '' -C 'ecdsa@host' -f id_ecdsa
 # No security key here: an sk- line as GitHub serves it (the key data is never decoded for skipped types).
 sk_line='sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29tAAAAIEX2hr2RFQJ/ZNMfkAPebI2Bz8gyM4Upu3rjZo0nKcbaAAAABHNzaDo= sk@host'
@@ -49,6 +59,8 @@ same rsa.out plain
 "$PCRYPT" info rsa.pcrypt > rsa.info
 grep -Eq 'slot 1: SSH RSA recipient, tag [0-9a-f]{8}, 3072-bit key$' rsa.info || fail "info: $(grep 'slot 1:' rsa.info)"
 [[ $("$PCRYPT" recipient id_rsa) == "$(cut -d' ' -f1-2 id_rsa.pub)" ]] || fail "recipient of id_rsa differs from id_rsa.pub"
+# One more 2048-bit RSA key (an RSA key is the costly one to make): also, with a passphrase added by
+# ssh-keygen -p, locked_rsa and shared_b below.
 ssh-keygen -q -t rsa -b 2048 -N '' -f other_rsa
 expect 3 "$PCRYPT" decrypt -i other_rsa rsa.pcrypt -o out
 expect_one_error "wrong key"
@@ -100,9 +112,15 @@ expect 2 "$PCRYPT" encrypt -R bad_ak plain -o out
 expect_one_error "line 1 of recipients file 'bad_ak'"
 
 check "passphrase-protected keys: the public half is read without asking (recipient, no matching slot)"
-ssh-keygen -q -t ed25519 -N 'ed pass' -f locked_ed25519
-ssh-keygen -q -t rsa -b 2048 -N 'rsa pass' -f locked_rsa
-ssh-keygen -q -t ed25519 -N 'gcm pass' -Z aes256-gcm@openssh.com -f locked_gcm
+ssh-keygen -q -t ed25519 -a 1 -N 'ed pass' -f locked_ed25519
+# locked_rsa: other_rsa with a passphrase (ssh-keygen -p writes the same OpenSSH format as -N at generation).
+# (protect KEY PASSPHRASE NEW: NEW is a copy of unprotected KEY, protected by PASSPHRASE.)
+protect() {
+  cp "$1" "$3" && cp "$1.pub" "$3.pub"
+  ssh-keygen -q -p -a 1 -P '' -N "$2" -f "$3" > /dev/null
+}
+protect other_rsa 'rsa pass' locked_rsa
+ssh-keygen -q -t ed25519 -a 1 -N 'gcm pass' -Z aes256-gcm@openssh.com -f locked_gcm
 for key in locked_ed25519 locked_rsa locked_gcm; do
   [[ $("$PCRYPT" recipient $key) == "$(cut -d' ' -f1-2 $key.pub)" ]] || fail "recipient of $key differs from $key.pub"
 done
@@ -183,8 +201,8 @@ if command -v python3 > /dev/null; then
   [[ $(grep -c "Enter passphrase" tty.log) == 0 ]] || fail "the terminal was asked despite the file"
   same only_ed plain
   ! exists only_rsa || fail "only_rsa written after a wrong passphrase"
-  ssh-keygen -q -t ed25519 -N 'shared pass' -f shared_a
-  ssh-keygen -q -t rsa -b 2048 -N 'shared pass' -f shared_b
+  ssh-keygen -q -t ed25519 -a 1 -N 'shared pass' -f shared_a
+  protect other_rsa 'shared pass' shared_b
   "$PCRYPT" encrypt -R shared_a.pub plain -o for_a.pcrypt
   "$PCRYPT" encrypt -R shared_b.pub plain -o for_b.pcrypt
   on_tty -- env PCRYPT_SSH_KEY_PASSPHRASE='shared pass' "$PCRYPT" decrypt -i shared_a -i shared_b \
