@@ -11,6 +11,7 @@ from conftest import pseudo_random
 dd = pytest.importorskip("dask.dataframe", reason="SKIPPED: python3-dask (dataframe) is not installed")
 distributed = pytest.importorskip("distributed", reason="SKIPPED: python3-distributed is not installed")
 pd = pytest.importorskip("pandas", reason="SKIPPED: python3-pandas is not installed")
+import dask  # noqa: E402 (present if dask.dataframe is)
 
 CHUNK = 16 << 10
 BLOCK = 128 << 10
@@ -18,8 +19,11 @@ BLOCK = 128 << 10
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       memory_limit="512MiB", dashboard_address=":0")
+    # Workers forked from a fork server instead of spawned: each spawned worker imported dask, pandas and
+    # distributed afresh (2-3 s of CPU each); they are still separate processes that unpickle every task.
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           memory_limit="512MiB", dashboard_address=":0")
     with distributed.Client(cluster) as c:
         yield c
     cluster.close()

@@ -23,6 +23,9 @@ def test_example_runs(pcrypt, tmp_path, index):
         pytest.importorskip(module, reason=f"SKIPPED: {module} is not installed")
     script = tmp_path / "example.py"
     script.write_text(EXAMPLES[index])
+    # A LocalCluster's workers forked from a fork server rather than spawned (dask's default): a spawned worker
+    # imports dask, pandas and distributed afresh, 2-3 s of CPU each; the example runs as written either way.
+    env = dict(os.environ, DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD="forkserver")
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path,
-                         env=os.environ, timeout=300)
+                         env=env, timeout=300)
     assert run.returncode == 0, run.stderr
