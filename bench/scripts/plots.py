@@ -20,14 +20,25 @@ import os
 import statistics
 import sys
 
-import matplotlib
+plt = None  # matplotlib.pyplot, imported by use_matplotlib() once there is something to draw (it takes seconds)
 
-matplotlib.use("Agg")  # files only: no display on a build machine
-import matplotlib.pyplot as plt  # noqa: E402 (must follow the backend choice)
 
-# Reproducible files: no creation date in the metadata, fixed ids in the SVG, text as text (small, greppable).
-plt.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "pcrypt", "figure.dpi": 100,
-                     "axes.grid": True, "grid.alpha": 0.3, "font.size": 9})
+def use_matplotlib():
+    global plt
+    if plt is not None:
+        return
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display on a build machine
+    import matplotlib.pyplot as pyplot
+
+    # Reproducible files: no creation date in the metadata, fixed ids in the SVG, text as text (small,
+    # greppable).
+    pyplot.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "pcrypt", "figure.dpi": 100,
+                            "axes.grid": True, "grid.alpha": 0.3, "font.size": 9})
+    plt = pyplot
+
+
 METADATA = {"png": {"Software": None}, "svg": {"Date": None}}
 
 XOR_LABELS = {
@@ -266,12 +277,15 @@ def main(argv):
             problems.append(f"{path}: missing, {name} plot skipped")
             continue
         try:
-            draw(load_json(path), load, out_dir, written)
+            doc = load_json(path)
+            use_matplotlib()
+            draw(doc, load, out_dir, written)
         except (ValueError, KeyError, StopIteration, json.JSONDecodeError) as e:
             problems.append(f"{path}: {e!r}, {name} plot skipped")
     peers = os.path.join(data_dir, "peers.csv")
     if os.path.exists(peers):
         try:
+            use_matplotlib()
             plot_peers(peers, load, out_dir, written)
         except (ValueError, KeyError) as e:
             problems.append(f"{peers}: {e!r}, peers plot skipped")

@@ -45,9 +45,11 @@ cores=$(nproc)
 threads=1
 for ((t = 2; t <= 2 * cores; t *= 2)); do threads+=",$t"; done
 if [[ ${#quick[@]} -gt 0 ]]; then
-  ks=(--quick)
-  tp=(--quick)
-  sc=(--quick -j "$threads")
+  # (One timed sample per case, no warm-up: the numbers are noise anyway, the plots only need the tables.)
+  quick+=(--max-samples 1 --max-time 0.01 --warmups 0)
+  ks=("${quick[@]}")
+  tp=("${quick[@]}")
+  sc=("${quick[@]}" -j "$threads")
   peer_size=16M peer_runs=2
 else
   ks=(--data-size "${KS_DATA:-256MiB}")
@@ -92,7 +94,8 @@ if command -v openssl > /dev/null; then
 fi
 run_alternating "$peer_runs"
 {
-  echo "# machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $cores cores, $("$pc" bench engines --quick --format csv | sed -n 's/^# engine: //p' | head -1)"
+  # (The engine the experiments above used, from their machine facts: not another bench run.)
+  echo "# machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $cores cores, $(sed -n 's/^ *"engine": "\([^"]*\)".*/\1/p' "$out/engines.json" | head -1)"
   echo "# size: $peer_size"
   echo "# age: $(age --version 2> /dev/null || echo 'not installed'); openssl: $(openssl version 2> /dev/null || echo 'not installed')"
   echo "command,operation,run,seconds"
