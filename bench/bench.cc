@@ -207,6 +207,10 @@ int run(const Options& o) {
     std::fflush(stdout);
   };
   std::fputs(bench::render_begin(*format, bench::machine_facts(default_engine_name(engine))).c_str(), stdout);
+  // At once, as each table is: whoever reads the output (a script, tests/cli/test_bench.sh waiting to
+  // send Ctrl-C) sees the run has begun, not nothing until the first table ends (a minute or more for
+  // large sizes).
+  std::fflush(stdout);
   if ((keystream || summary) && !ctx.stop()) bench::run_keystream(ctx, ks);
   if ((throughput || summary) && !ctx.stop()) bench::run_throughput(ctx, tp);
   if ((engines || summary) && !ctx.stop()) bench::run_engines(ctx, en);

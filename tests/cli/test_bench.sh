@@ -132,41 +132,45 @@ grep -q 'XXH3-128 check' "$tmp/throughput.markdown" || fail "markdown throughput
 
 # --- JSON: parse and cross-check (python3 if present) ------------------------------------------------------
 if command -v python3 >/dev/null; then
-  for exp in keystream throughput engines; do
-    python3 - "$tmp/$exp.json" "$exp" <<'PY' || fail "bench $exp --format json: see above"
+  # (One python for the three experiments' files.)
+  python3 - "$tmp" keystream throughput engines <<'PY' || fail "bench --format json: see above"
 import json, sys
-doc = json.load(open(sys.argv[1]))
-exp = sys.argv[2]
-assert doc["schema"] == "pcrypt-bench/1", doc.get("schema")
-assert doc["interrupted"] is False
-assert doc["units"]["MB"] == 1000000 and doc["units"]["MiB"] == 1048576
-for key in ("cpu", "logical_cores", "cpu_flags", "compiler", "pcrypt_version", "engine", "engines"):
-    assert doc["machine"].get(key), "machine fact missing: " + key
-tables = doc["tables"]
-assert tables, "no tables"
-for t in tables:
-    assert t["experiment"] == exp, t["experiment"]
-    keys = [c["key"] for c in t["columns"]]
-    for row in t["rows"]:
-        assert list(row.keys()) == keys, (t["id"], list(row.keys()))
-if exp == "engines":
-    supported = [e.strip() for e in doc["machine"]["engines"].split(",") if "unsupported" not in e]
-    by_id = {t["id"]: t for t in tables}
-    aead = {r["engine"] for r in by_id["engines_aead"]["rows"]}
-    missing = set(supported + ["chacha20poly1305-openssl", "chacha20poly1305-sodium"]) - aead
-    assert not missing, "engines missing from the AEAD table: %s" % missing
-    blocks = {r["engine"] for r in by_id["engines_blocks"]["rows"]}
-    assert set(supported) - {"sodium"} <= blocks, "engines missing from the block table: %s" % blocks
-    sizes = sorted({r["message_bytes"] for r in by_id["engines_aead"]["rows"]})
-    assert sizes == [16, 64, 256, 1024, 8192, 65536, 1048576], sizes
-    for r in by_id["engines_blocks"]["rows"]:
-        if r["engine"] == "portable":
-            assert abs(r["ratio_vs_portable"] - 1) < 1e-9, r
-        elif "portable" in supported:
-            assert r["ratio_vs_portable"] > 0, r
-print("json ok:", exp, len(tables), "tables")
+def check(doc, exp):
+    assert doc["schema"] == "pcrypt-bench/1", doc.get("schema")
+    assert doc["interrupted"] is False
+    assert doc["units"]["MB"] == 1000000 and doc["units"]["MiB"] == 1048576
+    for key in ("cpu", "logical_cores", "cpu_flags", "compiler", "pcrypt_version", "engine", "engines"):
+        assert doc["machine"].get(key), "machine fact missing: " + key
+    tables = doc["tables"]
+    assert tables, "no tables"
+    for t in tables:
+        assert t["experiment"] == exp, t["experiment"]
+        keys = [c["key"] for c in t["columns"]]
+        for row in t["rows"]:
+            assert list(row.keys()) == keys, (t["id"], list(row.keys()))
+    if exp == "engines":
+        supported = [e.strip() for e in doc["machine"]["engines"].split(",") if "unsupported" not in e]
+        by_id = {t["id"]: t for t in tables}
+        aead = {r["engine"] for r in by_id["engines_aead"]["rows"]}
+        missing = set(supported + ["chacha20poly1305-openssl", "chacha20poly1305-sodium"]) - aead
+        assert not missing, "engines missing from the AEAD table: %s" % missing
+        blocks = {r["engine"] for r in by_id["engines_blocks"]["rows"]}
+        assert set(supported) - {"sodium"} <= blocks, "engines missing from the block table: %s" % blocks
+        sizes = sorted({r["message_bytes"] for r in by_id["engines_aead"]["rows"]})
+        assert sizes == [16, 64, 256, 1024, 8192, 65536, 1048576], sizes
+        for r in by_id["engines_blocks"]["rows"]:
+            if r["engine"] == "portable":
+                assert abs(r["ratio_vs_portable"] - 1) < 1e-9, r
+            elif "portable" in supported:
+                assert r["ratio_vs_portable"] > 0, r
+    print("json ok:", exp, len(tables), "tables")
+for exp in sys.argv[2:]:
+    try:
+        check(json.load(open(f"{sys.argv[1]}/{exp}.json")), exp)
+    except Exception:
+        print(f"bench {exp} --format json:", file=sys.stderr)
+        raise
 PY
-  done
 else
   echo "WARNING: SKIPPED JSON parsing checks: python3 not found" >&2
 fi
@@ -180,16 +184,18 @@ done
 # --- Refused arguments: the CLI's error format, before any output ------------------------------------------
 # Every argument is checked before the machine header is printed, so a refused command writes nothing to
 # stdout, and stderr is one `pcrypt: error:` line, optionally followed by one `pcrypt: hint:` line.
+# (The error's lines are read by the shell: four head, wc and sed processes per case were most of its time.)
 expect_refusal() {
-  local want=$1 rc=0
+  local want=$1 rc=0 lines
   shift
   "$pc" bench "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
   [[ $rc -eq $want ]] || fail "bench $* exited $rc, expected $want: $(cat "$tmp/err")"
   [[ ! -s $tmp/out ]] || fail "bench $* printed before its error: $(head -c 200 "$tmp/out")"
-  [[ $(head -1 "$tmp/err") == 'pcrypt: error: '?* ]] || fail "bench $*: first line is not an error: $(cat "$tmp/err")"
-  if [[ $(wc -l <"$tmp/err") -gt 1 ]]; then
-    [[ $(wc -l <"$tmp/err") -eq 2 ]] || fail "bench $*: more than an error and a hint: $(cat "$tmp/err")"
-    [[ $(sed -n 2p "$tmp/err") == 'pcrypt: hint: '?* ]] || fail "bench $*: second line is not a hint: $(cat "$tmp/err")"
+  mapfile -t lines <"$tmp/err"
+  [[ ${lines[0]-} == 'pcrypt: error: '?* ]] || fail "bench $*: first line is not an error: $(cat "$tmp/err")"
+  if [[ ${#lines[@]} -gt 1 ]]; then
+    [[ ${#lines[@]} -eq 2 ]] || fail "bench $*: more than an error and a hint: $(cat "$tmp/err")"
+    [[ ${lines[1]} == 'pcrypt: hint: '?* ]] || fail "bench $*: second line is not a hint: $(cat "$tmp/err")"
   fi
 }
 expect_usage() { expect_refusal 2 "$@"; }
