@@ -47,18 +47,33 @@ require_tools() {
 }
 
 # require_typage WHAT: sets TYPAGE to a folder holding typage (npm age-encryption 0.3.1), the real peer for
-# age's post-quantum and tag recipients: $PCRYPT_TYPAGE_DIR if set, else a fresh `npm install` here. Where
-# neither works (no node or npm, no registry), ends the test as visibly skipped (exit 0) after the checks
-# WHAT names, which ran before it.
+# age's post-quantum and tag recipients: $PCRYPT_TYPAGE_DIR if set, else an `npm install` into the build
+# folder's typage-0.3.1, made once by the first test that needs it and shared by the others (under a lock:
+# they run in parallel; an npm install is 2-5 s, three tests made one each), or here where $PCRYPT is not in a
+# CMake build. Where neither works (no node or npm, no registry), ends the test as visibly skipped (exit 0)
+# after the checks WHAT names, which ran before it.
 require_typage() {
   TYPAGE=${PCRYPT_TYPAGE_DIR:-}
   if [[ -z $TYPAGE ]] && command -v npm > /dev/null && command -v node > /dev/null; then
-    mkdir typage
-    if (cd typage && timeout 180 npm install --no-audit --no-fund --silent age-encryption@0.3.1 > npm.log 2>&1); then
-      TYPAGE=$PWD/typage
+    local build shared lock
+    build=$(dirname "$(dirname "$PCRYPT")")
+    shared=$PWD/typage
+    [[ -f $build/CMakeCache.txt && -w $build ]] && shared=$build/typage-0.3.1
+    exec {lock}> "$shared.lock"
+    flock "$lock"
+    if [[ -d $shared/node_modules/age-encryption ]]; then
+      TYPAGE=$shared
     else
-      echo "npm install output:" && cat typage/npm.log
+      # (Made aside and moved into place whole: a test killed mid-install leaves no half folder to share.)
+      rm -rf "$shared.new" && mkdir "$shared.new"
+      if (cd "$shared.new" && timeout 180 npm install --no-audit --no-fund --silent age-encryption@0.3.1 > npm.log 2>&1) &&
+        rm -rf "$shared" && mv "$shared.new" "$shared"; then
+        TYPAGE=$shared
+      else
+        echo "npm install output:" && cat "$shared.new/npm.log"
+      fi
     fi
+    exec {lock}>&-
   fi
   if [[ -z $TYPAGE || ! -d $TYPAGE/node_modules/age-encryption ]]; then
     echo "SKIPPED: typage interop (npm age-encryption could not be installed: no npm/node or no registry; set" \
