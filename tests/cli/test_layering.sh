@@ -59,18 +59,52 @@ passes() {
   grep -q '^layering: [0-9]* files checked, [0-9]* rules, no violation$' out || fail "no summary line: $(cat out)"
 }
 
-# planted RULE FILE LINE TEXT: plants TEXT as line LINE of FILE (after a clean tree; the file's other lines
-# are blank), then the checker must fail with exactly one line naming FILE:LINE and RULE.
+# planted RULE FILE LINE TEXT: plants TEXT as line LINE of FILE (in a clean tree; the file's other lines are
+# blank); the checker must then fail with exactly one line naming FILE:LINE and RULE. The plants are collected
+# and checked by check_planted below, several to a tree: one checker run per plant was half of this test.
+plants=()
 planted() {
-  local rule=$1 file=$2 line=$3 text=$4 i lines=()
-  check "$rule: $file:$line: $text"
-  clean_tree
-  for ((i = 1; i < line; i++)); do lines+=(""); done
-  lines+=("$text")
-  put "$file" "${lines[@]}"
-  expect 1 bash "$checker" --root "$tree" > out
-  grep -q "^$file:$line: $rule: " out || fail "expected '$file:$line: $rule: ...', got: $(cat out)"
-  [[ $(wc -l < out) -eq 1 ]] || fail "expected one violation, got: $(cat out)"
+  check "$1: $2:$3: $4"
+  plants+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4")
+}
+
+# check_planted: the plants in rounds, no two of a round in the same file, one clean tree and one checker run a
+# round. The checker reads each line of each file on its own (grep and awk), so plants in different files
+# cannot hide or add to one another: the run must exit 1 and print exactly one line per plant, the one naming
+# its FILE:LINE and RULE (so none is reported twice or under another rule, and nothing else is reported).
+check_planted() {
+  local -a round=() rest=() reported=()
+  local -A files=()
+  local plant rule file line text i found r
+  rest=("${plants[@]}")
+  while [[ ${#rest[@]} -gt 0 ]]; do
+    round=() files=()
+    local -a later=()
+    for plant in "${rest[@]}"; do
+      IFS=$'\t' read -r rule file line text <<< "$plant"
+      if [[ -n ${files[$file]:-} ]]; then later+=("$plant"); else files[$file]=1 round+=("$plant"); fi
+    done
+    rest=("${later[@]}")
+    unset later
+    clean_tree
+    for plant in "${round[@]}"; do
+      IFS=$'\t' read -r rule file line text <<< "$plant"
+      local -a lines=()
+      for ((i = 1; i < line; i++)); do lines+=(""); done
+      lines+=("$text")
+      put "$file" "${lines[@]}"
+    done
+    expect 1 bash "$checker" --root "$tree" > out
+    mapfile -t reported < out
+    for plant in "${round[@]}"; do
+      IFS=$'\t' read -r rule file line text <<< "$plant"
+      found=0
+      for r in "${reported[@]}"; do [[ $r == "$file:$line: $rule: "* ]] && found=1; done
+      [[ $found == 1 ]] || fail "$rule: $file:$line: $text: expected '$file:$line: $rule: ...', got: $(cat out)"
+    done
+    [[ ${#reported[@]} -eq ${#round[@]} ]] ||
+      fail "expected one violation for each of the ${#round[@]} plants, got: $(cat out)"
+  done
 }
 
 check "a clean tree passes"
@@ -126,6 +160,7 @@ planted io-bottom io/fd.h 1 '#include "app/cli.h"'
 planted app-decides-by-code app/age_command.cc 4 '  if (std::string_view(e.what()).starts_with("refusing to mix"))'
 planted app-decides-by-code app/age_command.cc 2 '  const bool empty = std::string(e.what()).find("input is empty") != npos;'
 planted app-decides-by-code app/main.cc 7 '  if (e.what() == std::string("x")) return 1;'
+check_planted
 
 check "every violation is reported, one line each, and the exit status is 1"
 clean_tree
