@@ -894,11 +894,18 @@ TEST_CASE("libpcrypt: an exception a callback throws reaches the caller unchange
   // A passphrase callback.
   pcrypt::Credentials asking;
   asking.passphrase = []() -> std::optional<std::string> { throw CallersOwn{10}; };
-  pcrypt::Recipients with_passphrase;
-  with_passphrase.passphrase = "secret";
-  std::vector<std::uint8_t> scrypt_file;
-  pcrypt::encrypt(pcrypt::Source::memory(plain), pcrypt::Sink::memory(scrypt_file), with_passphrase, {});
+  // An age file's scrypt header as the format writes it (salt, wrapped key and MAC of zero bytes, work factor
+  // 2^10) and an empty payload's nonce and tag: unlock asks for the passphrase before running scrypt or
+  // checking anything it protects. (pcrypt::encrypt writes age's 2^18, two seconds of scrypt here.)
+  const std::string scrypt_header =
+      "age-encryption.org/v1\n"
+      "-> scrypt AAAAAAAAAAAAAAAAAAAAAA 10\n"
+      "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n"
+      "--- AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n";
+  std::vector<std::uint8_t> scrypt_file(scrypt_header.begin(), scrypt_header.end());
+  scrypt_file.resize(scrypt_file.size() + 32);
   pcrypt::File locked = pcrypt::File::open(pcrypt::Source::memory(scrypt_file));
+  CHECK(locked.describe().passphrase_slots == 1);
   CHECK(code_of([&] { locked.unlock(asking); }) == 10);
 }
 
