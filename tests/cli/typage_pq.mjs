@@ -16,22 +16,43 @@ const identityIn = (file) =>
     .split("\n")
     .find((l) => l.startsWith("AGE-SECRET-KEY-"));
 
+//   node typage_pq.mjs batch < COMMANDS             -> each line of standard input "encrypt R IN OUT" or
+//                                                      "decrypt IDENTITY_FILE IN OUT", in one process (a node
+//                                                      start loading typage is a good part of a second); stops
+//                                                      at the first that fails, naming it, exit 1
+async function run(cmd, args) {
+  if (cmd === "keygen") {
+    const id = await age.generateHybridIdentity();
+    console.log(`# public key: ${await age.identityToRecipient(id)}`);
+    console.log(id);
+  } else if (cmd === "recipient") {
+    console.log(await age.identityToRecipient(identityIn(args[0])));
+  } else if (cmd === "encrypt") {
+    const e = new age.Encrypter();
+    e.addRecipient(args[0]);
+    writeFileSync(args[2], await e.encrypt(readFileSync(args[1])));
+  } else if (cmd === "decrypt") {
+    const d = new age.Decrypter();
+    d.addIdentity(identityIn(args[0]));
+    writeFileSync(args[2], await d.decrypt(readFileSync(args[1])));
+  } else {
+    console.error("usage: typage_pq.mjs keygen | recipient ID | encrypt R IN OUT | decrypt ID IN OUT | batch");
+    process.exit(2);
+  }
+}
+
 const [cmd, ...args] = process.argv.slice(2);
-if (cmd === "keygen") {
-  const id = await age.generateHybridIdentity();
-  console.log(`# public key: ${await age.identityToRecipient(id)}`);
-  console.log(id);
-} else if (cmd === "recipient") {
-  console.log(await age.identityToRecipient(identityIn(args[0])));
-} else if (cmd === "encrypt") {
-  const e = new age.Encrypter();
-  e.addRecipient(args[0]);
-  writeFileSync(args[2], await e.encrypt(readFileSync(args[1])));
-} else if (cmd === "decrypt") {
-  const d = new age.Decrypter();
-  d.addIdentity(identityIn(args[0]));
-  writeFileSync(args[2], await d.decrypt(readFileSync(args[1])));
+if (cmd === "batch") {
+  for (const line of readFileSync(0, "utf8").split("\n")) {
+    const [each, ...its] = line.trim().split(/\s+/);
+    if (each !== "encrypt" && each !== "decrypt") continue;
+    try {
+      await run(each, its);
+    } catch (e) {
+      console.error(`typage_pq.mjs batch: '${line.trim()}' failed: ${e}`);
+      process.exit(1);
+    }
+  }
 } else {
-  console.error("usage: typage_pq.mjs keygen | recipient ID | encrypt R IN OUT | decrypt ID IN OUT");
-  process.exit(2);
+  await run(cmd, args);
 }

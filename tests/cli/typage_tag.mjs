@@ -108,22 +108,41 @@ function identity(kind, secret) {
   };
 }
 
+// batch: each line of standard input "encrypt R IN OUT" or "decrypt KIND SECRET IN OUT", in one process (a
+// node start loading typage is a good part of a second); stops at the first that fails, naming it, exit 1.
+async function run(cmd, args) {
+  if (cmd === "keygen") {
+    const { secret, recipient } = kinds[args[0]].keygen();
+    writeFileSync(args[1], hex.encode(secret) + "\n");
+    console.log(recipient);
+  } else if (cmd === "encrypt") {
+    const e = new age.Encrypter();
+    e.addRecipient(args[0]);
+    writeFileSync(args[2], await e.encrypt(readFileSync(args[1])));
+  } else if (cmd === "decrypt") {
+    const d = new age.Decrypter();
+    d.addIdentity(identity(args[0], hex.decode(readFileSync(args[1], "utf8").trim())));
+    const file = readFileSync(args[2]);
+    const armored = file.subarray(0, 10).toString() === "-----BEGIN";
+    writeFileSync(args[3], await d.decrypt(armored ? age.armor.decode(file.toString()) : file));
+  } else {
+    console.error("usage: typage_tag.mjs keygen KIND SECRET | encrypt R IN OUT | decrypt KIND SECRET IN OUT | batch");
+    process.exit(2);
+  }
+}
+
 const [cmd, ...args] = process.argv.slice(2);
-if (cmd === "keygen") {
-  const { secret, recipient } = kinds[args[0]].keygen();
-  writeFileSync(args[1], hex.encode(secret) + "\n");
-  console.log(recipient);
-} else if (cmd === "encrypt") {
-  const e = new age.Encrypter();
-  e.addRecipient(args[0]);
-  writeFileSync(args[2], await e.encrypt(readFileSync(args[1])));
-} else if (cmd === "decrypt") {
-  const d = new age.Decrypter();
-  d.addIdentity(identity(args[0], hex.decode(readFileSync(args[1], "utf8").trim())));
-  const file = readFileSync(args[2]);
-  const armored = file.subarray(0, 10).toString() === "-----BEGIN";
-  writeFileSync(args[3], await d.decrypt(armored ? age.armor.decode(file.toString()) : file));
+if (cmd === "batch") {
+  for (const line of readFileSync(0, "utf8").split("\n")) {
+    const [each, ...its] = line.trim().split(/\s+/);
+    if (each !== "encrypt" && each !== "decrypt") continue;
+    try {
+      await run(each, its);
+    } catch (e) {
+      console.error(`typage_tag.mjs batch: '${line.trim()}' failed: ${e}`);
+      process.exit(1);
+    }
+  }
 } else {
-  console.error("usage: typage_tag.mjs keygen KIND SECRET | encrypt R IN OUT | decrypt KIND SECRET IN OUT");
-  process.exit(2);
+  await run(cmd, args);
 }
