@@ -218,6 +218,7 @@ TEST_CASE("AES-128-GCM: every engine matches the portable engine on every length
     for (std::size_t d : {big - 17, big - 1, big, big + 1, big + 16, big + 255}) lens.push_back(d);
   const Bytes key = rng.bytes(16);
   std::vector<std::unique_ptr<pcrypt::aes::Gcm>> gcms;
+  gcms.reserve(engines.size());
   for (const Engine* e : engines) gcms.push_back(aes_test::make_gcm(*e, key));
   const auto ref = aes_test::make_gcm(*portable, key);
   for (std::size_t len : lens) {
