@@ -244,11 +244,20 @@ expect_refusal 1 throughput --quick --dir "$tmp/a-file"
 # --- Ctrl-C: partial results, exit 130 ---------------------------------------------------------------------
 "$pc" bench keystream --format csv --data-size 1GiB >"$tmp/int.csv" 2>/dev/null &
 pid=$!
-for _ in $(seq 50); do  # wait until the first table header shows it is measuring
+for _ in $(seq 50); do  # wait until the machine facts show the run has begun
   [[ -s $tmp/int.csv ]] && break
   sleep 0.1
 done
-sleep 0.5
+# Then until it has spent 0.3 s of CPU (utime + stime, in 10 ms ticks) since: after its facts pcrypt does
+# nothing but measure the first table (40 s of it at 1 GiB a sample), so the Ctrl-C comes in the middle of
+# it however loaded the machine, not before it began (a fixed sleep was a bet on the load).
+read -ra stat <"/proc/$pid/stat"
+begun=$((stat[13] + stat[14]))
+for _ in $(seq 300); do
+  read -ra stat <"/proc/$pid/stat"
+  ((stat[13] + stat[14] - begun >= 30)) && break
+  sleep 0.05
+done
 kill -INT "$pid"
 rc=0
 wait "$pid" || rc=$?
