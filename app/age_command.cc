@@ -3,8 +3,6 @@
 // users rely on is age's here; the work itself (parallel, every kind of recipient) is pcrypt's.
 #include <pcrypt/pcrypt.h>
 #include <sodium.h>
-#include <spdlog/sinks/stdout_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include <unistd.h>
 
@@ -26,6 +24,7 @@
 #include "app/environment.h"
 #include "app/error_words.h"
 #include "app/library.h"
+#include "app/logging.h"
 #include "app/personalities.h"
 #include "app/plugin_ui.h"
 #include "app/tty_prompt.h"
@@ -415,16 +414,6 @@ void decrypt_from(const AgeArgs& a, AgeInput& in, Destination& out, unsigned thr
   Sink sink = out.open();
   file.decrypt(std::move(sink), run);
   out.commit();
-}
-
-// What the CLI's shared pieces warn about through spdlog (a plugin that failed where another identity
-// opened the file) goes to standard error as age's warnings; spdlog's own default would write to standard
-// output, into the data.
-void log_warnings_as_age() {
-  auto logger = std::make_shared<spdlog::logger>("age", std::make_shared<spdlog::sinks::stderr_sink_mt>());
-  logger->set_pattern("age: warning: %v");
-  logger->set_level(spdlog::level::warn);
-  spdlog::set_default_logger(std::move(logger));
 }
 
 int run_checked(int argc, char** argv) {

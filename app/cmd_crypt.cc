@@ -1,5 +1,4 @@
 // `pcrypt encrypt` and `pcrypt decrypt`.
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +14,7 @@
 #include "app/endpoints.h"
 #include "app/error_words.h"
 #include "app/library.h"
+#include "app/logging.h"
 #include "app/output_name.h"
 #include "app/progress.h"
 #include "app/report.h"
@@ -42,8 +42,8 @@ std::string output_path(const CryptArgs& args, bool encrypting) {
 // -v's last line, zstd style: "NAME: IN -> OUT in T s, RATE".
 void log_summary(const std::string& out_path, std::uint64_t in_bytes, std::uint64_t out_bytes,
                  double seconds) {
-  spdlog::info("{}",
-               format_summary(out_path.empty() ? "standard output" : out_path, in_bytes, out_bytes, seconds));
+  log::info("{}",
+            format_summary(out_path.empty() ? "standard output" : out_path, in_bytes, out_bytes, seconds));
 }
 
 // `pcrypt encrypt x.pcrypt` is usually a slip for decrypt: say so, but do it (encrypting twice is
@@ -54,8 +54,8 @@ void warn_if_encrypted(const Input& input) {
   try {
     file = io::open_input(input.path);
     const File encrypted = File::open(Source::fd(file->fd(), input.path));
-    spdlog::warn("{} is already {} file; encrypting it again (to decrypt it: pcrypt decrypt)", input.path,
-                 encrypted.describe().format == Format::age ? "an age" : "a pcrypt");
+    log::warn("{} is already {} file; encrypting it again (to decrypt it: pcrypt decrypt)", input.path,
+              encrypted.describe().format == Format::age ? "an age" : "a pcrypt");
   } catch (const std::exception&) {
     // Not an encrypted file (or not readable here: open_input below says so).
   }
@@ -83,14 +83,14 @@ void encrypt_file(const CryptArgs& args, Verbosity verbosity, EncryptChoices cho
   EncryptOptions& settings = choices.options;
   const bool age = settings.format == Format::age;
   const bool cobblestone = cobblestone_format(args.format).has_value();
-  spdlog::info("format {}, engine {}, worker threads {}, chunk size {}",
-               cobblestone ? args.format
-               : age       ? "age"
-                           : "pcrypt",
-               choices.session->engine(), effective_threads(settings.threads),
-               format_bytes(cobblestone ? 16 * 1024
-                            : age       ? 64 * 1024
-                                        : settings.chunk_size));
+  log::info("format {}, engine {}, worker threads {}, chunk size {}",
+            cobblestone ? args.format
+            : age       ? "age"
+                        : "pcrypt",
+            choices.session->engine(), effective_threads(settings.threads),
+            format_bytes(cobblestone ? 16 * 1024
+                         : age       ? 64 * 1024
+                                     : settings.chunk_size));
   const std::unique_ptr<io::Writer> out = open_output(out_path, args.force);
   ProgressLine progress("encrypting", input.size,
                         progress_wanted(verbosity == Verbosity::quiet, args.progress));
@@ -177,7 +177,7 @@ int run_encrypt(const CryptArgs& args, Verbosity verbosity) {
                                 : hint + "; or name the output *.pcrypt for pcrypt's format");
   }
   if (!wants_passphrase(args) && (!args.kdf_memory.empty() || !args.kdf_ops.empty()))
-    spdlog::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
+    log::warn("--kdf-memory/--kdf-ops only matter with -p; ignored");
   return run_files(args, verbosity, choices, &encryption_credentials, &encrypt_file);
 }
 

@@ -1,5 +1,4 @@
 // `pcrypt info`: the header in plain words (no key needed), and/or the engine table.
-#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <span>
@@ -9,6 +8,7 @@
 #include "app/endpoints.h"
 #include "app/file_facts.h"
 #include "app/library.h"
+#include "app/logging.h"
 #include "app/passphrase.h"
 #include "app/report.h"
 #include "app/run_files.h"
@@ -67,7 +67,7 @@ void info_file(const InfoArgs& args, bool heading) {
   const std::string description = naming_input(input.name, [&] {
     File file = File::open(source_of(input));
     // -v (the logger's level says whether it was given): every byte of long slot fields, not their SHA-256.
-    return file.info(spdlog::should_log(spdlog::level::info)) + describe_openers(args, file);
+    return file.info(log::enabled(log::Level::info)) + describe_openers(args, file);
   });
   if (heading) std::printf("file: %s\n", input.name.c_str());
   std::fputs(description.c_str(), stdout);

@@ -6,8 +6,6 @@
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
 
-#include <spdlog/spdlog.h>
-
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/mount.h>
@@ -37,6 +35,7 @@
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/error_words.h"
+#include "app/logging.h"
 #include "app/mount_cli.h"
 #include "app/mount_table.h"
 #include "app/mount_tree.h"
@@ -82,7 +81,7 @@ void fuse_message(enum fuse_log_level, const char* format, va_list args) {
     if (!g_fuse_messages.empty()) g_fuse_messages += "; ";
     g_fuse_messages += text;
   } else {
-    spdlog::warn("fuse: {}", text);
+    log::warn("fuse: {}", text);
   }
 }
 
@@ -189,7 +188,7 @@ void op_open(fuse_req_t req, fuse_ino_t inode, fuse_file_info* info) {
     info->fh = reinterpret_cast<std::uint64_t>(
         new OpenHandle(std::move(held), file.file(), file.plaintext_size, file.record_size, *m.pool));
   } catch (const Error& e) {
-    spdlog::warn("{}", e.what());
+    log::warn("{}", e.what());
     return static_cast<void>(fuse_reply_err(req, e.error_number() != 0 ? e.error_number() : EIO));
   } catch (const std::bad_alloc&) {
     return static_cast<void>(fuse_reply_err(req, ENOMEM));
@@ -209,12 +208,12 @@ void op_read(fuse_req_t req, fuse_ino_t, std::size_t size, off_t offset, fuse_fi
   try {
     handle->stream.read(static_cast<std::uint64_t>(offset), size, pieces);
   } catch (const Error& e) {
-    spdlog::warn("{}", e.what());
+    log::warn("{}", e.what());
     error = e.kind() == ErrorKind::io && e.error_number() != 0 ? e.error_number() : EIO;
   } catch (const std::bad_alloc&) {
     error = ENOMEM;
   } catch (const std::exception& e) {
-    spdlog::warn("{}", e.what());
+    log::warn("{}", e.what());
     error = EIO;
   }
   if (error != 0) {
@@ -332,7 +331,7 @@ void set_descriptor_budget(const MountTree& tree) {
   const std::size_t budget = limit.rlim_cur > used ? static_cast<std::size_t>(limit.rlim_cur) - used : 1;
   tree.descriptors().set_limit(std::max<std::size_t>(budget, 1));
   if (budget < tree.files() - tree.unreadable())
-    spdlog::warn(
+    log::warn(
         "at most {} of the {} encrypted files can be open at once through the mount (descriptor limit {}); "
         "opening more gives EMFILE (Too many open files)",
         std::max<std::size_t>(budget, 1), tree.files() - tree.unreadable(), limit.rlim_cur);
@@ -379,8 +378,8 @@ int run_mount(const MountArgs& args, Verbosity verbosity) {
 
   Mounted state{MountTree::read(args, choices), nullptr, {}, {}};
   if (state.tree.unreadable() > 0)
-    spdlog::warn("{} of {} encrypted files cannot be read in the mount (listed above)",
-                 state.tree.unreadable(), state.tree.files());
+    log::warn("{} of {} encrypted files cannot be read in the mount (listed above)", state.tree.unreadable(),
+              state.tree.files());
 
   fuse_set_log_func(fuse_message);
   FuseArgs fuse_args(args.allow_other);
@@ -394,7 +393,7 @@ int run_mount(const MountArgs& args, Verbosity verbosity) {
   }
   if (const std::optional<MountTableEntry> mount = find_mount(mountpoint))
     state.read_ahead_setting = "/sys/class/bdi/" + mount->device + "/read_ahead_kb";
-  spdlog::info("mounted {} on {} ({} encrypted files)", args.source, mountpoint, state.tree.files());
+  log::info("mounted {} on {} ({} encrypted files)", args.source, mountpoint, state.tree.files());
   set_descriptor_budget(state.tree);  // said while standard error is still the terminal's
 
   if (fuse_daemonize(args.foreground ? 1 : 0) != 0) {

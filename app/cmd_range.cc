@@ -1,6 +1,5 @@
 // `pcrypt decrypt --offset N --length M`: one plaintext byte range (File::read_range), of a pcrypt or age
 // file.
-#include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <optional>
@@ -11,6 +10,7 @@
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
+#include "app/logging.h"
 #include "app/progress.h"
 #include "app/report.h"
 #include "app/size_arg.h"
@@ -55,10 +55,10 @@ int run_decrypt_range(const CryptArgs& args, Verbosity verbosity) {
                                   return read;
                                 });
   const RangeRead& read = run.result;
-  spdlog::info(read.positional
-                   ? "read the range's records in place (pread)"
-                   : "read the input in order, discarding the records before the range unauthenticated");
-  spdlog::info("wrote {} of plaintext from {} authenticated chunks", format_bytes(read.bytes), read.records);
+  log::info("{}", read.positional
+                      ? "read the range's records in place (pread)"
+                      : "read the input in order, discarding the records before the range unauthenticated");
+  log::info("wrote {} of plaintext from {} authenticated chunks", format_bytes(read.bytes), read.records);
   return 0;
 }
 

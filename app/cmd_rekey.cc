@@ -3,7 +3,6 @@
 // copies the payload with copy_file_range into the temporary), the atomic replacement io::AtomicFileWriter:
 // the original stays whole until the new file is complete and synced.
 #include <sodium.h>
-#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include "app/endpoints.h"
 #include "app/error_words.h"
 #include "app/library.h"
+#include "app/logging.h"
 #include "app/progress.h"
 #include "app/report.h"
 #include "app/run_files.h"
@@ -181,32 +181,32 @@ int rekey_file(const RekeyArgs& args, Verbosity verbosity) {
   };
   if (args.new_file_key && replaces_all) {
     // The user listed everyone who keeps access: nothing to warn about; -v says what was replaced.
-    spdlog::info("new file key: {} replaced by {} for the recipients and credentials given",
-                 counted(result.dropped.size(), "old " + slot_noun), result.slots_after);
-    spdlog::info("replaced: {}", listed(result.dropped, "none"));
-    spdlog::info("re-encrypted {} under a new file key with {}", out_path,
-                 counted(result.slots_after, slot_noun));
+    log::info("new file key: {} replaced by {} for the recipients and credentials given",
+              counted(result.dropped.size(), "old " + slot_noun), result.slots_after);
+    log::info("replaced: {}", listed(result.dropped, "none"));
+    log::info("re-encrypted {} under a new file key with {}", out_path,
+              counted(result.slots_after, slot_noun));
   } else if (args.new_file_key) {
     // Who keeps access and who loses it: the point of a new file key. A few slots are named; many are
     // counted (a team of 250 would make one unreadable line), and -v names them all.
     if (result.kept.size() + result.dropped.size() <= kNamedSlots)
-      spdlog::warn("new file key: kept {} (re-made for the credentials given); dropped {}",
-                   listed(result.kept, "no old slot"), listed(result.dropped, "none"));
+      log::warn("new file key: kept {} (re-made for the credentials given); dropped {}",
+                listed(result.kept, "no old slot"), listed(result.dropped, "none"));
     else
-      spdlog::warn(
+      log::warn(
           "new file key: kept {} (re-made for the credentials given); dropped {} (their "
           "holders lose access; -v lists them)",
           counted(result.kept.size(), "old " + slot_noun), result.dropped.size());
-    spdlog::info("kept: {}", listed(result.kept, "no old slot"));
-    spdlog::info("dropped: {}", listed(result.dropped, "none"));
-    spdlog::info("re-encrypted {} under a new file key with {}", out_path,
-                 counted(result.slots_after, slot_noun));
+    log::info("kept: {}", listed(result.kept, "no old slot"));
+    log::info("dropped: {}", listed(result.dropped, "none"));
+    log::info("re-encrypted {} under a new file key with {}", out_path,
+              counted(result.slots_after, slot_noun));
   } else {
-    spdlog::info("rekeyed {}: {} -> {}, header {} -> {} bytes, {} after it copied unchanged", out_path,
-                 counted(result.slots_before, slot_noun), counted(result.slots_after, slot_noun),
-                 result.header_bytes_before, result.header_bytes_after, counted(result.copied_bytes, "byte"));
+    log::info("rekeyed {}: {} -> {}, header {} -> {} bytes, {} after it copied unchanged", out_path,
+              counted(result.slots_before, slot_noun), counted(result.slots_after, slot_noun),
+              result.header_bytes_before, result.header_bytes_after, counted(result.copied_bytes, "byte"));
   }
-  spdlog::info("Argon2id runs: {}", open_choices.session->argon2id_runs());
+  log::info("Argon2id runs: {}", open_choices.session->argon2id_runs());
   return 0;
 }
 

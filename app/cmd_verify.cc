@@ -1,5 +1,4 @@
 // `pcrypt verify`: decrypt's checks and exit status, without an output; several files as decrypt takes them.
-#include <spdlog/spdlog.h>
 
 #include <chrono>
 
@@ -9,6 +8,7 @@
 #include "app/credentials.h"
 #include "app/crypt_options.h"
 #include "app/endpoints.h"
+#include "app/logging.h"
 #include "app/progress.h"
 #include "app/report.h"
 #include "app/run_files.h"
@@ -33,9 +33,9 @@ void verify_file(const CryptArgs& args, Verbosity verbosity, DecryptChoices choi
                                 [](File& file, const RunOptions& options) { return file.verify(options); });
   const Transfer& done = run.result;
   const double seconds = run.seconds;
-  spdlog::info("verified {} in {}, {:.2f} s ({:.2f} GB/s)", format_bytes(done.plaintext_bytes),
-               counted(done.chunks, "chunk"), seconds,
-               seconds > 0 ? static_cast<double>(done.plaintext_bytes) / seconds / 1e9 : 0.0);
+  log::info("verified {} in {}, {:.2f} s ({:.2f} GB/s)", format_bytes(done.plaintext_bytes),
+            counted(done.chunks, "chunk"), seconds,
+            seconds > 0 ? static_cast<double>(done.plaintext_bytes) / seconds / 1e9 : 0.0);
   if (args.json)
     print_json_summary({"verify", input.name, "", opened.file().describe().format == Format::age,
                         done.encrypted_bytes, 0, done.plaintext_bytes, seconds, engine, threads});

@@ -1,7 +1,5 @@
 #include "app/credentials.h"
 
-#include <spdlog/spdlog.h>
-
 #include <unistd.h>
 
 #include <optional>
@@ -11,6 +9,7 @@
 #include "app/endpoints.h"
 #include "app/environment.h"
 #include "app/error_words.h"
+#include "app/logging.h"
 #include "app/report.h"
 #include "io/file_info.h"
 
@@ -32,9 +31,9 @@ void add_key_files(Keys& keys, const std::vector<std::string>& key_files, Passph
     }
     const std::size_t i = held.index;
     if (!warned[i] && path == paths[i])
-      spdlog::warn("key file {} is given more than once; using it once", path);
+      log::warn("key file {} is given more than once; using it once", path);
     else if (!warned[i])
-      spdlog::warn("key files {} and {} hold the same key; using it once", paths[i], path);
+      log::warn("key files {} and {} hold the same key; using it once", paths[i], path);
     warned[i] = true;
   }
 }
@@ -127,7 +126,7 @@ bool DecryptionKeys::choose(const Description& description, const std::string& f
                      description.format == Format::age
                          ? "decrypt it with -i IDENTITY (an age file has no key-file slots)"
                          : "decrypt it with -k KEYFILE (or -i IDENTITY)");
-    spdlog::warn("{} has no passphrase slot; -p ignored", file);
+    log::warn("{} has no passphrase slot; -p ignored", file);
     return false;
   }
   if (wants_passphrase_) return with_passphrase();

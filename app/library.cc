@@ -1,6 +1,5 @@
 #include "app/library.h"
-
-#include <spdlog/spdlog.h>
+#include "app/logging.h"
 
 #include <optional>
 
@@ -38,7 +37,7 @@ Keys terminal_keys() {
     // The library copies the answer into guarded memory and wipes this string.
     return std::string(obtain_ssh_key_passphrase(key_name).text());
   };
-  keys.warn = [](const std::string& line) { spdlog::warn("{}", line); };
+  keys.warn = [](const std::string& line) { log::warn("{}", line); };
   return keys;
 }
 

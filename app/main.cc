@@ -1,6 +1,5 @@
 // pcrypt's entry point and its one error-reporting site: every failure becomes exactly one
 // "pcrypt: error: ..." line (plus an optional hint) and the exit code documented in man/pcrypt.1.
-#include <spdlog/spdlog.h>
 
 #include <cxxabi.h>
 #include <unistd.h>
@@ -59,7 +58,7 @@ int dispatch(const Subcommands& sub, const MountCommands& mounts, const BenchCom
 // failure itself: io::IoError from the CLI's own writes, pcrypt::Error::error_number() from the library's.
 bool output_closed_early(int error_number, const char* what) {
   if (error_number != EPIPE) return false;
-  spdlog::info("output closed early ({})", what);
+  log::info("output closed early ({})", what);
   return true;
 }
 

@@ -1,7 +1,6 @@
 #include "app/mount_tree.h"
 
 #include <dirent.h>
-#include <spdlog/spdlog.h>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 
 #include "app/error_words.h"
 #include "app/library.h"
+#include "app/logging.h"
 #include "app/mount_names.h"
 #include "app/report.h"
 #include "io/stream.h"
@@ -208,7 +208,7 @@ std::size_t MountTree::add_folder(const std::string& path, const struct stat& st
     found = shown_entries(path);
   } catch (const io::IoError& e) {
     if (index == 0) throw;  // SOURCE itself
-    spdlog::warn("{}; shown empty", e.what());
+    log::warn("{}; shown empty", e.what());
     return index;
   }
   std::vector<NamedEntry> named;
@@ -239,7 +239,7 @@ std::size_t MountTree::add_file(const std::string& path, const struct stat& st, 
     entry.shown.st_size = 0;
     entry.shown.st_blocks = 0;
     ++unreadable_;
-    spdlog::warn("{}; shown unreadable in the mount", why);
+    log::warn("{}; shown unreadable in the mount", why);
   };
   try {
     auto opened = std::make_unique<OpenedFile>();

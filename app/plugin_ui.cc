@@ -1,4 +1,5 @@
 #include "app/plugin_ui.h"
+#include "app/logging.h"
 
 #include <pcrypt/pcrypt.h>
 
@@ -6,8 +7,6 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
-
-#include <spdlog/spdlog.h>
 
 #include "app/tty_prompt.h"
 
@@ -24,10 +23,10 @@ bool same_ignoring_case(const std::string& a, const std::string& b) {
 
 class TerminalPluginUi {
  public:
-  static void warning(const std::string& text) { spdlog::warn("{}", text); }
+  static void warning(const std::string& text) { log::warn("{}", text); }
 
   static bool message(const std::string& program, const std::string& text) {
-    // Not through spdlog: -q must not hide "touch your security key".
+    // Not through log::: -q must not hide "touch your security key".
     std::fprintf(stderr, "pcrypt: %s: %s\n", program.c_str(), text.c_str());
     std::fflush(stderr);
     return true;

@@ -1,8 +1,7 @@
 #include "app/progress.h"
+#include "app/logging.h"
 
 #include <pcrypt/pcrypt.h>
-
-#include <spdlog/spdlog.h>
 
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -148,7 +147,7 @@ void ProgressLine::update(std::uint64_t bytes) {
 
 void report_unlocked(const std::string& opened_by, ProgressLine& progress,
                      std::chrono::steady_clock::time_point& start) {
-  if (!opened_by.empty()) spdlog::info("opened by {}", opened_by);
+  if (!opened_by.empty()) log::info("opened by {}", opened_by);
   progress.restart();
   start = std::chrono::steady_clock::now();
 }

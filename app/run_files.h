@@ -3,14 +3,13 @@
 // exit code is the highest of them (files that succeeded stay done).
 #pragma once
 
-#include <spdlog/spdlog.h>
-
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "app/cli.h"
 #include "app/credentials.h"
+#include "app/logging.h"
 
 namespace pcrypt::app {
 
@@ -39,7 +38,7 @@ int run_files(const CryptArgs& args, Verbosity verbosity, Options options, Gathe
       one_file(file_args, verbosity, options, &credentials);
     });
   }
-  if (wants_passphrase(args)) spdlog::info("Argon2id runs: {}", options.session->argon2id_runs());
+  if (wants_passphrase(args)) log::info("Argon2id runs: {}", options.session->argon2id_runs());
   return code;
 }
 

@@ -4,14 +4,13 @@
 // payload errors naming the input.
 #pragma once
 
-#include <spdlog/spdlog.h>
-
 #include <chrono>
 #include <optional>
 #include <string>
 
 #include "app/credentials.h"
 #include "app/crypt_options.h"
+#include "app/logging.h"
 #include "app/progress.h"
 
 namespace pcrypt::app {
@@ -27,8 +26,8 @@ template <typename Work>
 auto run_unlocked(DecryptionInput& opened, DecryptChoices choices, const std::string& input_name,
                   const std::string& verb, std::optional<std::uint64_t> total, bool show_progress,
                   Work work) {
-  spdlog::info("engine {}, worker threads {}", choices.session->engine(),
-               effective_threads(choices.run.threads));
+  log::info("engine {}, worker threads {}", choices.session->engine(),
+            effective_threads(choices.run.threads));
   ProgressLine progress(verb, total, show_progress);
   choices.run.progress = [&progress](std::uint64_t bytes) { progress.update(bytes); };
   auto start = std::chrono::steady_clock::now();
