@@ -81,12 +81,18 @@ class FakeCodec final : public core::RecordCodec {
   core::RecordOutcome process(std::uint64_t index, bool last, std::uint8_t* buf,
                               std::size_t len) const override {
     {
-      std::lock_guard lock(mu_);
+      std::unique_lock lock(mu_);
       // The reader only reads into a free buffer, and buffers come back only once written.
       max_ahead_ = std::max(max_ahead_, index + 1 - std::min(index + 1, out_.records()));
       in_use_.insert(buf);
       if (!in_flight_.insert(buf).second) shared_buffer_ = true;  // two workers holding one buffer
       threads_.insert(std::this_thread::get_id());
+      if (std::this_thread::get_id() == caller_) {
+        caller_worked_ = true;
+        caller_worked_cv_.notify_all();
+      } else if (caller_ != std::thread::id()) {
+        caller_worked_cv_.wait_until(lock, caller_deadline_, [&] { return caller_worked_; });
+      }
     }
     // Uneven work, so that with several workers records finish out of order.
     std::this_thread::sleep_for(std::chrono::microseconds((index * 7919) % 5 * 50));
@@ -126,6 +132,15 @@ class FakeCodec final : public core::RecordCodec {
   std::size_t buffers_used() const { return in_use_.size(); }
   bool shared_buffer() const { return shared_buffer_; }
   std::set<std::thread::id> threads() const { return threads_; }
+  // Holds every other thread's first record until `caller` has processed one (for at most 10 s in all), so
+  // that whether the caller computes does not depend on the scheduler: under load the other workers could
+  // otherwise take every record before the caller's turn came. A pipeline whose caller never computes keeps
+  // them waiting the full 10 s, and the caller is then missing from threads().
+  void hold_others_until_caller_works(std::thread::id caller) const {
+    std::lock_guard lock(mu_);
+    caller_ = caller;
+    caller_deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  }
 
  private:
   const CountingWriter& out_;
@@ -138,6 +153,10 @@ class FakeCodec final : public core::RecordCodec {
   mutable std::set<const std::uint8_t*> in_flight_;
   mutable bool shared_buffer_ = false;
   mutable std::set<std::thread::id> threads_;  // that ran process()
+  mutable std::thread::id caller_;
+  mutable std::chrono::steady_clock::time_point caller_deadline_;
+  mutable bool caller_worked_ = false;
+  mutable std::condition_variable caller_worked_cv_;
   mutable std::condition_variable later_failure_;
   mutable bool later_failure_reported_ = false;
 };
@@ -215,13 +234,14 @@ TEST_CASE(
       io::MemoryReader in(input, paths.in);
       CountingWriter out(paths.out);
       const FakeCodec codec(out);
+      const bool caller_works = threads >= 2 || paths.out == io::MemoryAccess::positional;
       const std::thread::id caller = test::within_deadline([&] {
+        if (caller_works && threads >= 2) codec.hold_others_until_caller_works(std::this_thread::get_id());
         core::run_pipeline(codec, in, out, test::config(threads, 0));  // one record per item
         return std::this_thread::get_id();
       });
       REQUIRE(out.data() == expected_frames(input, 40));
       CHECK(codec.threads().size() <= threads);
-      const bool caller_works = threads >= 2 || paths.out == io::MemoryAccess::positional;
       CHECK(codec.threads().count(caller) == (caller_works ? 1u : 0u));
     }
   }
