@@ -1,6 +1,7 @@
 #include "app/bench_glue.h"
 
 #include <pcrypt/pcrypt.h>
+#include <CLI/CLI.hpp>
 
 #include <utility>
 

@@ -3,9 +3,13 @@
 // into the pcrypt::Error app/main.cc reports (scripts/check-layering.sh: app-through-library).
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include "bench/bench.h"
+
+// CLI11 declared, not included: its header costs each file that includes it seconds of compile time, and
+// only the files that build or read the command line (cli.cc, main.cc, ...) need more than these names.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace pcrypt::app {
 

@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include <pcrypt/pcrypt.h>
+#include <CLI/CLI.hpp>
 
 #include <cctype>
 #include <optional>

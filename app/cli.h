@@ -3,12 +3,17 @@
 // same way (Error(usage), exit 2).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/logging.h"
+
+// CLI11 declared, not included: its header costs each file that includes it seconds of compile time, and
+// only the files that build or read the command line (cli.cc, main.cc, ...) need more than these names.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace pcrypt::app {
 

@@ -1,5 +1,6 @@
 #include "app/parse_errors.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
 #include <cstddef>

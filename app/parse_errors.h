@@ -2,11 +2,17 @@
 // "did you mean" hint when a known option or command is close to it (a typo, a wrong case: -K for -k).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+// CLI11 declared, not included: its header costs each file that includes it seconds of compile time, and
+// only the files that build or read the command line (cli.cc, main.cc, ...) need more than these names.
+namespace CLI {
+class App;
+class ParseError;
+}  // namespace CLI
 
 namespace pcrypt::app {
 

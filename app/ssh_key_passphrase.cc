@@ -1,6 +1,7 @@
 #include "app/ssh_key_passphrase.h"
 
 #include <pcrypt/pcrypt.h>
+#include <CLI/CLI.hpp>
 
 #include <optional>
 

@@ -2,10 +2,16 @@
 // jobs, cron) as for runs with one. The same ways as -p's passphrase, under their own names.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 
 #include <pcrypt/secret_bytes.h>
+
+// CLI11 declared, not included: its header costs each file that includes it seconds of compile time, and
+// only the files that build or read the command line (cli.cc, main.cc, ...) need more than these names.
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace pcrypt::app {
 

@@ -1,9 +1,14 @@
 // `pcrypt bench`: the throughput experiments (keystream, throughput, engines). The CLI's main registers it.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+
+// CLI11 declared, not included: its header costs each file that includes it seconds of compile time, and
+// only the files that build or read the command line (cli.cc, main.cc, ...) need more than these names.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace pcrypt::app {
 

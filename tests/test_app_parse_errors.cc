@@ -1,5 +1,6 @@
 // The did-you-mean behind pcrypt's parse errors (app/parse_errors.h): which typos find their option or
 // command, and which words are left without a (misleading) suggestion.
+#include <CLI/CLI.hpp>
 #include <catch2/catch.hpp>
 
 #include <string>
