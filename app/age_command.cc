@@ -34,7 +34,7 @@
 namespace pcrypt::app {
 namespace {
 
-constexpr const char* kUsage = R"(Usage:
+constexpr const char* kAgeUsage = R"(Usage:
     age [--encrypt] (-r RECIPIENT | -R PATH)... [--armor] [-o OUTPUT] [INPUT]
     age [--encrypt] --passphrase [--armor] [-o OUTPUT] [INPUT]
     age --decrypt [-i PATH | -j PLUGIN]... [-o OUTPUT] [INPUT]
@@ -420,17 +420,17 @@ int run_checked(int argc, char** argv) {
   log_warnings_as_age();
   const std::vector<std::string> raw(argv + 1, argv + argc);
   if (raw.empty()) {
-    std::fputs(kUsage, stderr);
+    std::fputs(kAgeUsage, stderr);
     return 1;
   }
   const AgeParse parsed = parse_age_args(raw);
   if (parsed.outcome == AgeParse::Outcome::help) {
-    std::fputs(kUsage, stderr);
+    std::fputs(kAgeUsage, stderr);
     return 0;
   }
   if (parsed.outcome == AgeParse::Outcome::bad_flag) {
     std::fputs((parsed.error + "\n").c_str(), stderr);
-    std::fputs(kUsage, stderr);
+    std::fputs(kAgeUsage, stderr);
     return 2;
   }
   const AgeArgs& a = parsed.args;

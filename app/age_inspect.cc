@@ -26,9 +26,9 @@ namespace pcrypt::app {
 using io::json_string;
 namespace {
 
-constexpr const char* kName = "age-inspect";
+constexpr const char* kInspectName = "age-inspect";
 
-constexpr const char* kUsage = R"(Usage:
+constexpr const char* kInspectUsage = R"(Usage:
     age-inspect [INPUT]
     age-inspect [--json] [INPUT]
 
@@ -43,7 +43,7 @@ input ("-" names it explicitly). This is pcrypt under age-inspect's name
 (pcrypt(1), AGE-KEYGEN AND AGE-INSPECT); `pcrypt info --json` says more.)";
 
 int usage_error() {
-  std::fprintf(stderr, "%s\n", kUsage);
+  std::fprintf(stderr, "%s\n", kInspectUsage);
   return 1;
 }
 
@@ -116,15 +116,15 @@ int run_age_inspect(int argc, char** argv) {
   flags.add_bool("version", &version);
   flags.add_bool("json", &json);
   const GoFlags::Outcome parsed = flags.parse(argc, argv);
-  if (const std::optional<int> code = usage_exit_code(parsed, kUsage)) return *code;
+  if (const std::optional<int> code = usage_exit_code(parsed, kInspectUsage)) return *code;
   try {
     if (version) return print_age_version();
     if (parsed.arguments.size() > 1) return usage_error();
     return inspect(parsed.arguments.empty() ? std::string() : parsed.arguments[0], json);
   } catch (const AgeToolError& e) {
-    return report_age_error(kName, e.message);
+    return report_age_error(kInspectName, e.message);
   } catch (const io::IoError& e) {
-    return report_age_error(kName, e.what());
+    return report_age_error(kInspectName, e.what());
   }
 }
 

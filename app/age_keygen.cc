@@ -28,9 +28,9 @@
 namespace pcrypt::app {
 namespace {
 
-constexpr const char* kName = "age-keygen";
+constexpr const char* kKeygenName = "age-keygen";
 
-constexpr const char* kUsage = R"(Usage:
+constexpr const char* kKeygenUsage = R"(Usage:
     age-keygen [-pq] [-o OUTPUT]
     age-keygen -y [-o OUTPUT] [INPUT]
 
@@ -108,7 +108,7 @@ void write_output(const std::string& path, const std::string& text) {
 void warn_if_world_readable_stdout() {
   struct stat st {};
   if (::fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & S_IROTH) != 0)
-    std::fprintf(stderr, "%s: warning: writing secret key to a world-readable file\n", kName);
+    std::fprintf(stderr, "%s: warning: writing secret key to a world-readable file\n", kKeygenName);
 }
 
 int generate(const std::string& output, bool post_quantum) {
@@ -158,7 +158,7 @@ int run_age_keygen(int argc, char** argv) {
   flags.add_string("o", &output);
   flags.add_string("output", &output);
   const GoFlags::Outcome parsed = flags.parse(argc, argv);
-  if (const std::optional<int> code = usage_exit_code(parsed, kUsage)) return *code;
+  if (const std::optional<int> code = usage_exit_code(parsed, kKeygenUsage)) return *code;
   try {
     if (version) return print_age_version();
     const std::vector<std::string>& args = parsed.arguments;
@@ -168,11 +168,11 @@ int run_age_keygen(int argc, char** argv) {
     return to_recipients ? convert(args.empty() ? std::string() : args[0], output)
                          : generate(output, post_quantum);
   } catch (const AgeToolError& e) {
-    return report_age_error(kName, e.message);
+    return report_age_error(kKeygenName, e.message);
   } catch (const Error& e) {
-    return report_age_error(kName, e.what());
+    return report_age_error(kKeygenName, e.what());
   } catch (const io::IoError& e) {
-    return report_age_error(kName, e.what());
+    return report_age_error(kKeygenName, e.what());
   }
 }
 

@@ -23,7 +23,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # A build directory already configured with PCRYPT_FUZZ=ON is used as it is: CI's ASan stage configures
 # build-fuzz with the tests too and runs them, so the library objects are compiled once for both.
 if ! grep -qx 'PCRYPT_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
-  CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCRYPT_WERROR=ON \
+  CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Check -DCMAKE_UNITY_BUILD=ON -DPCRYPT_WERROR=ON \
     -DPCRYPT_FUZZ=ON -DPCRYPT_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
 fi
 cmake --build "$build" -j2 --target fuzzers

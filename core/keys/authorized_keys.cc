@@ -5,7 +5,8 @@
 namespace pcrypt::core {
 namespace {
 
-bool is_blank(char c) {
+// sshd(8)'s separators between an authorized_keys line's fields: a space or a tab.
+bool separates_fields(char c) {
   return c == ' ' || c == '\t';
 }
 
@@ -14,7 +15,7 @@ bool is_option_name_char(char c) {
 }
 
 std::string_view skip_blanks(std::string_view s) {
-  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && separates_fields(s.front())) s.remove_prefix(1);
   return s;
 }
 
@@ -22,7 +23,7 @@ std::string_view skip_blanks(std::string_view s) {
 std::string_view next_word(std::string_view& s) {
   s = skip_blanks(s);
   std::size_t end = 0;
-  while (end < s.size() && !is_blank(s[end])) ++end;
+  while (end < s.size() && !separates_fields(s[end])) ++end;
   const std::string_view word = s.substr(0, end);
   s.remove_prefix(end);
   return word;
@@ -47,7 +48,7 @@ std::optional<std::size_t> options_length(std::string_view s) {
       }
       ++i;
     }
-    if (i == s.size() || is_blank(s[i])) return i;
+    if (i == s.size() || separates_fields(s[i])) return i;
     if (s[i] != ',') return std::nullopt;
     ++i;
   }

@@ -9,11 +9,6 @@
 namespace pcrypt::core {
 namespace {
 
-std::string bytes_in_words(std::uint64_t n) {
-  const std::string exact = counted(n, "byte");
-  return n < 1024 ? exact : exact + " (" + format_bytes(n) + ")";
-}
-
 std::string count(std::size_t n, const char* kind) {
   return counted(n, std::string(kind) + " slot");
 }

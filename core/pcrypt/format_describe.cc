@@ -61,11 +61,6 @@ void describe_recipient_slot(const KeySlot& s, const std::string& slot, bool all
   }
 }
 
-std::string bytes_in_words(std::uint64_t n) {
-  const std::string exact = counted(n, "byte");
-  return n < 1024 ? exact : exact + " (" + format_bytes(n) + ")";
-}
-
 }  // namespace
 
 std::string describe_parsed_header(const ParsedHeader& parsed, bool all_bytes) {
