@@ -5,12 +5,6 @@
 
 #include "bench/bench.h"
 
-// CLI11 declared, not included: its header costs each file that includes it seconds of compile time, and
-// only the files that build or read the command line (cli.cc, main.cc, ...) need more than these names.
-namespace CLI {
-class App;
-}  // namespace CLI
-
 namespace pcrypt::app {
 
 // bench/bench.h's add_bench_command, with the engine name the CLI asks for, its errors as pcrypt::Error.

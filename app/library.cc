@@ -1,8 +1,8 @@
 #include "app/library.h"
-#include "app/logging.h"
 
 #include <optional>
 
+#include "app/logging.h"
 #include "app/ssh_key_passphrase.h"
 #include "io/atomic_file.h"
 #include "io/fd_stream.h"

@@ -8,12 +8,6 @@
 #include "app/cli.h"
 #include "app/logging.h"
 
-// CLI11 declared, not included: its header costs each file that includes it seconds of compile time, and
-// only the files that build or read the command line (cli.cc, main.cc, ...) need more than these names.
-namespace CLI {
-class App;
-}  // namespace CLI
-
 namespace pcrypt::app {
 
 // mount: decrypt's credentials and limits (crypt), and how to mount.

@@ -1,5 +1,4 @@
 #include "app/plugin_ui.h"
-#include "app/logging.h"
 
 #include <pcrypt/pcrypt.h>
 
@@ -8,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "app/logging.h"
 #include "app/tty_prompt.h"
 
 namespace pcrypt::app {
@@ -26,7 +26,7 @@ class TerminalPluginUi {
   static void warning(const std::string& text) { log::warn("{}", text); }
 
   static bool message(const std::string& program, const std::string& text) {
-    // Not through log::: -q must not hide "touch your security key".
+    // Not through log::warn: -q must not hide "touch your security key".
     std::fprintf(stderr, "pcrypt: %s: %s\n", program.c_str(), text.c_str());
     std::fflush(stderr);
     return true;

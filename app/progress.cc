@@ -1,5 +1,4 @@
 #include "app/progress.h"
-#include "app/logging.h"
 
 #include <pcrypt/pcrypt.h>
 
@@ -10,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/logging.h"
 #include "app/size_arg.h"
 
 namespace pcrypt::app {
